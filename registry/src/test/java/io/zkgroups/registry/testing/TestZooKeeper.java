@@ -1,0 +1,149 @@
+package io.zkgroups.registry.testing;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real ZooKeeper server for tests, bound to 127.0.0.1 only, with a short tick so that sessions can be
+ * short. Also owns the Curator clients it hands out, and closes them with the server.
+ */
+public final class TestZooKeeper implements AutoCloseable {
+
+    /** Tick of 50 ms: sessions negotiate between 100 ms and 1 s... unless the client asks for more. */
+    public static final int TICK_MS = 50;
+    private static final int MAX_SESSION_MS = 60_000;
+
+    private final TestingServer server;
+    private final Path dataDir;
+    private final List<CuratorFramework> clients = new ArrayList<>();
+
+    private TestZooKeeper(TestingServer server, Path dataDir) {
+        this.server = server;
+        this.dataDir = dataDir;
+    }
+
+    /** Starts a server on a free loopback port. */
+    public static TestZooKeeper start() {
+        try {
+            Path dir = Files.createTempDirectory("zkgroups-zk-");
+            Map<String, Object> props = Map.of(
+                    "clientPortAddress", "127.0.0.1",
+                    "minSessionTimeout", String.valueOf(2 * TICK_MS),
+                    "maxSessionTimeout", String.valueOf(MAX_SESSION_MS));
+            InstanceSpec spec = new InstanceSpec(dir.toFile(), InstanceSpec.getRandomPort(), -1, -1, true, 1,
+                    TICK_MS, -1, props, "127.0.0.1");
+            return new TestZooKeeper(new TestingServer(spec, true), dir);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not start a test ZooKeeper: " + e, e);
+        }
+    }
+
+    /** {@code 127.0.0.1:port}. */
+    public String connectString() {
+        return "127.0.0.1:" + server.getPort();
+    }
+
+    public TestingServer server() {
+        return server;
+    }
+
+    /** A started Curator client with the given session timeout, closed with this server. */
+    public synchronized CuratorFramework newClient(int sessionTimeoutMs) {
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(connectString())
+                .sessionTimeoutMs(sessionTimeoutMs)
+                .connectionTimeoutMs(5_000)
+                .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
+                .build();
+        client.start();
+        try {
+            if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no connection to the test ZooKeeper at " + connectString());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        clients.add(client);
+        return client;
+    }
+
+    /** A started Curator client with a 10 s session. */
+    public CuratorFramework newClient() {
+        return newClient(10_000);
+    }
+
+    /**
+     * Ends {@code client}'s session on the server for real: a second handle joins the same session and
+     * closes it, so the server deletes the session's ephemerals at once (Curator's {@code KillSession}
+     * only fakes an expiry on the client side).
+     */
+    public static void expireSession(CuratorFramework client) {
+        try {
+            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+            long sessionId = zk.getSessionId();
+            byte[] password = zk.getSessionPasswd();
+            String connect = client.getZookeeperClient().getCurrentConnectionString();
+            CountDownLatch connected = new CountDownLatch(1);
+            Watcher watcher = (WatchedEvent event) -> {
+                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                    connected.countDown();
+                }
+            };
+            ZooKeeper twin = new ZooKeeper(connect, 10_000, watcher, sessionId, password);
+            try {
+                if (!connected.await(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("could not join session 0x" + Long.toHexString(sessionId));
+                }
+            } finally {
+                twin.close();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("could not expire the session: " + e, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        for (CuratorFramework client : clients) {
+            client.close();
+        }
+        clients.clear();
+        try {
+            server.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            deleteRecursively(dataDir);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort: a temp dir left behind is not a test failure
+        }
+    }
+}
