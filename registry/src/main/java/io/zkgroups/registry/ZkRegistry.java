@@ -1,0 +1,63 @@
+package io.zkgroups.registry;
+
+import io.zkgroups.registry.store.BrokerRegistry;
+import io.zkgroups.registry.store.MemberRegistry;
+import io.zkgroups.registry.store.OwnerRegistry;
+import io.zkgroups.registry.store.TopicRegistry;
+import io.zkgroups.registry.store.ZkOffsetStore;
+import io.zkgroups.registry.store.Znodes;
+import org.apache.curator.framework.CuratorFramework;
+
+/** The 0.8 layout's stores over one Curator client: the entry point for everything above the registry. */
+public final class ZkRegistry {
+
+    private final ZkLayout layout;
+    private final Znodes znodes;
+    private final BrokerRegistry brokers;
+    private final TopicRegistry topics;
+    private final MemberRegistry members;
+    private final OwnerRegistry owners;
+    private final ZkOffsetStore offsets;
+
+    public ZkRegistry(CuratorFramework client, ZkLayout layout) {
+        this.layout = layout;
+        this.znodes = new Znodes(client);
+        this.brokers = new BrokerRegistry(znodes, layout);
+        this.topics = new TopicRegistry(znodes, layout);
+        this.members = new MemberRegistry(znodes, layout);
+        this.owners = new OwnerRegistry(znodes, layout);
+        this.offsets = new ZkOffsetStore(znodes, layout);
+    }
+
+    public static ZkRegistry of(CuratorFramework client) {
+        return new ZkRegistry(client, ZkLayout.root());
+    }
+
+    public ZkLayout layout() {
+        return layout;
+    }
+
+    public Znodes znodes() {
+        return znodes;
+    }
+
+    public BrokerRegistry brokers() {
+        return brokers;
+    }
+
+    public TopicRegistry topics() {
+        return topics;
+    }
+
+    public MemberRegistry members() {
+        return members;
+    }
+
+    public OwnerRegistry owners() {
+        return owners;
+    }
+
+    public ZkOffsetStore offsets() {
+        return offsets;
+    }
+}

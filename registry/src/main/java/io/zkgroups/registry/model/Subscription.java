@@ -1,0 +1,136 @@
+package io.zkgroups.registry.model;
+
+import io.zkgroups.registry.ZkNames;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * What a member consumes, as registered under {@code /consumers/G/ids/CID}: either a static
+ * topic → stream-count map, or a white/black-list regex with a stream count that every reader expands
+ * against the children of {@code /brokers/topics} at read time (0.8.2.2 {@code TopicCount}).
+ */
+public sealed interface Subscription permits Subscription.Static, Subscription.Wildcard {
+
+    /** Kafka's internal offsets topic, excluded from wildcards when {@code exclude.internal.topics=true}. */
+    String OFFSETS_TOPIC = "__consumer_offsets";
+
+    /** The registration's {@code pattern} value: {@code static}, {@code white_list} or {@code black_list}. */
+    String pattern();
+
+    /** Topic → stream count this subscription yields, given every topic that exists now. */
+    Map<String, Integer> topicStreams(Collection<String> existingTopics, boolean excludeInternalTopics);
+
+    /** Topics and their stream counts, in the order given (that order is written to ZooKeeper). */
+    static Static topics(Map<String, Integer> streamsPerTopic) {
+        return new Static(streamsPerTopic);
+    }
+
+    static Wildcard whitelist(String rawRegex, int streams) {
+        return new Wildcard(Wildcard.Kind.WHITE_LIST, Wildcard.normalize(rawRegex), streams);
+    }
+
+    static Wildcard blacklist(String rawRegex, int streams) {
+        return new Wildcard(Wildcard.Kind.BLACK_LIST, Wildcard.normalize(rawRegex), streams);
+    }
+
+    /** A fixed set of topics with a stream count each (0.8.2.2 {@code StaticTopicCount}). */
+    record Static(Map<String, Integer> streamsPerTopic) implements Subscription {
+        public Static {
+            Objects.requireNonNull(streamsPerTopic, "streamsPerTopic cannot be null");
+            LinkedHashMap<String, Integer> copy = new LinkedHashMap<>();
+            streamsPerTopic.forEach((topic, streams) -> {
+                ZkNames.requireValid("topic", topic);
+                if (streams == null || streams < 0) {
+                    throw new IllegalArgumentException("stream count of topic " + topic + " must be >= 0, got " + streams);
+                }
+                copy.put(topic, streams);
+            });
+            streamsPerTopic = Collections.unmodifiableMap(copy);
+        }
+
+        @Override
+        public String pattern() {
+            return "static";
+        }
+
+        @Override
+        public Map<String, Integer> topicStreams(Collection<String> existingTopics, boolean excludeInternalTopics) {
+            return new TreeMap<>(streamsPerTopic);
+        }
+    }
+
+    /** A regex over topic names with one stream count for all matches (0.8.2.2 {@code WildcardTopicCount}). */
+    record Wildcard(Kind kind, String regex, int streams) implements Subscription {
+
+        public enum Kind {
+            WHITE_LIST("white_list"), BLACK_LIST("black_list");
+
+            private final String pattern;
+
+            Kind(String pattern) {
+                this.pattern = pattern;
+            }
+
+            public String pattern() {
+                return pattern;
+            }
+        }
+
+        public Wildcard {
+            Objects.requireNonNull(kind, "kind cannot be null");
+            Objects.requireNonNull(regex, "regex cannot be null");
+            if (streams < 0) {
+                throw new IllegalArgumentException("stream count must be >= 0, got " + streams);
+            }
+            try {
+                Pattern.compile(regex);
+            } catch (PatternSyntaxException e) {
+                throw new IllegalArgumentException("invalid topic regex '" + regex + "': " + e.getDescription(), e);
+            }
+        }
+
+        /**
+         * 0.8.2.2 {@code TopicFilter} normalisation: trim, {@code ,} → {@code |}, drop spaces, strip leading
+         * and trailing runs of quotes (property files may bring them).
+         */
+        public static String normalize(String rawRegex) {
+            Objects.requireNonNull(rawRegex, "regex cannot be null");
+            return rawRegex.trim()
+                    .replace(',', '|')
+                    .replace(" ", "")
+                    .replaceAll("^[\"']+", "")
+                    .replaceAll("[\"']+$", "");
+        }
+
+        @Override
+        public String pattern() {
+            return kind.pattern();
+        }
+
+        public boolean matches(String topic, boolean excludeInternalTopics) {
+            if (excludeInternalTopics && OFFSETS_TOPIC.equals(topic)) {
+                return false;
+            }
+            boolean match = topic.matches(regex);
+            return kind == Kind.WHITE_LIST ? match : !match;
+        }
+
+        @Override
+        public Map<String, Integer> topicStreams(Collection<String> existingTopics, boolean excludeInternalTopics) {
+            TreeMap<String, Integer> result = new TreeMap<>();
+            for (String topic : existingTopics) {
+                if (matches(topic, excludeInternalTopics)) {
+                    result.put(topic, streams);
+                }
+            }
+            return result;
+        }
+    }
+}

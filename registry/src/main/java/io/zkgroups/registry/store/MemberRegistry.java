@@ -1,0 +1,163 @@
+package io.zkgroups.registry.store;
+
+import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.codec.DecodeException;
+import io.zkgroups.registry.codec.MemberRegistrationCodec;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Group membership under {@code /consumers/G/ids}: one ephemeral node per member holding its 0.8.2.2
+ * registration JSON.
+ */
+public final class MemberRegistry {
+
+    private final Znodes znodes;
+    private final ZkLayout layout;
+
+    public MemberRegistry(Znodes znodes, ZkLayout layout) {
+        this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
+        this.layout = Objects.requireNonNull(layout, "layout cannot be null");
+    }
+
+    /**
+     * Registers {@code id} in {@code group} as an ephemeral node of this client's session.
+     * <p>
+     * If the node exists already: held by this session ⇒ its data is brought up to date and that is
+     * success (a create whose reply was lost); held by another session (a previous incarnation of this
+     * consumer whose session has not expired yet, or another live process using the same
+     * {@code consumer.id}) ⇒ wait up to {@code staleWait} for it to go, then fail with a clear error.
+     * 0.8.2.2 loops forever in that case.
+     *
+     * @return the czxid of the registration (its place in registration order)
+     * @throws BrokerRegistry.AlreadyRegisteredException if the node is still held by another session
+     */
+    public long register(String group, ConsumerId id, MemberRegistration registration, Duration staleWait) {
+        String path = layout.member(group, id);
+        byte[] data = MemberRegistrationCodec.encode(registration);
+        znodes.ensurePersistent(layout.memberIds(group));
+        long deadline = System.nanoTime() + staleWait.toNanos();
+        try {
+            while (true) {
+                Stat created = new Stat();
+                try {
+                    znodes.client().create().storingStatIn(created).withMode(CreateMode.EPHEMERAL).forPath(path, data);
+                    return created.getCzxid();
+                } catch (KeeperException.NodeExistsException exists) {
+                    Optional<Znodes.Data> current = znodes.read(path);
+                    if (current.isEmpty()) {
+                        continue;
+                    }
+                    Stat stat = current.get().stat();
+                    if (stat.getEphemeralOwner() == znodes.sessionId()) {
+                        if (!Arrays.equals(current.get().bytes(), data)) {
+                            znodes.client().setData().withVersion(stat.getVersion()).forPath(path, data);
+                        }
+                        return stat.getCzxid();
+                    }
+                    if (stat.getEphemeralOwner() == 0 || !awaitDeletion(path, deadline)) {
+                        throw new BrokerRegistry.AlreadyRegisteredException(path, stat.getEphemeralOwner(),
+                                current.get().bytes());
+                    }
+                }
+            }
+        } catch (RegistryException e) {
+            throw e;
+        } catch (Exception e) {
+            throw RegistryException.of("registering member at", path, e);
+        }
+    }
+
+    /** Waits until {@code path} is deleted or the deadline passes; true if it is gone. */
+    private boolean awaitDeletion(String path, long deadlineNanos) throws InterruptedException {
+        while (true) {
+            CountDownLatch changed = new CountDownLatch(1);
+            if (!znodes.existsWatch(path, event -> changed.countDown())) {
+                return true;
+            }
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
+                return !znodes.exists(path);
+            }
+        }
+    }
+
+    /** Rewrites this session's registration (e.g. a new subscription). */
+    public void update(String group, ConsumerId id, MemberRegistration registration) {
+        String path = layout.member(group, id);
+        try {
+            znodes.client().setData().forPath(path, MemberRegistrationCodec.encode(registration));
+        } catch (Exception e) {
+            throw RegistryException.of("updating member", path, e);
+        }
+    }
+
+    /** Deletes {@code id}'s registration if this session holds it; true if it deleted something. */
+    public boolean unregister(String group, ConsumerId id) {
+        String path = layout.member(group, id);
+        Optional<Znodes.Data> current = znodes.read(path);
+        if (current.isEmpty() || current.get().stat().getEphemeralOwner() != znodes.sessionId()) {
+            return false;
+        }
+        try {
+            znodes.client().delete().withVersion(current.get().stat().getVersion()).forPath(path);
+            return true;
+        } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
+            return false;
+        } catch (Exception e) {
+            throw RegistryException.of("unregistering member", path, e);
+        }
+    }
+
+    /** Ids of the registered members, sorted like 0.8.2.2 (String order); arms {@code watcher} if given. */
+    public List<ConsumerId> ids(String group, Watcher watcher) {
+        List<ConsumerId> ids = new ArrayList<>();
+        for (String child : znodes.children(layout.memberIds(group), watcher)) {
+            ids.add(new ConsumerId(child));
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    /** Every member with its registration, sorted by id; malformed registrations are reported, not thrown. */
+    public Listing<Member> list(String group) {
+        return list(group, null);
+    }
+
+    /** As {@link #list(String)}, arming {@code watcher} on the children of {@code /consumers/G/ids}. */
+    public Listing<Member> list(String group, Watcher watcher) {
+        List<Member> members = new ArrayList<>();
+        List<Unreadable> unreadable = new ArrayList<>();
+        for (ConsumerId id : ids(group, watcher)) {
+            String path = layout.member(group, id);
+            Optional<Znodes.Data> data = znodes.read(path);
+            if (data.isEmpty()) {
+                continue; // left while we listed; the watch tells the caller
+            }
+            try {
+                MemberRegistration registration = MemberRegistrationCodec.decode(data.get().bytes());
+                Stat stat = data.get().stat();
+                members.add(new Member(id, registration, stat.getCzxid(), stat.getEphemeralOwner()));
+            } catch (DecodeException e) {
+                unreadable.add(new Unreadable(path, e.getMessage()));
+            }
+        }
+        members.sort(Comparator.comparing(Member::id));
+        return new Listing<>(members, unreadable);
+    }
+}

@@ -1,0 +1,200 @@
+package io.zkgroups.registry.store;
+
+import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkNames;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Partition ownership under {@code /consumers/G/owners/T/P}: ephemeral nodes whose data is the owning
+ * thread id. Claims are all-or-nothing in one ZooKeeper transaction (0.8.2.2 claims one by one and can
+ * leave partial claims behind).
+ */
+public final class OwnerRegistry {
+
+    private static final int MAX_CLAIM_ROUNDS = 5;
+
+    private final Znodes znodes;
+    private final ZkLayout layout;
+    /** Owner topic directories known to exist: persistent, never deleted by members. */
+    private final Set<String> knownParents = ConcurrentHashMap.newKeySet();
+
+    public OwnerRegistry(Znodes znodes, ZkLayout layout) {
+        this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
+        this.layout = Objects.requireNonNull(layout, "layout cannot be null");
+    }
+
+    /**
+     * Claims every partition of {@code claims} for its thread in one transaction that also checks that
+     * {@code member} is still registered. Partitions this session already owns with the same thread id
+     * count as claimed (a retried claim whose reply was lost).
+     *
+     * @throws ClaimConflictException if any partition is owned by someone else; then nothing is claimed
+     * @throws RegistryException      if {@code member} is not registered, or ZooKeeper fails
+     */
+    public void claim(String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
+        if (claims.isEmpty()) {
+            return;
+        }
+        claims.keySet().stream().map(TopicAndPartition::topic).distinct()
+                .map(topic -> layout.owners(group, topic))
+                .filter(parent -> !knownParents.contains(parent))
+                .forEach(parent -> {
+                    znodes.ensurePersistent(parent);
+                    knownParents.add(parent);
+                });
+        String memberPath = layout.member(group, member);
+        Map<TopicAndPartition, ThreadId> toCreate = new TreeMap<>(claims);
+        for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
+            try {
+                List<CuratorOp> ops = new ArrayList<>();
+                ops.add(znodes.client().transactionOp().check().forPath(memberPath));
+                for (Map.Entry<TopicAndPartition, ThreadId> claim : toCreate.entrySet()) {
+                    ops.add(znodes.client().transactionOp().create().withMode(CreateMode.EPHEMERAL)
+                            .forPath(layout.owner(group, claim.getKey()), bytes(claim.getValue())));
+                }
+                znodes.client().transaction().forOperations(ops);
+                return;
+            } catch (KeeperException e) {
+                if (!znodes.exists(memberPath)) {
+                    throw new RegistryException("cannot claim partitions in group " + group + ": member "
+                            + member + " is not registered at " + memberPath + " (session lost?)", e);
+                }
+                Map<TopicAndPartition, PartitionOwner> conflicts = new TreeMap<>();
+                Map<TopicAndPartition, ThreadId> stillMissing = new TreeMap<>();
+                long session = znodes.sessionId();
+                for (Map.Entry<TopicAndPartition, ThreadId> claim : toCreate.entrySet()) {
+                    Optional<PartitionOwner> owner = owner(group, claim.getKey());
+                    if (owner.isEmpty()) {
+                        stillMissing.put(claim.getKey(), claim.getValue());
+                    } else if (owner.get().session() != session || !owner.get().value().equals(claim.getValue().toString())) {
+                        conflicts.put(claim.getKey(), owner.get());
+                    }
+                }
+                if (!conflicts.isEmpty()) {
+                    throw new ClaimConflictException(group, conflicts);
+                }
+                if (stillMissing.isEmpty()) {
+                    return; // everything is ours already
+                }
+                toCreate = stillMissing; // the conflicting owners let go meanwhile: try the rest again
+            } catch (Exception e) {
+                throw RegistryException.of("claiming partitions under", layout.owners(group), e);
+            }
+        }
+        throw new RegistryException("claim in group " + group + " did not settle after " + MAX_CLAIM_ROUNDS
+                + " rounds: owners keep changing under " + layout.owners(group));
+    }
+
+    /**
+     * Deletes the owner znodes of {@code partitions} that this session holds; others' are left alone
+     * (0.8.2.2 deletes by path without looking). Returns the partitions released.
+     */
+    public List<TopicAndPartition> release(String group, Collection<TopicAndPartition> partitions) {
+        long session = znodes.sessionId();
+        List<TopicAndPartition> released = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
+        Map<TopicAndPartition, Integer> versions = new HashMap<>();
+        for (TopicAndPartition tp : partitions) {
+            String path = layout.owner(group, tp);
+            znodes.read(path).filter(d -> d.stat().getEphemeralOwner() == session).ifPresent(d -> {
+                versions.put(tp, d.stat().getVersion());
+                ops.add(deleteOp(path, d.stat().getVersion()));
+            });
+        }
+        if (ops.isEmpty()) {
+            return released;
+        }
+        try {
+            znodes.client().transaction().forOperations(ops);
+            released.addAll(versions.keySet());
+        } catch (Exception batchFailed) {
+            // something changed between read and delete: go one by one, skipping what is gone
+            versions.forEach((tp, version) -> {
+                String path = layout.owner(group, tp);
+                try {
+                    znodes.client().delete().withVersion(version).forPath(path);
+                    released.add(tp);
+                } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
+                    // not ours any more
+                } catch (Exception e) {
+                    throw RegistryException.of("releasing", path, e);
+                }
+            });
+        }
+        released.sort(null);
+        return released;
+    }
+
+    private CuratorOp deleteOp(String path, int version) {
+        try {
+            return znodes.client().transactionOp().delete().withVersion(version).forPath(path);
+        } catch (Exception e) {
+            throw RegistryException.of("preparing delete of", path, e);
+        }
+    }
+
+    /** The owner of one partition, if any. */
+    public Optional<PartitionOwner> owner(String group, TopicAndPartition tp) {
+        return znodes.read(layout.owner(group, tp)).map(d -> new PartitionOwner(tp, text(d.bytes()), d.stat().getEphemeralOwner()));
+    }
+
+    /** Every owner znode of {@code group}; malformed ones are reported, not thrown. */
+    public Listing<PartitionOwner> owners(String group) {
+        List<PartitionOwner> owners = new ArrayList<>();
+        List<Unreadable> unreadable = new ArrayList<>();
+        for (String topic : znodes.children(layout.owners(group))) {
+            String topicPath = layout.owners(group) + "/" + topic;
+            if (!ZkNames.isValid(topic)) {
+                unreadable.add(new Unreadable(topicPath, "'" + topic + "' is not a valid topic name"));
+                continue;
+            }
+            for (String child : znodes.children(topicPath)) {
+                String path = topicPath + "/" + child;
+                OptionalInt partition = ZkLayout.parsePartition(child);
+                if (partition.isEmpty()) {
+                    unreadable.add(new Unreadable(path, "'" + child + "' is not a partition number"));
+                    continue;
+                }
+                Optional<Znodes.Data> data = znodes.read(path);
+                if (data.isEmpty()) {
+                    continue;
+                }
+                if (data.get().bytes() == null || data.get().bytes().length == 0) {
+                    unreadable.add(new Unreadable(path, "owner znode has no data (expected a thread id)"));
+                    continue;
+                }
+                owners.add(new PartitionOwner(new TopicAndPartition(topic, partition.getAsInt()),
+                        text(data.get().bytes()), data.get().stat().getEphemeralOwner()));
+            }
+        }
+        owners.sort((a, b) -> a.partition().compareTo(b.partition()));
+        return new Listing<>(owners, unreadable);
+    }
+
+    private static byte[] bytes(ThreadId thread) {
+        return thread.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] data) {
+        return data == null ? "" : new String(data, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,21 @@
+package io.zkgroups.registry.store;
+
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+
+import java.util.Optional;
+
+/**
+ * An owner znode {@code /consumers/G/owners/T/P}.
+ *
+ * @param partition the owned partition
+ * @param value     the znode's text: the owning thread id {@code CID-n}
+ * @param session   the ZooKeeper session holding the ephemeral node
+ */
+public record PartitionOwner(TopicAndPartition partition, String value, long session) {
+
+    /** The owning thread, if the value has the {@code CID-n} shape. */
+    public Optional<ThreadId> thread() {
+        return ThreadId.parse(value);
+    }
+}

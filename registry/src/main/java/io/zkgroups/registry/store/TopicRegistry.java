@@ -1,0 +1,134 @@
+package io.zkgroups.registry.store;
+
+import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkNames;
+import io.zkgroups.registry.codec.DecodeException;
+import io.zkgroups.registry.codec.PartitionStateCodec;
+import io.zkgroups.registry.codec.TopicRegistrationCodec;
+import io.zkgroups.registry.model.PartitionState;
+import io.zkgroups.registry.model.TopicRegistration;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Topic registrations under {@code /brokers/topics}: what partitions a topic has, and the watches that
+ * tell a group when partitions are added or topics appear.
+ */
+public final class TopicRegistry {
+
+    private final Znodes znodes;
+    private final ZkLayout layout;
+
+    public TopicRegistry(Znodes znodes, ZkLayout layout) {
+        this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
+        this.layout = Objects.requireNonNull(layout, "layout cannot be null");
+    }
+
+    /**
+     * Creates {@code /brokers/topics/T} (persistent, v1 JSON) as 0.8.2.2's {@code AdminUtils} does.
+     *
+     * @throws TopicExistsException if the topic is already registered
+     */
+    public void create(String topic, TopicRegistration registration) {
+        String path = layout.topic(topic);
+        znodes.ensurePersistent(layout.topics());
+        try {
+            znodes.client().create().withMode(CreateMode.PERSISTENT)
+                    .forPath(path, TopicRegistrationCodec.encode(registration));
+        } catch (KeeperException.NodeExistsException exists) {
+            throw new TopicExistsException(path);
+        } catch (Exception e) {
+            throw RegistryException.of("creating topic", path, e);
+        }
+    }
+
+    /**
+     * Raises the partition count of {@code topic} to {@code newCount}; new partitions get
+     * {@code replicasOfNew}. Compare-and-set on the znode version, so a concurrent change is not lost.
+     */
+    public TopicRegistration addPartitions(String topic, int newCount, List<Integer> replicasOfNew) {
+        String path = layout.topic(topic);
+        while (true) {
+            Znodes.Data current = znodes.read(path)
+                    .orElseThrow(() -> new RegistryException("topic " + topic + " does not exist (" + path + ")"));
+            TopicRegistration updated = decode(path, current.bytes()).withPartitionCount(newCount, replicasOfNew);
+            try {
+                znodes.client().setData().withVersion(current.stat().getVersion())
+                        .forPath(path, TopicRegistrationCodec.encode(updated));
+                return updated;
+            } catch (KeeperException.BadVersionException raced) {
+                // someone else changed it: read again
+            } catch (Exception e) {
+                throw RegistryException.of("updating topic", path, e);
+            }
+        }
+    }
+
+    /** The registration of {@code topic}, empty if it is not registered. */
+    public Optional<TopicRegistration> read(String topic) {
+        return read(topic, null);
+    }
+
+    /**
+     * As {@link #read(String)}, arming {@code watcher} on the topic's data (or on its creation when it does
+     * not exist yet) — the watch 0.8.2.2 members use to notice added partitions.
+     *
+     * @throws CorruptZnodeException if the registration cannot be decoded
+     */
+    public Optional<TopicRegistration> read(String topic, Watcher watcher) {
+        String path = layout.topic(topic);
+        return znodes.read(path, watcher).map(data -> decode(path, data.bytes()));
+    }
+
+    /** Names of every registered topic (children of {@code /brokers/topics}); arms {@code watcher} if given. */
+    public List<String> topics(Watcher watcher) {
+        List<String> topics = new ArrayList<>();
+        for (String child : znodes.children(layout.topics(), watcher)) {
+            if (ZkNames.isValid(child)) {
+                topics.add(child);
+            }
+        }
+        topics.sort(null);
+        return topics;
+    }
+
+    public List<String> topics() {
+        return topics(null);
+    }
+
+    /** Leader and ISR of a partition, empty if the controller has not written it. */
+    public Optional<PartitionState> partitionState(String topic, int partition) {
+        String path = layout.partitionState(topic, partition);
+        return znodes.read(path).map(data -> {
+            try {
+                return PartitionStateCodec.decode(data.bytes());
+            } catch (DecodeException e) {
+                throw new CorruptZnodeException(path, e.getMessage(), e);
+            }
+        });
+    }
+
+    private static TopicRegistration decode(String path, byte[] data) {
+        try {
+            return TopicRegistrationCodec.decode(data);
+        } catch (DecodeException e) {
+            throw new CorruptZnodeException(path, e.getMessage(), e);
+        }
+    }
+
+    /** The topic is already registered. */
+    public static final class TopicExistsException extends RegistryException {
+        private static final long serialVersionUID = 1L;
+
+        public TopicExistsException(String path) {
+            super("topic already exists: " + path);
+        }
+    }
+}
