@@ -141,6 +141,7 @@ public final class ZkOffsetStore {
             } catch (KeeperException raced) {
                 // a node appeared or vanished since we looked (another writer, a tool): look again, once
                 existing.removeAll(batch.keySet());
+                checkpoint.keySet().removeAll(batch.keySet());
                 existing.addAll(existing(batch.keySet()));
                 try {
                     znodes.client().transaction().forOperations(ops(batch, existing));

@@ -1,0 +1,161 @@
+package io.zkgroups.registry.store;
+
+import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+@Timeout(60)
+class OwnerRegistryIT {
+
+    private static TestZooKeeper zk;
+
+    @BeforeAll
+    static void startZooKeeper() {
+        zk = TestZooKeeper.start();
+    }
+
+    @AfterAll
+    static void stopZooKeeper() {
+        zk.close();
+    }
+
+    private static ConsumerId join(ZkRegistry registry, String group, String name) {
+        ConsumerId id = ConsumerId.ofOverride(group, name);
+        registry.members().register(group, id, MemberRegistration.of(Subscription.topics(Map.of("T", 1)), 1), Duration.ofSeconds(1));
+        return id;
+    }
+
+    private static Map<TopicAndPartition, ThreadId> claims(ConsumerId id, int... partitions) {
+        Map<TopicAndPartition, ThreadId> claims = new TreeMap<>();
+        for (int p : partitions) {
+            claims.put(TopicAndPartition.of("T", p), id.thread(0));
+        }
+        return claims;
+    }
+
+    @Test
+    void claimCreatesEphemeralOwnerZnodesHoldingTheThreadId() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ConsumerId me = join(registry, "o1", "c1");
+
+        registry.owners().claim("o1", me, claims(me, 0, 1, 2));
+
+        for (int p = 0; p < 3; p++) {
+            String path = "/consumers/o1/owners/T/" + p;
+            assertThat(new String(client.getData().forPath(path), StandardCharsets.UTF_8)).isEqualTo("o1_c1-0");
+            assertThat(client.checkExists().forPath(path).getEphemeralOwner())
+                    .isEqualTo(client.getZookeeperClient().getZooKeeper().getSessionId());
+        }
+        assertThat(client.checkExists().forPath("/consumers/o1/owners/T").getEphemeralOwner()).isZero();
+        assertThat(registry.owners().owners("o1").entries()).extracting(PartitionOwner::value)
+                .containsExactly("o1_c1-0", "o1_c1-0", "o1_c1-0");
+    }
+
+    @Test
+    void aClaimIsAllOrNothingAndNamesWhoHoldsWhat() {
+        ZkRegistry other = ZkRegistry.of(zk.newClient());
+        ConsumerId holder = join(other, "o2", "holder");
+        other.owners().claim("o2", holder, claims(holder, 1));
+        ZkRegistry mine = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(mine, "o2", "me");
+
+        ClaimConflictException conflict = catchThrowableOfType(ClaimConflictException.class,
+                () -> mine.owners().claim("o2", me, claims(me, 0, 1, 2)));
+
+        assertThat(conflict.heldBy()).containsOnlyKeys(TopicAndPartition.of("T", 1));
+        assertThat(conflict.getMessage()).contains("[T,1]").contains("o2_holder-0");
+        assertThat(mine.owners().owners("o2").entries())
+                .as("no owner znode of the failed claim is left behind")
+                .extracting(PartitionOwner::partition, PartitionOwner::value)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(TopicAndPartition.of("T", 1), "o2_holder-0"));
+    }
+
+    @Test
+    void claimingWhatThisSessionAlreadyOwnsIsIdempotent() {
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o3", "c1");
+        registry.owners().claim("o3", me, claims(me, 0));
+        registry.owners().claim("o3", me, claims(me, 0, 1));
+        assertThat(registry.owners().owners("o3").entries()).hasSize(2);
+    }
+
+    @Test
+    void aMemberThatIsNotRegisteredCannotClaim() {
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        join(registry, "o4", "someone");
+        ConsumerId ghost = ConsumerId.ofOverride("o4", "ghost");
+        assertThatThrownBy(() -> registry.owners().claim("o4", ghost, claims(ghost, 0)))
+                .isInstanceOf(RegistryException.class)
+                .hasMessageContaining("/consumers/o4/ids/o4_ghost");
+        assertThat(registry.owners().owners("o4").entries()).isEmpty();
+    }
+
+    @Test
+    void releaseDeletesOnlyThisSessionsOwnerZnodes() {
+        ZkRegistry other = ZkRegistry.of(zk.newClient());
+        ConsumerId holder = join(other, "o5", "holder");
+        other.owners().claim("o5", holder, claims(holder, 1));
+        ZkRegistry mine = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(mine, "o5", "me");
+        mine.owners().claim("o5", me, claims(me, 0, 2));
+
+        List<TopicAndPartition> released = mine.owners().release("o5",
+                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1), TopicAndPartition.of("T", 5)));
+
+        assertThat(released).containsExactly(TopicAndPartition.of("T", 0));
+        assertThat(mine.owners().owners("o5").entries()).extracting(PartitionOwner::partition)
+                .containsExactly(TopicAndPartition.of("T", 1), TopicAndPartition.of("T", 2));
+    }
+
+    @Test
+    void ownersOfAnExpiredSessionVanish() throws Exception {
+        CuratorFramework doomed = zk.newClient(2_000);
+        ZkRegistry registry = ZkRegistry.of(doomed);
+        ConsumerId me = join(registry, "o6", "c1");
+        registry.owners().claim("o6", me, claims(me, 0, 1));
+        ZkRegistry observer = ZkRegistry.of(zk.newClient());
+
+        TestZooKeeper.expireSession(doomed);
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> observer.owners().owners("o6").entries().isEmpty());
+        assertThat(observer.members().ids("o6", null)).isEmpty();
+    }
+
+    @Test
+    void malformedOwnerZnodesAreReportedNotThrown() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ConsumerId me = join(registry, "o7", "c1");
+        registry.owners().claim("o7", me, claims(me, 0));
+        client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath("/consumers/o7/owners/T/zz", new byte[0]);
+        client.create().withMode(CreateMode.EPHEMERAL).forPath("/consumers/o7/owners/T/3", new byte[0]);
+
+        Listing<PartitionOwner> owners = registry.owners().owners("o7");
+        assertThat(owners.entries()).extracting(PartitionOwner::partition).containsExactly(TopicAndPartition.of("T", 0));
+        assertThat(owners.unreadable()).extracting(Unreadable::path)
+                .containsExactlyInAnyOrder("/consumers/o7/owners/T/zz", "/consumers/o7/owners/T/3");
+    }
+}

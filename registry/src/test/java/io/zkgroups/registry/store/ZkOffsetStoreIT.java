@@ -1,0 +1,124 @@
+package io.zkgroups.registry.store;
+
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@Timeout(60)
+class ZkOffsetStoreIT {
+
+    private static TestZooKeeper zk;
+
+    @BeforeAll
+    static void startZooKeeper() {
+        zk = TestZooKeeper.start();
+    }
+
+    @AfterAll
+    static void stopZooKeeper() {
+        zk.close();
+    }
+
+    private static TopicAndPartition tp(String topic, int partition) {
+        return TopicAndPartition.of(topic, partition);
+    }
+
+    @Test
+    void offsetsAreWrittenAsDecimalTextAndReadBack() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+
+        ZkOffsetStore.CommitResult result = registry.offsets().commit("f1", Map.of(tp("T", 0), 286894308L, tp("T", 1), 0L, tp("U", 0), 7L));
+
+        assertThat(result.written()).isEqualTo(3);
+        assertThat(new String(client.getData().forPath("/consumers/f1/offsets/T/0"), StandardCharsets.US_ASCII)).isEqualTo("286894308");
+        assertThat(client.checkExists().forPath("/consumers/f1/offsets/T").getEphemeralOwner()).isZero();
+        ZkOffsetStore fresh = ZkRegistry.of(zk.newClient()).offsets();
+        assertThat(fresh.read("f1", List.of(tp("T", 0), tp("T", 1), tp("T", 2), tp("U", 0))).offsets())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 286894308L, tp("T", 1), 0L, tp("U", 0), 7L));
+        assertThat(fresh.readAll("f1").offsets()).hasSize(3);
+    }
+
+    @Test
+    void unchangedOffsetsAreNotWrittenAgain() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        store.commit("f2", Map.of(tp("T", 0), 5L, tp("T", 1), 6L));
+        int version0 = client.checkExists().forPath("/consumers/f2/offsets/T/0").getVersion();
+        int version1 = client.checkExists().forPath("/consumers/f2/offsets/T/1").getVersion();
+
+        ZkOffsetStore.CommitResult again = store.commit("f2", Map.of(tp("T", 0), 5L, tp("T", 1), 9L));
+
+        assertThat(again.written()).isEqualTo(1);
+        assertThat(again.unchanged()).isEqualTo(1);
+        assertThat(client.checkExists().forPath("/consumers/f2/offsets/T/0").getVersion()).isEqualTo(version0);
+        assertThat(client.checkExists().forPath("/consumers/f2/offsets/T/1").getVersion()).isEqualTo(version1 + 1);
+    }
+
+    @Test
+    void offsetsWrittenBySomeoneElseAreOverwrittenAfterARead() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        store.commit("f3", Map.of(tp("T", 0), 5L));
+        ZkRegistry.of(zk.newClient()).offsets().commit("f3", Map.of(tp("T", 0), 8L)); // e.g. a 0.8.2.2 member
+
+        assertThat(store.read("f3", List.of(tp("T", 0))).offsets()).containsEntry(tp("T", 0), 8L);
+        assertThat(store.commit("f3", Map.of(tp("T", 0), 5L)).written()).isEqualTo(1);
+        assertThat(new String(client.getData().forPath("/consumers/f3/offsets/T/0"), StandardCharsets.US_ASCII)).isEqualTo("5");
+    }
+
+    @Test
+    void aDeletedOffsetZnodeIsRecreatedOnTheNextCommit() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        store.commit("f4", Map.of(tp("T", 0), 1L, tp("T", 1), 1L));
+        client.delete().forPath("/consumers/f4/offsets/T/0"); // a tool deleted it
+
+        store.commit("f4", Map.of(tp("T", 0), 2L, tp("T", 1), 2L));
+
+        assertThat(store.read("f4", List.of(tp("T", 0), tp("T", 1))).offsets())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 2L, tp("T", 1), 2L));
+    }
+
+    @Test
+    void manyOffsetsGoInSeveralBatches() {
+        ZkOffsetStore store = ZkRegistry.of(zk.newClient()).offsets();
+        Map<TopicAndPartition, Long> offsets = new TreeMap<>();
+        for (int i = 0; i < 2_500; i++) {
+            offsets.put(tp("topic-" + (i % 5), i / 5), (long) i * 1000);
+        }
+
+        ZkOffsetStore.CommitResult result = store.commit("f5", offsets);
+
+        assertThat(result.written()).isEqualTo(2_500);
+        assertThat(result.batches()).isGreaterThanOrEqualTo(3);
+        assertThat(ZkRegistry.of(zk.newClient()).offsets().readAll("f5").offsets()).isEqualTo(offsets);
+    }
+
+    @Test
+    void malformedOffsetsAreReportedNotThrown() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        store.commit("f6", Map.of(tp("T", 0), 3L));
+        client.create().forPath("/consumers/f6/offsets/T/1", "12abc".getBytes(StandardCharsets.US_ASCII));
+        client.create().forPath("/consumers/f6/offsets/T/x", "1".getBytes(StandardCharsets.US_ASCII));
+
+        ZkOffsetStore.OffsetRead read = store.readAll("f6");
+
+        assertThat(read.offsets()).containsExactly(Map.entry(tp("T", 0), 3L));
+        assertThat(read.unreadable()).extracting(Unreadable::path)
+                .containsExactlyInAnyOrder("/consumers/f6/offsets/T/1", "/consumers/f6/offsets/T/x");
+    }
+}
