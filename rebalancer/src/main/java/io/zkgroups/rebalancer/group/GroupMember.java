@@ -1,0 +1,618 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.rebalancer.assign.RoundRobinAssignor;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.ClaimConflictException;
+import io.zkgroups.registry.store.Listing;
+import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.store.PartitionOwner;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.WatcherRemoveCuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.Closeable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A member of a 0.8-style ZooKeeper consumer group, in the manner of a Curator recipe: {@link #start()},
+ * {@link #close()}, and one serial event loop that owns all protocol state.
+ * <p>
+ * Watch events (members joining or leaving, partitions added, topics created), connection-state changes and
+ * retries are coalesced into rebalance attempts. One attempt: read a fresh view of the group → compute the
+ * whole group's assignment (0.8.2.2-identical) → for partitions that move away: {@link MembershipListener#onRevoked}
+ * (commit) → delete their owner znodes → claim the new ones all-or-nothing in one transaction →
+ * {@link MembershipListener#onAssigned}. Partitions it keeps are neither released nor re-claimed; 0.8.2.2 members
+ * only need an owner znode gone when they are the ones assigned the partition, so this is wire-compatible.
+ * <p>
+ * It never gives up: failed attempts retry with capped exponential backoff and jitter, a claim blocked by a
+ * previous owner is retried the moment that owner znode is deleted (a watch), and after a successful claim the
+ * member checks that the membership it computed from is still current. Everything it knows is in {@link #health()}.
+ * <p>
+ * Ownership is a lease on the ZooKeeper session ({@link SessionLease}): {@link #canDeliver()} is false as soon as
+ * the session may have expired on the server, and on LOST or a new session every owned partition is reported
+ * through {@link MembershipListener#onLost} (no commit), then the member registers again and rebalances.
+ * <p>
+ * Malformed registrations of other members are reported in {@link MemberHealth#malformedMembers()} and left out
+ * of the assignment: their threads get nothing. That is safe next to 0.8.2.2 members (which fail every rebalance
+ * while such a node exists, and so claim nothing): ownership is decided by owner znodes, so leaving a member out
+ * can leave its would-be partitions to others but can never make two members own one partition.
+ */
+public final class GroupMember implements Closeable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final GroupMemberConfig config;
+    private final ConsumerId me;
+    private final String group;
+    private final WatcherRemoveCuratorFramework client;
+    private final ZkRegistry registry;
+    private final TopicMetadata topicMetadata;
+    private final MembershipListener listener;
+    private final PartitionAssignor assignor;
+    private final Backoff backoff;
+    private final SessionLease lease;
+    private final ScheduledExecutorService loop;
+    private final ScheduledExecutorService beats;
+    private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
+    private final List<RebalanceCause> pendingCauses = new ArrayList<>();
+    private final Runnable onChange = () -> request(null);
+    private final Watcher ownerGone = event -> {
+        if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+            request(new RebalanceCause.Retry("a partition's previous owner let go"));
+        }
+    };
+    private final Watcher membershipWatcher = event -> {
+        if (event.getType() != Watcher.Event.EventType.None) {
+            request(null);
+        }
+    };
+    private final ConnectionStateListener connectionListener = this::connectionChanged;
+
+    // --- state confined to the event loop ------------------------------------------------------------
+    private final SortedMap<TopicAndPartition, ThreadId> owned = new TreeMap<>();
+    private long registeredSession;
+    private GroupView lastView;
+    private long generation;
+    private int failures;
+    private Instant stableSince;
+    private List<RebalanceCause> lastCauses = List.of();
+    /** Causes seen since the last successful attempt: a success reports all of them. */
+    private final java.util.LinkedHashSet<RebalanceCause> causesSinceSuccess = new java.util.LinkedHashSet<>();
+    private String lastError;
+    private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
+
+    // --- scheduling (any thread) ----------------------------------------------------------------------
+    private ScheduledFuture<?> nextAttempt;
+    private long nextAttemptDueNanos;
+    private volatile boolean closing;
+    private volatile long ownershipSession;
+    private volatile MemberHealth health;
+
+    /**
+     * @param client        a started Curator client; the member adds watches and a connection listener to it
+     *                      and removes them on close, but does not close it
+     * @param layout        where the 0.8 layout lives
+     * @param topicMetadata where topics and partition counts come from (usually {@link ZkTopicMetadata})
+     * @param listener      told about revoked, lost and assigned partitions, on the member's event loop
+     * @throws IllegalArgumentException if the assignment strategy is unknown
+     */
+    public GroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
+                       TopicMetadata topicMetadata, MembershipListener listener) {
+        Objects.requireNonNull(client, "client cannot be null");
+        this.config = Objects.requireNonNull(config, "config cannot be null");
+        this.me = config.consumerId();
+        this.group = config.group();
+        this.assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
+        this.client = client.newWatcherRemoveCuratorFramework();
+        this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"));
+        this.topicMetadata = Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null");
+        this.listener = Objects.requireNonNull(listener, "listener cannot be null");
+        this.backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
+        this.lease = new SessionLease(client, config.leaseMargin());
+        this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
+        this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
+        publishHealth();
+    }
+
+    /** A member reading topics from {@code /brokers/topics} of the same layout. */
+    public static GroupMember onZooKeeper(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
+                                          MembershipListener listener) {
+        return new GroupMember(client, layout, config, new ZkTopicMetadata(new ZkRegistry(client, layout).topics()), listener);
+    }
+
+    /** Joins the group: registers and runs the first rebalance on the event loop. */
+    public void start() {
+        if (!state.compareAndSet(MemberState.LATENT, MemberState.REBALANCING)) {
+            throw new IllegalStateException("a GroupMember can be started only once (state " + state.get() + ")");
+        }
+        client.getConnectionStateListenable().addListener(connectionListener);
+        lease.start(beats);
+        request(new RebalanceCause.Started());
+    }
+
+    /** The member's health, as of its last step. */
+    public MemberHealth health() {
+        return health;
+    }
+
+    public ConsumerId consumerId() {
+        return me;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    /** Partitions owned now (a snapshot). */
+    public Set<TopicAndPartition> owned() {
+        return health.owned();
+    }
+
+    /**
+     * True while this member may hand out records of what it owns: the ownership was established in the
+     * session whose lease is still valid.
+     */
+    public boolean canDeliver() {
+        long session = ownershipSession;
+        return session != 0 && lease.isValid() && lease.session() == session;
+    }
+
+    /** The ownership lease, for callers that need its remaining time. */
+    public SessionLease lease() {
+        return lease;
+    }
+
+    /** Asks for a rebalance attempt soon (e.g. after a failed commit made the caller doubt its view). */
+    public void requestRebalance(String reason) {
+        request(new RebalanceCause.Retry(reason));
+    }
+
+    // --- scheduling ---------------------------------------------------------------------------------
+
+    private void request(RebalanceCause cause) {
+        if (closing) {
+            return;
+        }
+        synchronized (pendingCauses) {
+            if (cause != null) {
+                pendingCauses.add(cause);
+            }
+        }
+        schedule(config.debounce());
+    }
+
+    /** Makes sure an attempt runs within {@code delay}; an earlier one already scheduled stays. */
+    private synchronized void schedule(Duration delay) {
+        if (closing) {
+            return;
+        }
+        long due = System.nanoTime() + delay.toNanos();
+        if (nextAttempt != null && !nextAttempt.isDone() && nextAttemptDueNanos <= due) {
+            return;
+        }
+        if (nextAttempt != null) {
+            nextAttempt.cancel(false);
+        }
+        nextAttemptDueNanos = due;
+        try {
+            nextAttempt = loop.schedule(this::attempt, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+            nextAttempt = null;
+        }
+    }
+
+    private List<RebalanceCause> drainCauses() {
+        synchronized (pendingCauses) {
+            List<RebalanceCause> causes = new ArrayList<>(pendingCauses);
+            pendingCauses.clear();
+            return causes;
+        }
+    }
+
+    // --- the rebalance attempt (event loop) -----------------------------------------------------------
+
+    private void attempt() {
+        synchronized (this) {
+            nextAttempt = null;
+        }
+        if (closing || isTerminal()) {
+            return;
+        }
+        List<RebalanceCause> causes = drainCauses();
+        causesSinceSuccess.addAll(causes);
+        try {
+            ensureRegistered(causes);
+            Stat idsBefore = idsStat();
+            GroupView view = readView();
+            List<RebalanceCause> changes = view.changesSince(lastView);
+            causes.addAll(changes);
+            causesSinceSuccess.addAll(changes);
+            if (view.refused().contains(me)) {
+                refuse("group " + group + " is full: " + config.maxGroupSize() + " members are allowed and "
+                        + me + " registered after them (members: " + view.members().keySet() + ")");
+                return;
+            }
+            Map<TopicAndPartition, ThreadId> target = assignor.assign(view.snapshot()).forConsumer(me).owners();
+            if (state.get() == MemberState.STABLE && target.equals(owned) && lastView != null
+                    && view.snapshot().equals(lastView.snapshot())) {
+                lastView = view; // nothing that matters changed
+                causesSinceSuccess.clear();
+                publishHealth();
+                return;
+            }
+            setState(MemberState.REBALANCING);
+            LOG.info("[{}] rebalancing: {}", me, describe(causes));
+            revokeMovedAway(target);
+            Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
+            toClaim.keySet().removeAll(owned.keySet());
+            checkNotClosing();
+            registry.owners().claim(group, me, toClaim);
+            owned.putAll(toClaim);
+            if (membershipMovedSince(idsBefore)) {
+                request(new RebalanceCause.Retry("membership changed during the rebalance"));
+            }
+            if (!toClaim.isEmpty()) {
+                listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
+            }
+            succeeded(view);
+        } catch (ClaimConflictException e) {
+            waitForOwners(e);
+        } catch (ClosingException e) {
+            // close() takes it from here
+        } catch (AssignmentRefusedException e) {
+            failed("the assignment cannot be computed: " + e.getMessage(), config.maxBackoff());
+        } catch (GroupRefusedException e) {
+            refuse(e.getMessage());
+        } catch (RuntimeException e) {
+            failed(e.getMessage() == null ? e.toString() : e.getMessage(), null);
+        }
+    }
+
+    private void ensureRegistered(List<RebalanceCause> causes) {
+        long session = registry.znodes().sessionId();
+        if (registeredSession != 0 && session != registeredSession) {
+            RebalanceCause expired = new RebalanceCause.SessionExpired(registeredSession, session);
+            causes.add(expired);
+            causesSinceSuccess.add(expired);
+            loseEverything();
+            registeredSession = 0;
+        }
+        if (registeredSession != 0) {
+            return;
+        }
+        checkCanJoin();
+        MemberRegistration registration = MemberRegistration.of(config.subscription(), System.currentTimeMillis())
+                .withCapabilities(config.capabilities());
+        registry.members().register(group, me, registration, staleRegistrationWait());
+        registeredSession = session;
+        ownershipSession = session;
+        lease.beat();
+    }
+
+    /** How long to wait for a registration of a previous session of ours to go: one session timeout, plus slack. */
+    private Duration staleRegistrationWait() {
+        try {
+            return Duration.ofMillis(client.getZookeeperClient().getZooKeeper().getSessionTimeout() + 1_000L);
+        } catch (Exception e) {
+            return Duration.ofSeconds(30);
+        }
+    }
+
+    /** Refuses to join a full group, or one whose round-robin assignment this subscription would break. */
+    private void checkCanJoin() {
+        Listing<Member> members = registry.members().list(group);
+        List<Member> others = members.entries().stream().filter(m -> !m.id().equals(me)).toList();
+        int count = others.size() + members.unreadable().size();
+        if (config.maxGroupSize() > 0 && count >= config.maxGroupSize()) {
+            throw new GroupRefusedException("group " + group + " is full: it has " + count + " members and at most "
+                    + config.maxGroupSize() + " are allowed (" + me + " did not join)");
+        }
+        if (assignor instanceof RoundRobinAssignor) {
+            List<String> topics = GroupView.needsTopicList(others, config.subscription()) ? topicMetadata.topics(null) : List.of();
+            Map<ConsumerId, Member> byId = new TreeMap<>();
+            others.forEach(m -> byId.put(m.id(), m));
+            try {
+                RoundRobinAssignor.validateJoin(me,
+                        config.subscription().topicStreams(topics, config.excludeInternalTopics()),
+                        GroupView.expand(byId, topics, config.excludeInternalTopics()));
+            } catch (AssignmentRefusedException e) {
+                throw new GroupRefusedException(me + " cannot join group " + group + " with the roundrobin strategy: "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    private GroupView readView() {
+        Listing<Member> listing = registry.members().list(group, membershipWatcher);
+        List<String> topics = GroupView.needsTopicList(listing.entries(), config.subscription())
+                ? topicMetadata.topics(onChange) : List.of();
+        Map<ConsumerId, Member> admitted = GroupView.admitted(listing.entries(), config.maxGroupSize());
+        Map<ConsumerId, Map<String, Integer>> subscriptions = GroupView.expand(admitted, topics, config.excludeInternalTopics());
+        if (!listing.entries().stream().anyMatch(m -> m.id().equals(me))) {
+            registeredSession = 0; // our registration is gone: register again on the next attempt
+            throw new IllegalStateException("own registration " + registry.layout().member(group, me) + " disappeared");
+        }
+        Map<String, Integer> counts = topicMetadata.partitionCounts(
+                subscriptions.getOrDefault(me, Map.of()).keySet(), onChange);
+        Map<ConsumerId, Member> members = new TreeMap<>();
+        listing.entries().forEach(m -> members.put(m.id(), m));
+        malformed = listing.unreadable();
+        if (!listing.unreadable().isEmpty()) {
+            LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, listing.unreadable());
+        }
+        return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
+                counts, new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts));
+    }
+
+    private Stat idsStat() {
+        try {
+            return client.checkExists().forPath(registry.layout().memberIds(group));
+        } catch (Exception e) {
+            throw io.zkgroups.registry.RegistryException.of("reading", registry.layout().memberIds(group), e);
+        }
+    }
+
+    private boolean membershipMovedSince(Stat before) {
+        Stat now = idsStat();
+        return before == null || now == null || now.getCversion() != before.getCversion();
+    }
+
+    private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
+        Set<TopicAndPartition> moving = new TreeSet<>();
+        owned.forEach((tp, thread) -> {
+            if (!thread.equals(target.get(tp))) {
+                moving.add(tp);
+            }
+        });
+        if (moving.isEmpty()) {
+            return;
+        }
+        listener.onRevoked(Collections.unmodifiableSet(moving)); // commit happens here, before the release
+        registry.owners().release(group, moving);
+        owned.keySet().removeAll(moving);
+        publishHealth();
+    }
+
+    private void waitForOwners(ClaimConflictException conflict) {
+        boolean holderAlive = false;
+        Set<ConsumerId> members = lastKnownMembers();
+        for (PartitionOwner holder : conflict.heldBy().values()) {
+            String path = registry.layout().owner(group, holder.partition());
+            if (!registry.znodes().existsWatch(path, ownerGone)) {
+                request(new RebalanceCause.Retry("a partition's previous owner let go"));
+            }
+            holderAlive |= holder.thread().map(t -> members.contains(t.consumer())).orElse(false);
+        }
+        // A registered holder is releasing right now: the watch wakes us. An unregistered one is a dead member
+        // whose session has not ended yet: that is waiting, not failing, so do not escalate the backoff.
+        String reason = "waiting for previous owners: " + conflict.getMessage();
+        if (holderAlive) {
+            failed(reason, null);
+        } else {
+            lastError = reason;
+            publishHealth();
+            schedule(config.maxBackoff());
+        }
+    }
+
+    private Set<ConsumerId> lastKnownMembers() {
+        try {
+            return new TreeSet<>(registry.members().ids(group, null));
+        } catch (RuntimeException e) {
+            return Set.of();
+        }
+    }
+
+    private void succeeded(GroupView view) {
+        lastView = view;
+        lastCauses = List.copyOf(causesSinceSuccess);
+        causesSinceSuccess.clear();
+        generation++;
+        failures = 0;
+        lastError = null;
+        stableSince = Instant.now();
+        setState(MemberState.STABLE);
+        LOG.info("[{}] stable (generation {}): owns {}", me, generation, owned.keySet());
+    }
+
+    private void failed(String error, Duration fixedDelay) {
+        failures++;
+        lastError = error;
+        Duration delay = fixedDelay != null ? fixedDelay : backoff.delay(failures);
+        LOG.info("[{}] rebalance attempt {} failed, retrying in {} ms: {}", me, failures, delay.toMillis(), error);
+        publishHealth();
+        schedule(delay);
+    }
+
+    private void refuse(String error) {
+        LOG.error("[{}] {}", me, error);
+        lastError = error;
+        if (!owned.isEmpty()) {
+            listener.onRevoked(Collections.unmodifiableSet(new TreeSet<>(owned.keySet())));
+            registry.owners().release(group, owned.keySet());
+            owned.clear();
+        }
+        try {
+            registry.members().unregister(group, me);
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
+        }
+        registeredSession = 0;
+        ownershipSession = 0;
+        setState(MemberState.REFUSED);
+    }
+
+    /** Everything owned may belong to someone else now: report it lost, without committing. */
+    private void loseEverything() {
+        ownershipSession = 0;
+        if (!owned.isEmpty()) {
+            Set<TopicAndPartition> lost = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
+            owned.clear();
+            LOG.warn("[{}] session lost: partitions {} are no longer ours", me, lost);
+            listener.onLost(lost);
+        }
+    }
+
+    // --- connection state -------------------------------------------------------------------------------
+
+    private void connectionChanged(CuratorFramework ignored, ConnectionState newState) {
+        if (closing) {
+            return;
+        }
+        switch (newState) {
+            case LOST -> {
+                lease.reset();
+                loop.execute(() -> {
+                    if (!closing && !isTerminal()) {
+                        loseEverything();
+                        setState(MemberState.SESSION_LOST);
+                    }
+                });
+                request(null);
+            }
+            case RECONNECTED -> {
+                lease.beat();
+                request(new RebalanceCause.Reconnected());
+            }
+            default -> {
+                // SUSPENDED: keep going while the lease holds (canDeliver() says when it does not)
+            }
+        }
+    }
+
+    // --- lifecycle ---------------------------------------------------------------------------------------
+
+    /**
+     * Leaves the group: revokes what it owns (so the listener commits), deletes its owner znodes and its
+     * registration, and stops. Returns promptly even during a rebalance: attempts check for close between steps.
+     */
+    @Override
+    public void close() {
+        MemberState previous = state.getAndSet(MemberState.CLOSED);
+        if (previous == MemberState.CLOSED) {
+            return;
+        }
+        closing = true;
+        synchronized (this) {
+            if (nextAttempt != null) {
+                nextAttempt.cancel(false);
+            }
+        }
+        if (previous != MemberState.LATENT) {
+            Future<?> leaving = loop.submit(this::leave);
+            try {
+                leaving.get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("[{}] leaving the group did not finish cleanly: {}", me, e.toString());
+            }
+        }
+        loop.shutdownNow();
+        beats.shutdownNow();
+        lease.close();
+        client.getConnectionStateListenable().removeListener(connectionListener);
+        client.removeWatchers();
+        publishHealth();
+    }
+
+    private void leave() {
+        try {
+            if (!owned.isEmpty()) {
+                Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
+                if (canDeliver()) {
+                    listener.onRevoked(mine);
+                    registry.owners().release(group, mine);
+                } else {
+                    listener.onLost(mine);
+                }
+                owned.clear();
+            }
+            if (registeredSession != 0) {
+                registry.members().unregister(group, me);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());
+        } finally {
+            registeredSession = 0;
+            ownershipSession = 0;
+        }
+    }
+
+    // --- helpers -------------------------------------------------------------------------------------------
+
+    private void checkNotClosing() {
+        if (closing) {
+            throw new ClosingException();
+        }
+    }
+
+    private boolean isTerminal() {
+        MemberState s = state.get();
+        return s == MemberState.CLOSED || s == MemberState.REFUSED;
+    }
+
+    private void setState(MemberState newState) {
+        state.getAndUpdate(current -> current == MemberState.CLOSED || current == MemberState.REFUSED ? current : newState);
+        publishHealth();
+    }
+
+    private void publishHealth() {
+        health = new MemberHealth(state.get(), generation, Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet())),
+                lastCauses, Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince),
+                malformed);
+    }
+
+    private static String describe(List<RebalanceCause> causes) {
+        return causes.isEmpty() ? "(no visible change)" : String.join("; ", causes.stream().map(RebalanceCause::describe).toList());
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** Thrown inside an attempt when close() has begun. */
+    private static final class ClosingException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ClosingException() {
+            super("closing", null, false, false);
+        }
+    }
+}

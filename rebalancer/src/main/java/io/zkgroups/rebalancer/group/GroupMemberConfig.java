@@ -1,0 +1,96 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.registry.ZkNames;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a {@link GroupMember} behaves.
+ *
+ * @param group                 the group id
+ * @param consumerId            this member's consumer id (znode name under {@code /consumers/G/ids})
+ * @param subscription          what it consumes
+ * @param assignmentStrategy    {@code range} or {@code roundrobin}, as in 0.8.2.2
+ * @param excludeInternalTopics wildcards skip {@code __consumer_offsets}
+ * @param debounce              how long events are gathered before an attempt runs
+ * @param initialBackoff        first wait after a failed attempt; doubles up to {@code maxBackoff}, with jitter
+ * @param maxBackoff            cap of the wait between failed attempts (attempts never stop)
+ * @param maxGroupSize          largest group this member joins (0 = unlimited); members beyond it in
+ *                              registration order are refused
+ * @param leaseMargin           part of the session timeout kept as a safety margin of the ownership lease
+ * @param advertiseCapabilities write the zkgroups capability key in the registration (off: byte-identical
+ *                              to 0.8.2.2)
+ */
+public record GroupMemberConfig(String group, ConsumerId consumerId, Subscription subscription,
+                                String assignmentStrategy, boolean excludeInternalTopics, Duration debounce,
+                                Duration initialBackoff, Duration maxBackoff, int maxGroupSize,
+                                double leaseMargin, boolean advertiseCapabilities) {
+
+    public GroupMemberConfig {
+        ZkNames.requireValid("group id", group);
+        Objects.requireNonNull(consumerId, "consumerId cannot be null");
+        Objects.requireNonNull(subscription, "subscription cannot be null");
+        Objects.requireNonNull(assignmentStrategy, "assignmentStrategy cannot be null");
+        requireNonNegative("debounce", debounce);
+        requireNonNegative("initialBackoff", initialBackoff);
+        requireNonNegative("maxBackoff", maxBackoff);
+        if (maxGroupSize < 0) {
+            throw new IllegalArgumentException("maxGroupSize must be >= 0, got " + maxGroupSize);
+        }
+        if (leaseMargin <= 0 || leaseMargin >= 1) {
+            throw new IllegalArgumentException("leaseMargin must be between 0 and 1, got " + leaseMargin);
+        }
+    }
+
+    /** Defaults: range, internal topics excluded, 10 ms debounce, 50 ms → 2 s backoff, no size cap. */
+    public static GroupMemberConfig of(String group, ConsumerId consumerId, Subscription subscription) {
+        return new GroupMemberConfig(group, consumerId, subscription, "range", true, Duration.ofMillis(10),
+                Duration.ofMillis(50), Duration.ofSeconds(2), 0, 0.25, false);
+    }
+
+    public GroupMemberConfig withAssignmentStrategy(String strategy) {
+        return new GroupMemberConfig(group, consumerId, subscription, strategy, excludeInternalTopics, debounce,
+                initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);
+    }
+
+    public GroupMemberConfig withMaxGroupSize(int size) {
+        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics,
+                debounce, initialBackoff, maxBackoff, size, leaseMargin, advertiseCapabilities);
+    }
+
+    public GroupMemberConfig withBackoff(Duration initial, Duration max) {
+        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics,
+                debounce, initial, max, maxGroupSize, leaseMargin, advertiseCapabilities);
+    }
+
+    public GroupMemberConfig withDebounce(Duration newDebounce) {
+        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics,
+                newDebounce, initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);
+    }
+
+    public GroupMemberConfig withExcludeInternalTopics(boolean exclude) {
+        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, exclude,
+                debounce, initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);
+    }
+
+    public GroupMemberConfig withAdvertisedCapabilities(boolean advertise) {
+        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics,
+                debounce, initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertise);
+    }
+
+    /** The capability key's content when advertised. */
+    Map<String, String> capabilities() {
+        return advertiseCapabilities ? Map.of("assignor", assignmentStrategy, "v", "1") : Map.of();
+    }
+
+    private static void requireNonNegative(String name, Duration value) {
+        Objects.requireNonNull(value, name + " cannot be null");
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, got " + value);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.rebalancer.assign.GroupSnapshot;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.store.Unreadable;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One consistent look at a group, as a member reads it before computing an assignment.
+ *
+ * @param members         registered members with readable registrations, by id
+ * @param malformed       members whose registration could not be read: left out of the assignment
+ * @param refused         members beyond the group size cap (latest registrations first out)
+ * @param topics          every existing topic (read only when a wildcard subscription needs it)
+ * @param partitionCounts partition counts of the topics this member subscribes to
+ * @param snapshot        the assignor's input: admitted members' expanded subscriptions and the counts
+ */
+record GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Set<ConsumerId> refused,
+                 List<String> topics, Map<String, Integer> partitionCounts, GroupSnapshot snapshot) {
+
+    static boolean needsTopicList(Iterable<Member> members, Subscription own) {
+        if (own instanceof Subscription.Wildcard) {
+            return true;
+        }
+        for (Member member : members) {
+            if (member.registration().subscription() instanceof Subscription.Wildcard) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Expands every admitted member's subscription against {@code topics} (0.8.2.2 re-evaluates at read time). */
+    static Map<ConsumerId, Map<String, Integer>> expand(Map<ConsumerId, Member> admitted, List<String> topics,
+                                                        boolean excludeInternal) {
+        Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
+        admitted.forEach((id, member) -> {
+            Map<String, Integer> streams = new LinkedHashMap<>();
+            member.registration().subscription().topicStreams(topics, excludeInternal).forEach((topic, count) -> {
+                if (count > 0) {
+                    streams.put(topic, count);
+                }
+            });
+            subscriptions.put(id, streams);
+        });
+        return subscriptions;
+    }
+
+    /** The first {@code cap} members in registration order (czxid); everyone when {@code cap == 0}. */
+    static Map<ConsumerId, Member> admitted(List<Member> members, int cap) {
+        List<Member> byAge = new ArrayList<>(members);
+        byAge.sort(Comparator.comparingLong(Member::czxid).thenComparing(Member::id));
+        Map<ConsumerId, Member> admitted = new TreeMap<>();
+        for (Member member : byAge) {
+            if (cap == 0 || admitted.size() < cap) {
+                admitted.put(member.id(), member);
+            }
+        }
+        return admitted;
+    }
+
+    static Set<ConsumerId> refused(List<Member> members, Map<ConsumerId, Member> admitted) {
+        Set<ConsumerId> refused = new TreeSet<>();
+        members.stream().map(Member::id).filter(id -> !admitted.containsKey(id)).forEach(refused::add);
+        return refused;
+    }
+
+    /** What changed between {@code before} (may be null) and this view, as rebalance causes. */
+    List<RebalanceCause> changesSince(GroupView before) {
+        List<RebalanceCause> causes = new ArrayList<>();
+        if (before == null) {
+            return causes;
+        }
+        for (ConsumerId id : members.keySet()) {
+            Member old = before.members.get(id);
+            if (old == null) {
+                causes.add(new RebalanceCause.MemberJoined(id));
+            } else if (!old.registration().subscription().equals(members.get(id).registration().subscription())) {
+                causes.add(new RebalanceCause.SubscriptionChanged(id));
+            } else if (old.czxid() != members.get(id).czxid()) {
+                causes.add(new RebalanceCause.MemberJoined(id)); // left and came back between two looks
+            }
+        }
+        for (ConsumerId id : before.members.keySet()) {
+            if (!members.containsKey(id)) {
+                causes.add(new RebalanceCause.MemberLeft(id));
+            }
+        }
+        partitionCounts.forEach((topic, count) -> {
+            Integer old = before.partitionCounts.get(topic);
+            if (old == null) {
+                causes.add(new RebalanceCause.TopicCreated(topic));
+            } else if (!old.equals(count)) {
+                causes.add(new RebalanceCause.PartitionsChanged(topic, old, count));
+            }
+        });
+        before.partitionCounts.keySet().stream().filter(t -> !partitionCounts.containsKey(t))
+                .forEach(t -> causes.add(new RebalanceCause.TopicDeleted(t)));
+        return causes;
+    }
+}

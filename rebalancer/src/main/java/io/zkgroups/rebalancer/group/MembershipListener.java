@@ -1,0 +1,44 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.registry.model.TopicAndPartition;
+
+import java.util.Set;
+
+/**
+ * What a {@link GroupMember} tells its owner about partition ownership. Calls come one at a time from the
+ * member's event loop and must return only when done: the member releases a revoked partition only after
+ * {@link #onRevoked} has returned, which is what lets the next owner start exactly at the committed offset.
+ */
+public interface MembershipListener {
+
+    /**
+     * {@code partitions} are about to be released: stop handing out their records and commit their offsets
+     * before returning. The member still owns them during this call.
+     */
+    void onRevoked(Set<TopicAndPartition> partitions);
+
+    /**
+     * {@code partitions} may already belong to someone else (the session was lost or the lease ran out):
+     * stop handing out their records and do <em>not</em> commit them — a late commit would rewind the new
+     * owner's offsets.
+     */
+    void onLost(Set<TopicAndPartition> partitions);
+
+    /** {@code partitions} are now owned by this member (owner znodes created); read their offsets here. */
+    void onAssigned(Set<TopicAndPartition> partitions);
+
+    /** A listener that does nothing, for members that only hold ownership. */
+    MembershipListener NONE = new MembershipListener() {
+        @Override
+        public void onRevoked(Set<TopicAndPartition> partitions) {
+        }
+
+        @Override
+        public void onLost(Set<TopicAndPartition> partitions) {
+        }
+
+        @Override
+        public void onAssigned(Set<TopicAndPartition> partitions) {
+        }
+    };
+}

@@ -1,0 +1,280 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@Timeout(180)
+class GroupMemberIT {
+
+    private static final AtomicInteger GROUPS = new AtomicInteger();
+    private static TestZooKeeper zk;
+
+    @BeforeAll
+    static void startZooKeeper() {
+        zk = TestZooKeeper.start();
+    }
+
+    @AfterAll
+    static void stopZooKeeper() {
+        zk.close();
+    }
+
+    private static TestGroup group(String strategy) {
+        return new TestGroup(zk, "gm" + GROUPS.incrementAndGet(), strategy, 2_000);
+    }
+
+    private static Subscription topics(String prefix, int count, int streams) {
+        Map<String, Integer> map = new LinkedHashMap<>();
+        for (int t = 0; t < count; t++) {
+            map.put(prefix + t, streams);
+        }
+        return Subscription.topics(map);
+    }
+
+    @ParameterizedTest(name = "{0} members x {1} topics ({2})")
+    @CsvSource({"1, 1, range", "3, 3, range", "3, 2, roundrobin", "20, 5, range", "20, 5, roundrobin"})
+    void membersConvergeToTheAssignorsResult(int memberCount, int topicCount, String strategy) {
+        try (TestGroup group = group(strategy)) {
+            String prefix = group.group + "-t";
+            for (int t = 0; t < topicCount; t++) {
+                group.createTopic(prefix + t, 3 + 7 * t);
+            }
+            List<CompletableFuture<GroupMember>> starting = new ArrayList<>();
+            for (int i = 0; i < memberCount; i++) {
+                int n = i;
+                starting.add(CompletableFuture.supplyAsync(() -> group.start("m" + n, topics(prefix, topicCount, 1 + n % 2 * (strategy.equals("range") ? 1 : 0)))));
+            }
+            starting.forEach(CompletableFuture::join);
+            group.awaitConverged();
+        }
+    }
+
+    @Test
+    void joinsLeavesSessionExpiryAndNewPartitionsReconverge() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("life-a", 6);
+            group.createTopic("life-b", 4);
+            Subscription both = Subscription.topics(Map.of("life-a", 1, "life-b", 2));
+            GroupMember first = group.start("a", both);
+            group.start("b", both);
+            group.awaitConverged();
+
+            GroupMember third = group.start("c", both);
+            group.awaitConverged();
+            assertThat(third.health().lastCauses()).isNotEmpty();
+
+            group.stop(first);
+            group.awaitConverged();
+
+            long generationBefore = third.health().generation();
+            group.expire(third);
+            await().atMost(Duration.ofSeconds(20)).until(() -> third.health().generation() > generationBefore);
+            group.awaitConverged();
+            assertThat(third.health().lastCauses()).anySatisfy(c -> assertThat(c).isInstanceOf(RebalanceCause.SessionExpired.class));
+
+            group.observer.topics().addPartitions("life-a", 9, List.of(0));
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(group.ownerZnodes()).containsKey(TopicAndPartition.of("life-a", 8)));
+            group.awaitConverged();
+            assertThat(third.health().lastCauses()).contains(new RebalanceCause.PartitionsChanged("life-a", 6, 9));
+        }
+    }
+
+    @Test
+    void aWhitelistMemberPicksUpANewlyCreatedMatchingTopic() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("wl-one", 2);
+            group.createTopic("other", 2);
+            GroupMember member = group.start("w", Subscription.whitelist("wl-.*", 1));
+            group.awaitConverged();
+            assertThat(member.owned()).extracting(TopicAndPartition::topic).containsOnly("wl-one");
+
+            group.createTopic("wl-two", 3);
+
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(member.owned()).contains(TopicAndPartition.of("wl-two", 2)));
+            group.awaitConverged();
+            assertThat(member.health().lastCauses()).contains(new RebalanceCause.TopicCreated("wl-two"));
+        }
+    }
+
+    @Test
+    void aMalformedMemberIsReportedAndLeftOutWhileTheGroupKeepsWorking() throws Exception {
+        try (TestGroup group = group("range")) {
+            group.createTopic("mal", 4);
+            CuratorFramework vandal = zk.newClient();
+            vandal.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath("/consumers/" + group.group + "/ids/" + group.group + "_garbage", "{not json".getBytes(StandardCharsets.UTF_8));
+            GroupMember a = group.start("a", Subscription.topics(Map.of("mal", 1)));
+            GroupMember b = group.start("b", Subscription.topics(Map.of("mal", 1)));
+
+            group.awaitConverged();
+
+            assertThat(a.owned()).hasSize(2);
+            assertThat(b.owned()).hasSize(2);
+            assertThat(a.health().malformedMembers()).singleElement()
+                    .satisfies(u -> assertThat(u.path()).endsWith("/ids/" + group.group + "_garbage"));
+        }
+    }
+
+    @Test
+    void aMemberBeyondTheGroupSizeCapIsRefusedWithoutDisturbingTheGroup() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("cap", 4);
+            Subscription sub = Subscription.topics(Map.of("cap", 1));
+            GroupMember a = group.start("a", sub, c -> c.withMaxGroupSize(2));
+            GroupMember b = group.start("b", sub, c -> c.withMaxGroupSize(2));
+            group.awaitConverged();
+            long generationA = a.health().generation();
+
+            GroupMember extra = group.create("c", sub, c -> c.withMaxGroupSize(2));
+            group.members.remove(extra.consumerId());
+            extra.start();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> extra.health().state() == MemberState.REFUSED);
+            assertThat(extra.health().lastError()).get().asString().contains("is full").contains("at most 2");
+            assertThat(extra.owned()).isEmpty();
+            assertThat(group.observer.members().ids(group.group, null)).hasSize(2);
+            assertThat(a.health().generation()).isEqualTo(generationA);
+            extra.close();
+            group.awaitConverged();
+            assertThat(b.owned()).hasSize(2);
+        }
+    }
+
+    @Test
+    void simultaneousJoinersBeyondTheCapAreRefusedByRegistrationOrder() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("burst", 6);
+            Subscription sub = Subscription.topics(Map.of("burst", 1));
+            List<GroupMember> all = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                all.add(group.create("m" + i, sub, c -> c.withMaxGroupSize(3)));
+            }
+            all.parallelStream().forEach(GroupMember::start);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> all.stream().allMatch(m ->
+                    m.health().state() == MemberState.STABLE || m.health().state() == MemberState.REFUSED));
+            List<GroupMember> refused = all.stream().filter(m -> m.health().state() == MemberState.REFUSED).toList();
+            assertThat(refused).hasSize(2);
+            refused.forEach(m -> group.members.remove(m.consumerId()));
+            group.awaitConverged();
+            assertThat(group.observer.members().ids(group.group, null)).hasSize(3);
+        }
+    }
+
+    @Test
+    void aRoundRobinMemberWithAnIncompatibleSubscriptionIsRefusedBeforeJoining() {
+        try (TestGroup group = group("roundrobin")) {
+            group.createTopic("rr-a", 3);
+            group.createTopic("rr-b", 3);
+            GroupMember a = group.start("a", Subscription.topics(Map.of("rr-a", 1, "rr-b", 1)));
+            group.awaitConverged();
+
+            GroupMember odd = group.create("odd", Subscription.topics(Map.of("rr-a", 1)), c -> c);
+            group.members.remove(odd.consumerId());
+            odd.start();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> odd.health().state() == MemberState.REFUSED);
+            assertThat(odd.health().lastError()).get().asString().contains("roundrobin").contains("odd");
+            assertThat(group.observer.members().ids(group.group, null)).containsExactly(a.consumerId());
+            odd.close();
+            group.awaitConverged();
+        }
+    }
+
+    @Test
+    void aClaimBlockedByAnUnregisteredOwnerWaitsForItsSessionThenClaimsAtOnce() throws Exception {
+        try (TestGroup group = group("range")) {
+            group.createTopic("held", 2);
+            CuratorFramework squatter = zk.newClient(2_000);
+            squatter.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath("/consumers/" + group.group + "/owners/held/1", (group.group + "_ghost-0").getBytes(StandardCharsets.UTF_8));
+            GroupMember member = group.start("m", Subscription.topics(Map.of("held", 1)));
+
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                    .until(() -> member.health().state() != MemberState.STABLE);
+            assertThat(member.health().lastError()).get().asString().contains("[held,1]").contains("ghost");
+
+            squatter.close(); // its session ends; the owner znode goes with it
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> member.health().state() == MemberState.STABLE);
+            group.awaitConverged();
+        }
+    }
+
+    @Test
+    void closeDuringABlockedRebalanceReturnsPromptly() throws Exception {
+        try (TestGroup group = group("range")) {
+            group.createTopic("stuck", 1);
+            CuratorFramework squatter = zk.newClient();
+            squatter.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath("/consumers/" + group.group + "/owners/stuck/0", "someone-0".getBytes(StandardCharsets.UTF_8));
+            GroupMember member = group.start("m", Subscription.topics(Map.of("stuck", 1)));
+            await().atMost(Duration.ofSeconds(5)).until(() -> member.health().lastError().isPresent());
+
+            long start = System.nanoTime();
+            member.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+            assertThat(member.health().state()).isEqualTo(MemberState.CLOSED);
+            assertThat(group.observer.members().ids(group.group, null)).isEmpty();
+            group.members.remove(member.consumerId());
+        }
+    }
+
+    @Test
+    void gracefulLeaveCommitsBeforeReleasing() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("order", 2);
+            List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+            ConsumerId id = ConsumerId.ofOverride(group.group, "solo");
+            CuratorFramework client = zk.newClient();
+            GroupMember member = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
+                    GroupMemberConfig.of(group.group, id, Subscription.topics(Map.of("order", 1))),
+                    new MembershipListener() {
+                        @Override
+                        public void onRevoked(java.util.Set<TopicAndPartition> partitions) {
+                            // the owner znodes must still be ours while we commit
+                            events.add("revoked with owners " + group.ownerZnodes().size());
+                        }
+
+                        @Override
+                        public void onLost(java.util.Set<TopicAndPartition> partitions) {
+                            events.add("lost");
+                        }
+
+                        @Override
+                        public void onAssigned(java.util.Set<TopicAndPartition> partitions) {
+                            events.add("assigned " + partitions.size());
+                        }
+                    });
+            member.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> member.health().isStable());
+            member.close();
+            assertThat(events).containsExactly("assigned 2", "revoked with owners 2");
+            assertThat(group.ownerZnodes()).isEmpty();
+        }
+    }
+}
