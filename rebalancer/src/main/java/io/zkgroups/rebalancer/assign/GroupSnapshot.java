@@ -1,0 +1,133 @@
+package io.zkgroups.rebalancer.assign;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.IntStream;
+
+/**
+ * What an assignor needs to know about a group at one moment: who subscribes to what, and how many
+ * partitions each topic has.
+ * <p>
+ * Both maps are copied into immutable, sorted maps, so iteration order never depends on how the caller
+ * built them.
+ *
+ * @param subscriptions   every member's topic → stream count, wildcard subscriptions already expanded against
+ *                        the existing topics; a member may subscribe to nothing (a wildcard matching no topic)
+ * @param partitionCounts topic → number of partitions, numbered {@code 0..n-1}; a topic that is absent has no
+ *                        partitions (spec §8.2 V10: its subscribers simply get nothing)
+ */
+public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
+                            Map<String, Integer> partitionCounts) {
+
+    /**
+     * @throws NullPointerException     if a map, id, topic or count is null
+     * @throws IllegalArgumentException if a topic is empty, a stream count is below 1 or a partition count is
+     *                                  negative; the message names the member and topic
+     */
+    public GroupSnapshot {
+        subscriptions = copySubscriptions(subscriptions);
+        partitionCounts = copyPartitionCounts(partitionCounts);
+    }
+
+    /** A snapshot of a group with no members and no topics. */
+    public static GroupSnapshot empty() {
+        return new GroupSnapshot(Map.of(), Map.of());
+    }
+
+    /** The same snapshot with {@code member} registered with {@code subscription}, replacing any earlier entry. */
+    public GroupSnapshot withMember(ConsumerId member, Map<String, Integer> subscription) {
+        Objects.requireNonNull(member, "member cannot be null");
+        Map<ConsumerId, Map<String, Integer>> changed = new TreeMap<>(subscriptions);
+        changed.put(member, subscription);
+        return new GroupSnapshot(changed, partitionCounts);
+    }
+
+    /** All members, in String order. */
+    public SortedSet<ConsumerId> members() {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(subscriptions.keySet()));
+    }
+
+    /** Topic → stream count of {@code member}; empty if it subscribes to nothing or is not a member. */
+    public Map<String, Integer> subscriptionOf(ConsumerId member) {
+        return subscriptions.getOrDefault(member, Collections.emptySortedMap());
+    }
+
+    /** Every topic at least one member subscribes to, whether or not it exists, in String order. */
+    public SortedSet<String> subscribedTopics() {
+        SortedSet<String> topics = new TreeSet<>();
+        subscriptions.values().forEach(subscription -> topics.addAll(subscription.keySet()));
+        return Collections.unmodifiableSortedSet(topics);
+    }
+
+    /**
+     * All thread ids of all members subscribed to {@code topic}, sorted by their text like 0.8.2.2
+     * ({@code c-10 < c-2}, {@code c10-0 < c2-0}). Empty if nobody subscribes to it.
+     */
+    public List<ThreadId> threadsOf(String topic) {
+        List<ThreadId> threads = new ArrayList<>();
+        subscriptions.forEach((member, subscription) -> {
+            int streams = subscription.getOrDefault(topic, 0);
+            for (int n = 0; n < streams; n++) {
+                threads.add(member.thread(n));
+            }
+        });
+        Collections.sort(threads);
+        return Collections.unmodifiableList(threads);
+    }
+
+    /** Number of partitions of {@code topic}; 0 if the topic does not exist. */
+    public int partitionCount(String topic) {
+        return partitionCounts.getOrDefault(topic, 0);
+    }
+
+    /** The partitions of {@code topic} in ascending order; empty if the topic does not exist. */
+    public List<TopicAndPartition> partitionsOf(String topic) {
+        return IntStream.range(0, partitionCount(topic)).mapToObj(p -> new TopicAndPartition(topic, p)).toList();
+    }
+
+    private static Map<ConsumerId, Map<String, Integer>> copySubscriptions(
+            Map<ConsumerId, Map<String, Integer>> subscriptions) {
+        Objects.requireNonNull(subscriptions, "subscriptions cannot be null");
+        SortedMap<ConsumerId, Map<String, Integer>> copy = new TreeMap<>();
+        subscriptions.forEach((member, subscription) -> {
+            Objects.requireNonNull(member, "subscriptions contain a null consumer id");
+            Objects.requireNonNull(subscription, () -> "subscription of member " + member + " cannot be null");
+            copy.put(member, copyCounts(subscription, 1, "stream count", "member " + member));
+        });
+        return Collections.unmodifiableSortedMap(copy);
+    }
+
+    private static Map<String, Integer> copyPartitionCounts(Map<String, Integer> partitionCounts) {
+        Objects.requireNonNull(partitionCounts, "partition counts cannot be null");
+        return copyCounts(partitionCounts, 0, "partition count", "partition counts");
+    }
+
+    private static SortedMap<String, Integer> copyCounts(Map<String, Integer> counts, int minimum, String what,
+                                                         String owner) {
+        SortedMap<String, Integer> copy = new TreeMap<>();
+        counts.forEach((topic, count) -> {
+            Objects.requireNonNull(topic, () -> owner + ": topic cannot be null");
+            if (topic.isEmpty()) {
+                throw new IllegalArgumentException(owner + ": topic cannot be empty");
+            }
+            Objects.requireNonNull(count, () -> owner + ": " + what + " of topic " + topic + " cannot be null");
+            if (count < minimum) {
+                throw new IllegalArgumentException(
+                        owner + ": " + what + " of topic " + topic + " must be >= " + minimum + ", got " + count);
+            }
+            copy.put(topic, count);
+        });
+        return Collections.unmodifiableSortedMap(copy);
+    }
+}

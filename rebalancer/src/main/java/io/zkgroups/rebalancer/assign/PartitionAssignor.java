@@ -1,0 +1,50 @@
+package io.zkgroups.rebalancer.assign;
+
+import java.util.Objects;
+
+/**
+ * A 0.8.2.2 {@code partition.assignment.strategy}: a pure function from a group snapshot to the whole group's
+ * assignment. Every member of a group must use the same strategy; 0.8.2.2 does not check this.
+ */
+public interface PartitionAssignor {
+
+    /** The {@code partition.assignment.strategy} value of {@link RangeAssignor}, 0.8.2.2's default. */
+    String RANGE = "range";
+
+    /** The {@code partition.assignment.strategy} value of {@link RoundRobinAssignor}. */
+    String ROUND_ROBIN = "roundrobin";
+
+    /** The strategy name as written in {@code partition.assignment.strategy}. */
+    String name();
+
+    /**
+     * Assigns every partition of every subscribed, existing topic to exactly one thread of a member that
+     * subscribes to that topic. The result is the union of what every 0.8.2.2 member would compute for itself.
+     *
+     * @throws AssignmentRefusedException when the strategy cannot assign this group the way 0.8.2.2 members would
+     */
+    Assignment assign(GroupSnapshot group);
+
+    /**
+     * The assignor for a {@code partition.assignment.strategy} value: {@code "roundrobin"} or {@code "range"},
+     * compared exactly (case-sensitive), like 0.8.2.2.
+     * <p>
+     * Deviation from 0.8.2.2: {@code PartitionAssignor.createInstance} maps <em>any</em> other string, including
+     * typos such as {@code "RoundRobin"}, silently to range. We reject such values instead, because a member that
+     * silently runs a different strategy than the rest of its group fights them over partitions.
+     *
+     * @throws NullPointerException     if {@code strategy} is null
+     * @throws IllegalArgumentException if {@code strategy} is neither {@code "range"} nor {@code "roundrobin"};
+     *                                  the message names the value and the allowed ones
+     */
+    static PartitionAssignor forStrategy(String strategy) {
+        Objects.requireNonNull(strategy, "partition.assignment.strategy cannot be null");
+        return switch (strategy) {
+            case RANGE -> new RangeAssignor();
+            case ROUND_ROBIN -> new RoundRobinAssignor();
+            default -> throw new IllegalArgumentException("unknown partition.assignment.strategy '" + strategy
+                    + "': allowed values are '" + RANGE + "' and '" + ROUND_ROBIN + "' (exact, case-sensitive; "
+                    + "0.8.2.2 would silently treat this value as '" + RANGE + "')");
+        };
+    }
+}
