@@ -1,0 +1,579 @@
+package io.zkgroups.it.support;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+
+/**
+ * A real Kafka 0.8.2.2 high-level consumer ({@code io.zkgroups.legacy.LegacyConsumerMain}) running in a child
+ * JVM with its own classpath (ZooKeeper 3.4.6, zkclient 0.3, Scala 2.10), driven through the driver's line
+ * protocol: commands go to its stdin, events ({@code READY}, {@code MSG}, {@code COMMITTED}, {@code CLOSED},
+ * ...) come back on its stdout and are collected by a reader thread. Its stderr (log4j at WARN, stack traces)
+ * goes to a file under {@code target/legacy-consumers/} and is quoted in every failure message.
+ *
+ * <p>Every wait is on an event with a deadline: a wait fails at once if the process has exited.
+ *
+ * <pre>{@code
+ * try (LegacyConsumerProcess c1 = LegacyConsumerProcess.builder("c1")
+ *         .zookeeperConnect(zk.connectString()).groupId("g").consumerId("c1")
+ *         .topic("T1", 1).noFetcher().start()) {
+ *     assertThat(c1.awaitReady(Duration.ofSeconds(30))).isEqualTo("g_c1");
+ * }
+ * }</pre>
+ *
+ * Needs the system properties {@value #CLASSES_PROPERTY} and {@value #CLASSPATH_FILE_PROPERTY}, which the
+ * failsafe configuration of this module sets: run through {@code mvn verify}.
+ */
+public final class LegacyConsumerProcess implements AutoCloseable {
+
+    public static final String CLASSES_PROPERTY = "legacy.driver.classes";
+    public static final String CLASSPATH_FILE_PROPERTY = "legacy.driver.classpathFile";
+    public static final String WORK_DIR_PROPERTY = "legacy.driver.workDir";
+    public static final String MAIN_CLASS = "io.zkgroups.legacy.LegacyConsumerMain";
+
+    /** Generous: a loaded 2-core CI machine, a JVM start, and 0.8's rebalance back-offs. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static final int STDERR_TAIL_CHARS = 6_000;
+    private static final int STDOUT_TAIL_LINES = 20;
+
+    private final String name;
+    private final Process process;
+    private final Path stderrFile;
+    private final Writer stdin;
+    private final Thread reader;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final List<String> lines = new ArrayList<>();
+    private boolean stdoutClosed;
+    private String consumerId;
+
+    private LegacyConsumerProcess(String name, Process process, Path stderrFile) {
+        this.name = name;
+        this.process = process;
+        this.stderrFile = stderrFile;
+        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        this.reader = new Thread(this::readStdout, "legacy-consumer-" + name + "-stdout");
+        this.reader.setDaemon(true);
+        this.reader.start();
+    }
+
+    /** A builder for a consumer; {@code name} labels its files and failure messages. */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    // ------------------------------------------------------------------------------------------ events
+
+    /**
+     * Waits for {@code READY <consumerIdString>}, i.e. until the connector created its streams and its first
+     * rebalance returned. Returns the consumer id string (e.g. {@code g_c1}).
+     *
+     * @throws AssertionError on timeout, on an {@code ERROR} line, or if the process exited first
+     */
+    public String awaitReady(Duration timeout) {
+        String line = line(awaitLine(0, l -> l.startsWith("READY ") || l.startsWith("ERROR "), timeout, "READY"));
+        if (line.startsWith("ERROR ")) {
+            throw failure("the driver failed instead of becoming READY: " + line);
+        }
+        lock.lock();
+        try {
+            consumerId = line.substring("READY ".length());
+            return consumerId;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The consumer id string from {@code READY}; fails if {@link #awaitReady} has not returned yet. */
+    public String consumerId() {
+        lock.lock();
+        try {
+            if (consumerId == null) {
+                throw new IllegalStateException(name + " is not READY yet: call awaitReady first");
+            }
+            return consumerId;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Every message delivered so far, in the order the driver printed them. */
+    public List<ConsumedMessage> messages() {
+        List<ConsumedMessage> result = new ArrayList<>();
+        for (String line : output()) {
+            if (line.startsWith("MSG ")) {
+                result.add(ConsumedMessage.parse(line));
+            }
+        }
+        return result;
+    }
+
+    /** Waits until at least {@code count} messages have been delivered and returns all delivered so far. */
+    public List<ConsumedMessage> awaitMessages(int count, Duration timeout) {
+        awaitCount(l -> l.startsWith("MSG "), count, timeout, count + " MSG lines");
+        return messages();
+    }
+
+    /**
+     * Sends {@code commit} and waits for its {@code COMMITTED}: the connector's {@code commitOffsets()} has
+     * returned, so the offsets are in the configured store(s).
+     */
+    public void commit() {
+        int before = count(l -> l.equals("COMMITTED") || l.startsWith("ERROR "));
+        send("commit");
+        awaitCount(l -> l.equals("COMMITTED") || l.startsWith("ERROR "), before + 1, DEFAULT_TIMEOUT, "COMMITTED");
+        String answer = output().stream()
+                .filter(l -> l.equals("COMMITTED") || l.startsWith("ERROR "))
+                .skip(before)
+                .findFirst()
+                .orElseThrow();
+        if (!answer.equals("COMMITTED")) {
+            throw failure("commit failed: " + answer);
+        }
+    }
+
+    /**
+     * Graceful stop through stdin: {@code connector.shutdown()} (which commits first when auto-commit is on),
+     * then {@code CLOSED} and exit. Returns the exit code (0).
+     */
+    public int shutdown() {
+        return shutdown(DEFAULT_TIMEOUT);
+    }
+
+    /** As {@link #shutdown()}, with a deadline. */
+    public int shutdown(Duration timeout) {
+        if (process.isAlive()) {
+            send("shutdown");
+        }
+        awaitLine(0, "CLOSED"::equals, timeout, "CLOSED after shutdown");
+        return awaitExit(timeout);
+    }
+
+    /**
+     * SIGTERM: the driver's shutdown hook shuts the connector down cleanly and prints {@code CLOSED}. Returns
+     * the exit code (143).
+     */
+    public int terminate() {
+        // Through the ProcessHandle: Process.destroy() would also close our end of the child's stdout at once
+        // and lose the lines the shutdown hook still prints.
+        process.toHandle().destroy();
+        return awaitExit(DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * SIGKILL ({@code destroyForcibly}): no shutdown at all; the consumer's ephemerals stay until its ZooKeeper
+     * session expires. Returns the exit code (137).
+     */
+    public int kill() {
+        process.toHandle().destroyForcibly();
+        return awaitExit(DEFAULT_TIMEOUT);
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** All stdout lines so far. */
+    public List<String> output() {
+        lock.lock();
+        try {
+            return List.copyOf(lines);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The child's stderr so far (its log). */
+    public String stderr() {
+        try {
+            return Files.exists(stderrFile) ? Files.readString(stderrFile, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return "(cannot read " + stderrFile + ": " + e + ")";
+        }
+    }
+
+    public Path stderrFile() {
+        return stderrFile;
+    }
+
+    /**
+     * Waits until a line at index {@code from} or later matches, and returns its index.
+     *
+     * @throws AssertionError on timeout or if stdout closed (the process exited) without such a line
+     */
+    public int awaitLine(int from, Predicate<String> matcher, Duration timeout, String description) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        lock.lock();
+        try {
+            int i = from;
+            while (true) {
+                for (; i < lines.size(); i++) {
+                    if (matcher.test(lines.get(i))) {
+                        return i;
+                    }
+                }
+                if (stdoutClosed) {
+                    throw failure("stdout closed (process exited) while waiting for " + description);
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw failure("timed out after " + timeout + " waiting for " + description);
+                }
+                changed.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure("interrupted while waiting for " + description);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends one command line to the driver's stdin. */
+    public void send(String command) {
+        try {
+            stdin.write(command + "\n");
+            stdin.flush();
+        } catch (IOException e) {
+            throw failure("cannot send '" + command + "' (process gone?): " + e);
+        }
+    }
+
+    /** Stops the process if it still runs: gracefully first, SIGKILL if that does not work in time. */
+    @Override
+    public void close() {
+        try {
+            if (process.isAlive()) {
+                try {
+                    shutdown(Duration.ofSeconds(30));
+                } catch (AssertionError e) {
+                    System.err.println("[" + name + "] graceful shutdown failed, killing: " + e.getMessage());
+                }
+            }
+        } finally {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+                try {
+                    process.waitFor(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            try {
+                reader.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LegacyConsumerProcess[" + name + ", pid " + process.pid() + (process.isAlive() ? "" : ", exited") + "]";
+    }
+
+    // ------------------------------------------------------------------------------------------ internals
+
+    private String line(int index) {
+        lock.lock();
+        try {
+            return lines.get(index);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int count(Predicate<String> matcher) {
+        lock.lock();
+        try {
+            return (int) lines.stream().filter(matcher).count();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void awaitCount(Predicate<String> matcher, int count, Duration timeout, String description) {
+        int from = 0;
+        for (int seen = 0; seen < count; seen++) {
+            from = awaitLine(from, matcher, timeout, description) + 1;
+        }
+    }
+
+    private int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw failure("did not exit within " + timeout);
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(5));
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure("interrupted while waiting for exit");
+        }
+    }
+
+    private void readStdout() {
+        try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                lock.lock();
+                try {
+                    lines.add(line);
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        } catch (IOException e) {
+            // the pipe broke: treated like the end of the stream
+        } finally {
+            lock.lock();
+            try {
+                stdoutClosed = true;
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private AssertionError failure(String what) {
+        StringBuilder b = new StringBuilder();
+        b.append("legacy 0.8.2.2 consumer '").append(name).append("' (pid ").append(process.pid()).append("): ")
+                .append(what);
+        if (!process.isAlive()) {
+            b.append("\nexit code: ").append(process.exitValue());
+        }
+        List<String> out = output();
+        b.append("\n--- last stdout lines (").append(out.size()).append(" in total) ---\n");
+        for (String l : out.subList(Math.max(0, out.size() - STDOUT_TAIL_LINES), out.size())) {
+            b.append(l).append('\n');
+        }
+        String err = stderr();
+        b.append("--- stderr (").append(stderrFile).append(err.length() > STDERR_TAIL_CHARS ? ", tail" : "")
+                .append(") ---\n").append(err.substring(Math.max(0, err.length() - STDERR_TAIL_CHARS)));
+        return new AssertionError(b.toString());
+    }
+
+    // ------------------------------------------------------------------------------------------ types
+
+    /** One {@code MSG} line: key is {@code null} when the message had no key. */
+    public record ConsumedMessage(String topic, int partition, long offset, String key, String value) {
+
+        static ConsumedMessage parse(String line) {
+            // MSG <topic> <partition> <offset> <key> <value...>
+            String[] f = line.split(" ", 6);
+            if (f.length < 5 || !f[0].equals("MSG")) {
+                throw new IllegalArgumentException("not a MSG line: " + line);
+            }
+            String key = f[4].equals("null") ? null : unescape(f[4]);
+            String value = f.length == 6 ? unescape(f[5]) : "";
+            return new ConsumedMessage(f[1], Integer.parseInt(f[2]), Long.parseLong(f[3]), key, value);
+        }
+
+        private static String unescape(String s) {
+            StringBuilder b = new StringBuilder(s.length());
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '\\' && i + 1 < s.length()) {
+                    char n = s.charAt(++i);
+                    b.append(switch (n) {
+                        case 'n' -> '\n';
+                        case 'r' -> '\r';
+                        case 's' -> ' ';
+                        default -> n;
+                    });
+                } else {
+                    b.append(c);
+                }
+            }
+            return b.toString();
+        }
+    }
+
+    /** Configures and starts one legacy consumer. */
+    public static final class Builder {
+        private final String name;
+        private final Map<String, String> properties = new LinkedHashMap<>();
+        private final Map<String, Integer> topics = new LinkedHashMap<>();
+        private final List<String> jvmArgs = new ArrayList<>();
+        private String filterOption;
+        private String filterRegex;
+        private int filterStreams = 1;
+        private boolean noFetcher;
+        private long maxMessages;
+
+        private Builder(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        /** Any 0.8 consumer property. */
+        public Builder property(String key, String value) {
+            properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        public Builder zookeeperConnect(String connect) {
+            return property("zookeeper.connect", connect);
+        }
+
+        public Builder groupId(String groupId) {
+            return property("group.id", groupId);
+        }
+
+        /** Sets {@code consumer.id}: the consumer id string becomes {@code <group>_<consumerId>}. */
+        public Builder consumerId(String consumerId) {
+            return property("consumer.id", consumerId);
+        }
+
+        /** Adds a static subscription entry (insertion order is kept, as in the registration JSON). */
+        public Builder topic(String topic, int streams) {
+            topics.put(Objects.requireNonNull(topic, "topic"), streams);
+            return this;
+        }
+
+        public Builder whitelist(String regex, int streams) {
+            return filter("--whitelist", regex, streams);
+        }
+
+        public Builder blacklist(String regex, int streams) {
+            return filter("--blacklist", regex, streams);
+        }
+
+        /** The testing constructor {@code ZookeeperConsumerConnector(config, false)}: ZooKeeper only, no broker. */
+        public Builder noFetcher() {
+            this.noFetcher = true;
+            return this;
+        }
+
+        /** Deliver at most {@code n} messages; the driver prints {@code LIMIT n} when reached. */
+        public Builder maxMessages(long n) {
+            this.maxMessages = n;
+            return this;
+        }
+
+        /** An extra JVM argument for the child, e.g. {@code -Dlegacy.driver.logLevel=INFO}. */
+        public Builder jvmArg(String arg) {
+            jvmArgs.add(arg);
+            return this;
+        }
+
+        private Builder filter(String option, String regex, int streams) {
+            this.filterOption = option;
+            this.filterRegex = Objects.requireNonNull(regex, "regex");
+            this.filterStreams = streams;
+            return this;
+        }
+
+        /** Starts the child JVM; does not wait for READY. */
+        public LegacyConsumerProcess start() {
+            if (topics.isEmpty() == (filterOption == null)) {
+                throw new IllegalStateException("give either topic(...) entries or one whitelist/blacklist");
+            }
+            for (String required : List.of("zookeeper.connect", "group.id")) {
+                if (!properties.containsKey(required)) {
+                    throw new IllegalStateException("missing consumer property " + required);
+                }
+            }
+            try {
+                Path dir = workDir().resolve(name + "-" + SEQUENCE.incrementAndGet());
+                Files.createDirectories(dir);
+                Path propsFile = dir.resolve("consumer.properties");
+                Properties props = new Properties();
+                props.putAll(properties);
+                try (OutputStream out = Files.newOutputStream(propsFile)) {
+                    props.store(out, "legacy consumer " + name);
+                }
+                Path stderrFile = dir.resolve("stderr.log");
+
+                List<String> command = new ArrayList<>();
+                command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+                command.add("-Xmx128m");
+                command.add("-XX:+UseSerialGC");
+                command.add("-XX:TieredStopAtLevel=1");
+                command.addAll(jvmArgs);
+                command.add("-cp");
+                command.add(legacyClasspath());
+                command.add(MAIN_CLASS);
+                command.add(propsFile.toString());
+                if (filterOption != null) {
+                    command.add(filterOption);
+                    command.add(filterRegex);
+                    command.add("--streams");
+                    command.add(String.valueOf(filterStreams));
+                } else {
+                    topics.forEach((topic, streams) -> {
+                        command.add("--topic");
+                        command.add(topic + "=" + streams);
+                    });
+                }
+                if (noFetcher) {
+                    command.add("--no-fetcher");
+                }
+                if (maxMessages > 0) {
+                    command.add("--max-messages");
+                    command.add(String.valueOf(maxMessages));
+                }
+                Process process = new ProcessBuilder(command)
+                        .directory(dir.toFile())
+                        .redirectError(stderrFile.toFile())
+                        .start();
+                return new LegacyConsumerProcess(name, process, stderrFile);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start legacy consumer " + name, e);
+            }
+        }
+
+        private static Path workDir() {
+            return Path.of(System.getProperty(WORK_DIR_PROPERTY, "target/legacy-consumers")).toAbsolutePath();
+        }
+
+        private static String legacyClasspath() throws IOException {
+            String classes = System.getProperty(CLASSES_PROPERTY);
+            String classpathFile = System.getProperty(CLASSPATH_FILE_PROPERTY);
+            if (classes == null || classpathFile == null) {
+                throw new IllegalStateException("system properties " + CLASSES_PROPERTY + " and "
+                        + CLASSPATH_FILE_PROPERTY + " are not set: run the integration tests through "
+                        + "'mvn verify' (failsafe sets them), not from a plain IDE/JUnit run");
+            }
+            Path file = Path.of(classpathFile);
+            if (!Files.isDirectory(Path.of(classes)) || !Files.isRegularFile(file)) {
+                throw new IllegalStateException("the legacy driver is not built (" + classes + ", " + file
+                        + "): run 'mvn verify' with the legacy-driver module in the reactor (-am)");
+            }
+            String dependencies = Files.readString(file, StandardCharsets.UTF_8).trim();
+            return dependencies.isEmpty() ? classes : classes + java.io.File.pathSeparator + dependencies;
+        }
+    }
+}
