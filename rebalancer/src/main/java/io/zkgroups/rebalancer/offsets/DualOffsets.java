@@ -1,0 +1,53 @@
+package io.zkgroups.rebalancer.offsets;
+
+import io.zkgroups.registry.model.TopicAndPartition;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * 0.8.2.2's dual commit ({@code offsets.storage=kafka}, {@code dual.commit.enabled=true}): commit to Kafka
+ * first, then to ZooKeeper for the partitions Kafka accepted; read the larger of the two. During a
+ * migration some members still commit only to ZooKeeper, so whichever member owned a partition last, the
+ * maximum is never a rewind.
+ */
+public final class DualOffsets implements OffsetStore {
+
+    private final OffsetStore kafka;
+    private final OffsetStore zookeeper;
+
+    public DualOffsets(OffsetStore kafka, OffsetStore zookeeper) {
+        this.kafka = kafka;
+        this.zookeeper = zookeeper;
+    }
+
+    @Override
+    public Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions) {
+        Map<TopicAndPartition, Long> result = new TreeMap<>(zookeeper.read(group, partitions));
+        kafka.read(group, partitions).forEach((tp, offset) -> result.merge(tp, offset, Math::max));
+        return result;
+    }
+
+    @Override
+    public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets) {
+        Set<TopicAndPartition> accepted = kafka.commit(group, offsets);
+        Map<TopicAndPartition, Long> toZk = new HashMap<>();
+        accepted.forEach(tp -> toZk.put(tp, offsets.get(tp)));
+        zookeeper.commit(group, toZk);
+        return accepted;
+    }
+
+    @Override
+    public String name() {
+        return "kafka+zookeeper";
+    }
+
+    @Override
+    public void close() {
+        kafka.close();
+        zookeeper.close();
+    }
+}

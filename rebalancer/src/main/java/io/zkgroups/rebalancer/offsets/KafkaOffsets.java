@@ -1,0 +1,159 @@
+package io.zkgroups.rebalancer.offsets;
+
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Offsets in Kafka ({@code __consumer_offsets}) through the Admin API. A ZooKeeper-coordinated group never
+ * joins Kafka's group coordinator, so its Kafka-side group has no members and the broker accepts these
+ * commits; if some client did join the group through Kafka's own protocol, the broker refuses, and the
+ * error says so instead of Kafka's misleading "unknown member".
+ */
+public final class KafkaOffsets implements OffsetStore {
+
+    private final Admin admin;
+    private final Duration timeout;
+    private final boolean ownsAdmin;
+
+    public KafkaOffsets(Admin admin, Duration timeout, boolean ownsAdmin) {
+        this.admin = admin;
+        this.timeout = timeout;
+        this.ownsAdmin = ownsAdmin;
+    }
+
+    @Override
+    public Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions) {
+        Map<TopicAndPartition, Long> result = new TreeMap<>();
+        if (partitions.isEmpty()) {
+            return result;
+        }
+        List<TopicPartition> wanted = new ArrayList<>();
+        partitions.forEach(tp -> wanted.add(toKafka(tp)));
+        ListConsumerGroupOffsetsSpec spec = new ListConsumerGroupOffsetsSpec().topicPartitions(wanted);
+        Map<TopicPartition, OffsetAndMetadata> offsets = await(group, "reading",
+                admin.listConsumerGroupOffsets(Map.of(group, spec), new ListConsumerGroupOffsetsOptions())
+                        .partitionsToOffsetAndMetadata(group));
+        offsets.forEach((tp, om) -> {
+            if (om != null && om.offset() >= 0) {
+                result.put(fromKafka(tp), om.offset());
+            }
+        });
+        return result;
+    }
+
+    /** Every offset Kafka stores for {@code group}. */
+    public Map<TopicAndPartition, Long> readAll(String group) {
+        Map<TopicAndPartition, Long> result = new TreeMap<>();
+        Map<TopicPartition, OffsetAndMetadata> offsets = await(group, "reading",
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
+        offsets.forEach((tp, om) -> {
+            if (om != null && om.offset() >= 0) {
+                result.put(fromKafka(tp), om.offset());
+            }
+        });
+        return result;
+    }
+
+    @Override
+    public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets) {
+        Set<TopicAndPartition> accepted = new TreeSet<>();
+        if (offsets.isEmpty()) {
+            return accepted;
+        }
+        Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
+        offsets.forEach((tp, offset) -> request.put(toKafka(tp), new OffsetAndMetadata(offset)));
+        AlterConsumerGroupOffsetsResult result = admin.alterConsumerGroupOffsets(group, request);
+        List<String> rejected = new ArrayList<>();
+        for (TopicPartition tp : request.keySet()) {
+            try {
+                result.partitionResult(tp).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                accepted.add(fromKafka(tp));
+            } catch (ExecutionException e) {
+                if (isForeignGroupError(e.getCause())) {
+                    throw foreignGroup(group, e.getCause());
+                }
+                rejected.add(tp + ": " + e.getCause().getMessage());
+            } catch (TimeoutException e) {
+                throw new OffsetStoreException("committing Kafka offsets of group " + group + " timed out after "
+                        + timeout.toMillis() + " ms (is Kafka reachable?)", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new OffsetStoreException("interrupted while committing Kafka offsets of group " + group, e);
+            }
+        }
+        if (accepted.isEmpty() && !rejected.isEmpty()) {
+            throw new OffsetStoreException("Kafka rejected every offset of group " + group + ": " + rejected, null);
+        }
+        return accepted;
+    }
+
+    private <T> T await(String group, String what, KafkaFuture<T> future) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (isForeignGroupError(e.getCause())) {
+                throw foreignGroup(group, e.getCause());
+            }
+            throw new OffsetStoreException(what + " Kafka offsets of group " + group + " failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new OffsetStoreException(what + " Kafka offsets of group " + group + " timed out after "
+                    + timeout.toMillis() + " ms (is Kafka reachable?)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OffsetStoreException("interrupted while " + what + " Kafka offsets of group " + group, e);
+        }
+    }
+
+    private static boolean isForeignGroupError(Throwable cause) {
+        return cause instanceof UnknownMemberIdException || cause instanceof GroupSubscribedToTopicException
+                || (cause != null && cause.getClass().getSimpleName().equals("GroupNotEmptyException"));
+    }
+
+    private static OffsetStoreException foreignGroup(String group, Throwable cause) {
+        return new OffsetStoreException("Kafka refused offsets for group " + group + " because some client has joined "
+                + "that group through Kafka's own group protocol (a KafkaConsumer with subscribe()). A ZooKeeper-"
+                + "coordinated group must not share its group id with Kafka-coordinated consumers. (Kafka said: "
+                + cause.getMessage() + ")", cause);
+    }
+
+    static TopicPartition toKafka(TopicAndPartition tp) {
+        return new TopicPartition(tp.topic(), tp.partition());
+    }
+
+    static TopicAndPartition fromKafka(TopicPartition tp) {
+        return new TopicAndPartition(tp.topic(), tp.partition());
+    }
+
+    @Override
+    public String name() {
+        return "kafka";
+    }
+
+    @Override
+    public void close() {
+        if (ownsAdmin) {
+            admin.close(Duration.ofSeconds(5));
+        }
+    }
+}
