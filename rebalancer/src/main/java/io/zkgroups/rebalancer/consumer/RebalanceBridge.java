@@ -30,21 +30,24 @@ final class RebalanceBridge implements MembershipListener {
 
     private final BlockingQueue<RebalanceEvent> events;
     private final Duration revokeTimeout;
-    private final Runnable interruptPoll;
     private final Consumer<Set<TopicPartition>> commitOnTimeout;
     private volatile boolean pollThreadGone;
 
-    RebalanceBridge(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout, Runnable interruptPoll,
+    RebalanceBridge(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout,
                     Consumer<Set<TopicPartition>> commitOnTimeout) {
         this.events = events;
         this.revokeTimeout = revokeTimeout;
-        this.interruptPoll = interruptPoll;
         this.commitOnTimeout = commitOnTimeout;
     }
 
     /** From now on revocations complete at once: the poll thread has already revoked and is closing. */
     void pollThreadGone() {
         pollThreadGone = true;
+    }
+
+    /** A new member serves the poll thread again. */
+    void pollThreadBack() {
+        pollThreadGone = false;
     }
 
     @Override
@@ -54,7 +57,6 @@ final class RebalanceBridge implements MembershipListener {
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         events.add(new RebalanceEvent.Revoke(kafka(partitions), done));
-        interruptPoll.run();
         try {
             done.get(revokeTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -73,13 +75,11 @@ final class RebalanceBridge implements MembershipListener {
     @Override
     public void onLost(Set<TopicAndPartition> partitions) {
         events.add(new RebalanceEvent.Lose(kafka(partitions)));
-        interruptPoll.run();
     }
 
     @Override
     public void onAssigned(Set<TopicAndPartition> partitions) {
         events.add(new RebalanceEvent.Assign(kafka(partitions)));
-        interruptPoll.run();
     }
 
     static Set<TopicPartition> kafka(Set<TopicAndPartition> partitions) {
