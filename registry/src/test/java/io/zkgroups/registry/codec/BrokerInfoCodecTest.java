@@ -136,9 +136,6 @@ class BrokerInfoCodecTest {
             "{\"host\":\"h\",\"port\":\"9092\"}",
             "{\"host\":\"h\",\"port\":9092.0}",
             "{\"host\":\"h\",\"port\":2147483648}",
-            "{\"host\":\"h\",\"port\":9092,\"endpoints\":[\"nonsense\"]}",
-            "{\"host\":\"h\",\"port\":9092,\"endpoints\":[\"PLAINTEXT://h:99999\"]}",
-            "{\"host\":\"h\",\"port\":9092,\"endpoints\":\"PLAINTEXT://h:9092\"}",
             "[1]",
             "\"host\"",
             "null",
@@ -148,6 +145,21 @@ class BrokerInfoCodecTest {
     })
     void malformedRegistrationsAreRejected(String json) {
         assertThatThrownBy(() -> decode(1, json)).isInstanceOf(DecodeException.class);
+    }
+
+    /** 0.8.2.2 reads only host and port; a broken later field must not make a usable broker unreadable. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"host\":\"h\",\"port\":9092,\"endpoints\":[\"nonsense\"]}",
+            "{\"host\":\"h\",\"port\":9092,\"endpoints\":[\"PLAINTEXT://h:99999\"]}",
+            "{\"host\":\"h\",\"port\":9092,\"endpoints\":\"PLAINTEXT://h:9092\"}",
+            "{\"host\":\"h\",\"port\":9092,\"version\":1.5,\"jmx_port\":\"x\",\"rack\":7}",
+            "{\"host\":\"h\",\"port\":9092,\"listener_security_protocol_map\":[1]}",
+    })
+    void malformedOptionalFieldsAreDroppedWhenHostAndPortAreUsable(String json) throws DecodeException {
+        BrokerInfo broker = decode(1, json);
+        assertThat(broker.plaintextAddress()).contains("h:9092");
+        assertThat(broker.endpoints()).isEmpty();
     }
 
     @Test
