@@ -60,8 +60,18 @@ public final class ResetPlanner {
         return switch (phase) {
             case ZOOKEEPER_ONLY -> f.zk();
             case KAFKA_ONLY -> f.kafka();
-            default -> f.zk() == null ? f.kafka() : f.kafka() == null ? f.zk() : Math.max(f.zk(), f.kafka());
+            default -> max(f.zk(), f.kafka());
         };
+    }
+
+    private static Long max(Long a, Long b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return Math.max(a, b);
     }
 
     private static ResetRow row(PartitionFacts f, ResetStrategy strategy, MigrationPhase phase, Set<Store> override) {

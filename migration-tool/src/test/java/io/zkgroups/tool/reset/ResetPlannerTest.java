@@ -113,6 +113,17 @@ class ResetPlannerTest {
     }
 
     @Test
+    void theCurrentOffsetOfAPartitionWithoutOffsetsIsUnknownInEveryPhase() {
+        for (MigrationPhase phase : MigrationPhase.values()) {
+            assertThat(ResetPlanner.currentOffset(facts(T0, null, null), phase)).isNull();
+            assertThat(ResetPlanner.currentOffset(facts(T0, null, 4L), phase)).isIn(null, 4L);
+        }
+        ResetPlan plan = ResetPlanner.plan("g", new ResetStrategy.FromFile("f", Map.of(T0, 5L)), MigrationPhase.NONE, null,
+                List.of(facts(T0, null, null)));
+        assertThat(plan.writes(Store.ZOOKEEPER)).containsExactly(Map.entry(T0, 5L));
+    }
+
+    @Test
     void topicScopeParsesTopicsAndPartitionLists() {
         assertThat(TopicScope.parse("orders")).isEqualTo(new TopicScope("orders", null));
         assertThat(TopicScope.parse("orders:0,2, 5").partitions()).containsExactly(0, 2, 5);
