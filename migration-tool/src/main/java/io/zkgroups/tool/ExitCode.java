@@ -1,0 +1,42 @@
+package io.zkgroups.tool;
+
+/**
+ * Every exit code of {@code zkgroups}, documented in {@code docs/cli.md}. Scripts may rely on these numbers;
+ * never renumber them.
+ */
+public enum ExitCode {
+    OK(0, "success (for health: the group is healthy; for verify: no divergence)"),
+    INTERNAL(1, "unexpected internal error (a bug: rerun with --verbose for the stack trace)"),
+    USAGE(2, "bad command line: unknown option, missing or malformed value"),
+    NOT_FOUND(3, "unknown group, topic or partition"),
+    GROUP_ACTIVE(4, "refused: the group has live members (they are named on stderr)"),
+    UNREACHABLE(5, "ZooKeeper or Kafka unreachable, timed out, or refused the credentials"),
+    BAD_INPUT_FILE(6, "malformed input file (every bad line is reported with its number); nothing written"),
+    UNREADABLE_ZNODE(7, "znodes with data that cannot be decoded (each path is reported)"),
+    DIVERGENCE(8, "migrate verify: the stores differ on at least one partition"),
+    REWIND_SKIPPED(9, "migrate execute/rollback: some partitions were left alone because copying would "
+            + "move their offset backwards (rerun with --allow-rewind on an inactive group to force)"),
+    KAFKA_REFUSED(10, "Kafka refused the offsets (e.g. a Kafka-protocol consumer uses the same group id)"),
+    HEALTH_MEMBERS(20, "health: no registered member, fewer/more than --expect-members, or an unreadable registration"),
+    HEALTH_UNOWNED(21, "health: a partition of a subscribed topic has no owner"),
+    HEALTH_FOREIGN_OWNER(22, "health: a partition is owned by a thread that is not a registered member's"),
+    HEALTH_ASSIGNMENT(23, "health: owners differ from what the assignor computes for the registered members"),
+    HEALTH_STORES(24, "health: dual-commit phase and ZooKeeper and Kafka offsets differ by more than the tolerance"),
+    HEALTH_ASSIGNOR_REFUSED(25, "health: the assignor cannot assign this group (e.g. roundrobin with unequal subscriptions)");
+
+    private final int code;
+    private final String meaning;
+
+    ExitCode(int code, String meaning) {
+        this.code = code;
+        this.meaning = meaning;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+}

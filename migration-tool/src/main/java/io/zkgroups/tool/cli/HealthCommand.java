@@ -1,0 +1,108 @@
+package io.zkgroups.tool.cli;
+
+import io.zkgroups.tool.CliException;
+import io.zkgroups.tool.ExitCode;
+import io.zkgroups.tool.health.HealthReport;
+import io.zkgroups.tool.health.HealthService;
+import io.zkgroups.tool.io.Clients;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code zkgroups health}: an exit code for rolling-bounce scripts. */
+@Command(name = "health", sortOptions = false, description = {
+        "Exit 0 only when every partition of the subscribed topics is owned by a registered member's thread, the "
+                + "owners are exactly what the assignor computes for the registered members, and (in the dual-commit "
+                + "phase, unless --no-store-check) ZooKeeper and Kafka offsets agree within --store-tolerance.",
+        "Otherwise the exit code names the first failed condition: 20 members, 25 assignor refused, 21 unowned "
+                + "partition, 22 owner not a member, 23 assignment differs, 24 stores differ.",
+        "--wait blocks until healthy or the time is up, re-checking on ZooKeeper events."})
+final class HealthCommand extends AbstractCommand {
+
+    @Option(names = "--group", required = true, description = "The group.")
+    String group;
+
+    @Option(names = "--expect-members", paramLabel = "N", description = "Healthy only with exactly N registered members.")
+    Integer expectMembers;
+
+    @Option(names = "--wait", paramLabel = "DURATION", defaultValue = "0s", converter = DurationParser.class,
+            description = "Wait up to DURATION for the group to become healthy (default: check once).")
+    Duration wait;
+
+    @Option(names = "--settle", paramLabel = "DURATION", defaultValue = "0s", converter = DurationParser.class,
+            description = "Healthy only after DURATION without any change in the group (default: ${DEFAULT-VALUE}).")
+    Duration settle;
+
+    @Option(names = "--strategy", description = "range or roundrobin (default: what every member advertises, else range).")
+    String strategy;
+
+    @Option(names = "--store-tolerance", paramLabel = "N", defaultValue = "0",
+            description = "Largest |kafka - zookeeper| per partition in the dual-commit phase (default: ${DEFAULT-VALUE}).")
+    long tolerance;
+
+    @Option(names = "--no-store-check", description = "Do not compare the stores (e.g. during the rolling bounces).")
+    boolean noStoreCheck;
+
+    @Option(names = "--stale-after", defaultValue = "5m", converter = DurationParser.class,
+            description = "Phase inference: a ZooKeeper offset older than this is stale (default: ${DEFAULT-VALUE}).")
+    Duration staleAfter;
+
+    @Option(names = "--progress", description = "Print each failed evaluation on stderr while waiting.")
+    boolean progress;
+
+    @Override
+    ExitCode run(Clients clients) {
+        Strategies.validate(strategy);
+        if (expectMembers != null && expectMembers < 0) {
+            throw new CliException(ExitCode.USAGE, "--expect-members must be >= 0");
+        }
+        if (tolerance < 0) {
+            throw new CliException(ExitCode.USAGE, "--store-tolerance must be >= 0");
+        }
+        HealthService.Request request = new HealthService.Request(group, strategy, expectMembers, !noStoreCheck, tolerance,
+                staleAfter, wait, settle);
+        HealthService.Result result = new HealthService(clients).check(request, report -> {
+            if (progress && !report.healthy()) {
+                err().println("progress: health " + group + " " + report.exitCode().code() + " "
+                        + report.findings().get(0).condition().label() + ": " + report.findings().get(0).message());
+                err().flush();
+            }
+        });
+        HealthReport r = result.report();
+        if (json()) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("group", group);
+            doc.put("healthy", r.healthy());
+            doc.put("exitCode", r.exitCode().code());
+            doc.put("members", r.members());
+            doc.put("expectedMembers", expectMembers);
+            doc.put("partitions", r.partitions());
+            doc.put("owned", r.owned());
+            doc.put("strategy", r.strategy());
+            doc.put("strategyReason", result.strategyReason());
+            doc.put("phase", result.phase());
+            doc.put("phaseEvidence", result.phaseEvidence());
+            doc.put("stores", r.storeStatus());
+            doc.put("findings", r.findings().stream().map(f -> Map.of("condition", f.condition().label(),
+                    "exitCode", f.condition().exitCode().code(), "message", f.message())).toList());
+            doc.put("evaluations", result.evaluations());
+            doc.put("elapsedMillis", result.elapsedMillis());
+            printJson(doc);
+        } else {
+            out().println("group " + group + ": " + (r.healthy() ? "HEALTHY" : "UNHEALTHY (exit " + r.exitCode().code() + ")"));
+            out().println("  members " + r.members() + (expectMembers == null ? "" : " (expected " + expectMembers + ")")
+                    + ", partitions " + r.partitions() + ", owned " + r.owned() + ", strategy " + r.strategy() + " ("
+                    + result.strategyReason() + ")");
+            out().println("  phase " + result.phase() + " (" + result.phaseEvidence() + "); stores: " + r.storeStatus());
+            r.findings().forEach(f -> out().println("  " + f.condition().label() + " (" + f.condition().exitCode().code()
+                    + "): " + f.message()));
+            if (!wait.isZero()) {
+                out().println("  after " + result.evaluations() + " checks in " + result.elapsedMillis() + " ms");
+            }
+        }
+        return r.exitCode();
+    }
+}

@@ -1,0 +1,18 @@
+package io.zkgroups.tool.cli;
+
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.tool.CliException;
+import io.zkgroups.tool.ExitCode;
+
+/** Validation of {@code --strategy}. */
+final class Strategies {
+
+    private Strategies() {
+    }
+
+    static void validate(String strategy) {
+        if (strategy != null && !strategy.equals(PartitionAssignor.RANGE) && !strategy.equals(PartitionAssignor.ROUND_ROBIN)) {
+            throw new CliException(ExitCode.USAGE, "--strategy must be range or roundrobin, got '" + strategy + "'");
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.zkgroups.tool.group;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.tool.reset.PartitionFacts;
+import io.zkgroups.tool.reset.ResetPlanner;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What {@code groups describe} shows: per partition both stores' offsets, the log end, the lag and the owner;
+ * per member its subscription and how many partitions it owns. {@link #of} is pure.
+ * <p>
+ * Lag = log end − the offset a member would start from (ZooKeeper's in {@code zookeeper-only}, Kafka's in
+ * {@code kafka-only}, the larger of both otherwise — what 0.8.2.2 with dual commit reads).
+ */
+public record GroupDescription(String group, String state, String phase, String phaseEvidence, String strategy,
+                               String strategyReason, List<PartitionRow> partitions, List<MemberRow> members,
+                               List<String> unreadable) {
+
+    /** One partition. Null values are unknown or absent. */
+    public record PartitionRow(String topic, int partition, Long zookeeperOffset, Long kafkaOffset, Long logEndOffset,
+                               Long lag, String owner, String consumerId, String host) {
+    }
+
+    /** One registered member. */
+    public record MemberRow(String consumerId, String host, String subscription, int threads, int ownedPartitions) {
+    }
+
+    public static GroupDescription of(GroupView view, GroupState state, StrategyChoice strategy,
+                                      Map<TopicAndPartition, Long> logEnd) {
+        Set<TopicAndPartition> partitions = new TreeSet<>();
+        view.subscribedPartitionCounts().forEach((topic, n) -> {
+            for (int p = 0; p < n; p++) {
+                partitions.add(new TopicAndPartition(topic, p));
+            }
+        });
+        partitions.addAll(view.zk().offsets().keySet());
+        if (view.kafka() != null) {
+            partitions.addAll(view.kafka().keySet());
+        }
+        Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
+        view.owners().entries().forEach(o -> owners.put(o.partition(), o));
+        partitions.addAll(owners.keySet());
+
+        Map<ConsumerId, Integer> ownedBy = new TreeMap<>();
+        List<PartitionRow> rows = new ArrayList<>();
+        for (TopicAndPartition tp : partitions) {
+            Long zk = view.zk().offsets().get(tp);
+            Long kafka = view.kafka() == null ? null : view.kafka().get(tp);
+            Long end = logEnd.get(tp);
+            Long current = ResetPlanner.currentOffset(new PartitionFacts(tp, zk, kafka, null, null, null),
+                    view.phase().phase());
+            Long lag = end == null || current == null ? null : Math.max(0, end - current);
+            PartitionOwner owner = owners.get(tp);
+            String ownerValue = owner == null ? null : owner.value();
+            String consumer = owner == null ? null : owner.thread().map(ThreadId::consumer).map(ConsumerId::value).orElse(null);
+            String host = consumer == null ? null : MemberHost.of(view.group(), consumer).orElse(null);
+            if (consumer != null) {
+                ownedBy.merge(new ConsumerId(consumer), 1, Integer::sum);
+            }
+            rows.add(new PartitionRow(tp.topic(), tp.partition(), zk, kafka, end, lag, ownerValue, consumer, host));
+        }
+        List<MemberRow> members = new ArrayList<>();
+        for (Member m : view.members().entries()) {
+            Map<String, Integer> subscription = view.subscriptions().getOrDefault(m.id(), Map.of());
+            int threads = subscription.values().stream().mapToInt(Integer::intValue).sum();
+            members.add(new MemberRow(m.id().value(), MemberHost.of(view.group(), m.id().value()).orElse(null),
+                    describe(m), threads, ownedBy.getOrDefault(m.id(), 0)));
+        }
+        List<String> unreadable = new ArrayList<>();
+        view.members().unreadable().forEach(u -> unreadable.add(u.toString()));
+        view.owners().unreadable().forEach(u -> unreadable.add(u.toString()));
+        view.zk().unreadable().forEach(u -> unreadable.add(u.toString()));
+        return new GroupDescription(view.group(), state.label(), view.phase().phase().label(), view.phase().evidence(),
+                strategy.strategy(), strategy.reason(), rows, members, unreadable);
+    }
+
+    private static String describe(Member m) {
+        var s = m.registration().subscription();
+        if (s instanceof io.zkgroups.registry.model.Subscription.Static st) {
+            StringBuilder b = new StringBuilder();
+            st.streamsPerTopic().forEach((t, n) -> b.append(b.length() == 0 ? "" : ",").append(t).append(':').append(n));
+            return b.toString();
+        }
+        var w = (io.zkgroups.registry.model.Subscription.Wildcard) s;
+        return w.pattern() + "(" + w.regex() + "):" + w.streams();
+    }
+
+    /** Members that own no partition (more threads than partitions, or a rebalance in progress). */
+    public List<MemberRow> membersWithoutPartitions() {
+        return members.stream().filter(m -> m.ownedPartitions() == 0).toList();
+    }
+}

@@ -1,0 +1,89 @@
+package io.zkgroups.tool.group;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.Listing;
+import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.tool.io.Clients;
+import io.zkgroups.tool.io.KafkaGroups;
+import io.zkgroups.tool.io.ZkGroups;
+import io.zkgroups.tool.io.ZkOffsetSnapshot;
+import org.apache.zookeeper.Watcher;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reads a {@link GroupView}: members, owners, ZooKeeper offsets (with mtimes), Kafka offsets, and partition
+ * counts from {@code /brokers/topics} (ZooKeeper-mode clusters) or Kafka metadata (KRaft clusters). With a
+ * watcher, arms it on everything whose change can change the group's health.
+ */
+public final class GroupReader {
+
+    private final Clients clients;
+    private final Duration staleAfter;
+    private final Clock clock;
+
+    public GroupReader(Clients clients, Duration staleAfter, Clock clock) {
+        this.clients = clients;
+        this.staleAfter = staleAfter;
+        this.clock = clock;
+    }
+
+    /**
+     * @param watcher    armed on members, owners, offsets and subscribed topics; null for none
+     * @param queryKafka whether to read Kafka offsets (when Kafka is reachable at all)
+     */
+    public GroupView read(String group, Watcher watcher, boolean queryKafka) {
+        ZkGroups zk = clients.zk();
+        Instant now = clock.instant();
+        boolean exists = zk.exists(group);
+        Listing<Member> members = exists ? zk.members(group, watcher) : Listing.empty();
+        if (!exists && watcher != null) {
+            zk.members(group, watcher); // arms a watch on the creation of /consumers/G/ids
+        }
+        Listing<PartitionOwner> owners = exists ? zk.owners(group, watcher) : Listing.empty();
+        ZkOffsetSnapshot zkOffsets = exists ? zk.offsetsWithMtimes(group, watcher) : ZkOffsetSnapshot.empty();
+        boolean zkTopics = zk.hasTopicRegistry() || clients.kafka().isEmpty();
+        Optional<KafkaGroups> kafka = queryKafka || !zkTopics ? clients.kafka() : Optional.empty();
+        Map<TopicAndPartition, Long> kafkaOffsets = queryKafka ? kafka.map(k -> k.groupOffsets(group)).orElse(null) : null;
+
+        boolean wildcards = members.entries().stream().anyMatch(m -> m.registration().subscription() instanceof Subscription.Wildcard);
+        Collection<String> existingTopics = !wildcards ? List.of()
+                : zkTopics ? zk.topics(watcher) : kafka.get().topics();
+        Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
+        for (Member m : members.entries()) {
+            subscriptions.put(m.id(), m.registration().subscription().topicStreams(existingTopics, true));
+        }
+        Set<String> subscribed = new TreeSet<>();
+        subscriptions.values().forEach(s -> subscribed.addAll(s.keySet()));
+        Set<String> topics = new TreeSet<>(subscribed);
+        owners.entries().forEach(o -> topics.add(o.partition().topic()));
+        zkOffsets.offsets().keySet().forEach(tp -> topics.add(tp.topic()));
+        if (kafkaOffsets != null) {
+            kafkaOffsets.keySet().forEach(tp -> topics.add(tp.topic()));
+        }
+        Map<String, Integer> counts = new TreeMap<>();
+        if (zkTopics) {
+            counts.putAll(zk.partitionCounts(subscribed, watcher));
+            Set<String> rest = new TreeSet<>(topics);
+            rest.removeAll(subscribed);
+            counts.putAll(zk.partitionCounts(rest, null));
+        } else {
+            counts.putAll(kafka.get().partitionCounts(topics));
+        }
+        PhaseInference.Result phase = PhaseInference.infer(zkOffsets.offsets(), zkOffsets.mtimes(), kafkaOffsets, now,
+                staleAfter);
+        return new GroupView(group, exists, members, subscriptions, owners, counts, zkOffsets, kafkaOffsets, phase, now);
+    }
+}

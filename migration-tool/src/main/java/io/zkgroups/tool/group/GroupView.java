@@ -1,0 +1,56 @@
+package io.zkgroups.tool.group;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.Listing;
+import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.tool.io.ZkOffsetSnapshot;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One group as read at one moment from ZooKeeper (and Kafka, if queried).
+ *
+ * @param existsInZk      {@code /consumers/G} exists
+ * @param subscriptions   readable members' topic → stream count, wildcards expanded against the existing topics
+ * @param partitionCounts partition counts of every topic the group touches (subscribed, owned, with offsets)
+ *                        that exists
+ * @param kafka           Kafka offsets, null when Kafka was not queried
+ */
+public record GroupView(String group, boolean existsInZk, Listing<Member> members,
+                        Map<ConsumerId, Map<String, Integer>> subscriptions, Listing<PartitionOwner> owners,
+                        Map<String, Integer> partitionCounts, ZkOffsetSnapshot zk, Map<TopicAndPartition, Long> kafka,
+                        PhaseInference.Result phase, Instant readAt) {
+
+    /** Topics at least one member subscribes to. */
+    public Set<String> subscribedTopics() {
+        Set<String> topics = new TreeSet<>();
+        subscriptions.values().forEach(s -> topics.addAll(s.keySet()));
+        return topics;
+    }
+
+    /** Partition counts of the subscribed topics only (the input of the assignor). */
+    public Map<String, Integer> subscribedPartitionCounts() {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        for (String topic : subscribedTopics()) {
+            Integer n = partitionCounts.get(topic);
+            if (n != null) {
+                counts.put(topic, n);
+            }
+        }
+        return counts;
+    }
+
+    public boolean hasMembers() {
+        return !members.entries().isEmpty() || !members.unreadable().isEmpty();
+    }
+
+    /** Whether either store holds an offset, or a member or owner exists: the group is known. */
+    public boolean isKnown() {
+        return existsInZk || (kafka != null && !kafka.isEmpty());
+    }
+}

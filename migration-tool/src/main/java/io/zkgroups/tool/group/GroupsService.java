@@ -1,0 +1,116 @@
+package io.zkgroups.tool.group;
+
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.tool.CliException;
+import io.zkgroups.tool.ExitCode;
+import io.zkgroups.tool.health.GroupAssessment;
+import io.zkgroups.tool.io.Clients;
+import io.zkgroups.tool.io.KafkaGroups;
+import io.zkgroups.tool.io.ZkGroups;
+import org.apache.kafka.clients.admin.OffsetSpec;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** {@code groups list}, {@code groups describe} and {@code groups delete}. */
+public final class GroupsService {
+
+    /** A line of {@code groups list}. {@code state} is {@code active} (members registered) or {@code empty}. */
+    public record GroupSummary(String group, int members, String state, List<String> topics) {
+    }
+
+    /** What {@code groups delete} removes. */
+    public record DeletePlan(String group, String topic, List<String> znodes, int zookeeperOffsets,
+                             List<TopicAndPartition> kafkaOffsets, boolean includeKafka) {
+    }
+
+    private final Clients clients;
+
+    public GroupsService(Clients clients) {
+        this.clients = clients;
+    }
+
+    public List<GroupSummary> list() {
+        ZkGroups zk = clients.zk();
+        List<GroupSummary> result = new ArrayList<>();
+        for (String group : zk.groups()) {
+            int members = ActiveGuard.members(zk, group).size();
+            result.add(new GroupSummary(group, members, members > 0 ? "active" : "empty", List.copyOf(zk.topicsOf(group))));
+        }
+        return result;
+    }
+
+    /** Describes {@code group}; {@link #warnings} then holds what could not be queried. */
+    public GroupDescription describe(String group, String strategy, Duration staleAfter, List<String> warnings) {
+        GroupView view = new GroupReader(clients, staleAfter, Clock.systemUTC()).read(group, null, true);
+        if (!view.isKnown()) {
+            throw notFound(group);
+        }
+        Optional<KafkaGroups> kafka = clients.kafka();
+        if (kafka.isEmpty()) {
+            warnings.add("Kafka not queried (" + clients.kafkaUnavailableReason() + "): Kafka offsets, log end and lag unknown");
+        }
+        StrategyChoice choice = StrategyChoice.choose(strategy, view.members().entries());
+        PartitionAssignor assignor = PartitionAssignor.forStrategy(choice.strategy());
+        GroupState state = GroupAssessment.state(view, assignor);
+        Map<TopicAndPartition, Long> logEnd = Map.of();
+        if (kafka.isPresent()) {
+            Set<TopicAndPartition> existing = new TreeSet<>();
+            view.partitionCounts().forEach((topic, n) -> {
+                for (int p = 0; p < n; p++) {
+                    existing.add(new TopicAndPartition(topic, p));
+                }
+            });
+            logEnd = kafka.get().logOffsets(existing, OffsetSpec.latest(), "log end");
+        }
+        return GroupDescription.of(view, state, choice, logEnd);
+    }
+
+    public DeletePlan planDelete(String group, String topic, boolean includeKafka) {
+        ZkGroups zk = clients.zk();
+        if (!zk.exists(group)) {
+            throw notFound(group);
+        }
+        List<String> znodes = new ArrayList<>();
+        int offsets;
+        if (topic == null) {
+            znodes.addAll(zk.subtree(zk.paths().group(group)));
+            offsets = zk.offsets(group).offsets().size();
+        } else {
+            if (!zk.topicsOf(group).contains(topic)) {
+                throw new CliException(ExitCode.NOT_FOUND, "group " + group + " has no topic " + topic
+                        + " under " + zk.paths().owners(group) + " or " + zk.paths().offsets(group));
+            }
+            znodes.addAll(zk.subtree(zk.paths().owners(group, topic)));
+            znodes.addAll(zk.subtree(zk.paths().offsets(group, topic)));
+            offsets = (int) zk.offsets(group).offsets().keySet().stream().filter(tp -> tp.topic().equals(topic)).count();
+        }
+        List<TopicAndPartition> kafkaOffsets = clients.kafka()
+                .map(k -> k.groupOffsets(group).keySet().stream()
+                        .filter(tp -> topic == null || tp.topic().equals(topic)).toList())
+                .orElse(List.of());
+        return new DeletePlan(group, topic, znodes, offsets, kafkaOffsets, includeKafka);
+    }
+
+    /** Deletes what {@code plan} lists; refuses an active group. Returns the number of znodes deleted. */
+    public int executeDelete(DeletePlan plan) {
+        ZkGroups zk = clients.zk();
+        ActiveGuard.requireInactive(zk, plan.group(), "delete group " + plan.group());
+        if (plan.includeKafka() && !plan.kafkaOffsets().isEmpty()) {
+            clients.requireKafka("deleting Kafka offsets").deleteOffsets(plan.group(), plan.kafkaOffsets());
+        }
+        return zk.delete(plan.group(), plan.znodes());
+    }
+
+    static CliException notFound(String group) {
+        return new CliException(ExitCode.NOT_FOUND, "group " + group + " not found: no /consumers/" + group
+                + " in ZooKeeper and no offsets in Kafka");
+    }
+}

@@ -1,0 +1,36 @@
+package io.zkgroups.tool.health;
+
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.tool.group.GroupState;
+import io.zkgroups.tool.group.GroupView;
+
+/** Bridges a {@link GroupView} to {@link HealthCheck}, and derives the group's {@link GroupState}. Pure. */
+public final class GroupAssessment {
+
+    private GroupAssessment() {
+    }
+
+    public static HealthInput input(GroupView view, PartitionAssignor assignor, Integer expectMembers,
+                                    HealthInput.StoreCheck stores) {
+        return new HealthInput(view.group(), view.subscriptions(), view.members().unreadable(),
+                view.subscribedPartitionCounts(), view.owners().entries(), view.owners().unreadable(), assignor,
+                expectMembers, stores);
+    }
+
+    /** The store check of a view: its phase, its offsets, and {@code tolerance}. */
+    public static HealthInput.StoreCheck stores(GroupView view, long tolerance) {
+        return new HealthInput.StoreCheck(view.phase().phase(), view.zk().offsets(), view.kafka(), tolerance);
+    }
+
+    /**
+     * {@code dead} without members, owners and offsets; {@code empty} without members; {@code stable} when the
+     * owners are complete and match the assignor; {@code rebalancing} otherwise.
+     */
+    public static GroupState state(GroupView view, PartitionAssignor assignor) {
+        if (!view.hasMembers()) {
+            boolean noOffsets = view.zk().offsets().isEmpty() && (view.kafka() == null || view.kafka().isEmpty());
+            return noOffsets && view.owners().entries().isEmpty() ? GroupState.DEAD : GroupState.EMPTY;
+        }
+        return HealthCheck.evaluate(input(view, assignor, null, null)).healthy() ? GroupState.STABLE : GroupState.REBALANCING;
+    }
+}

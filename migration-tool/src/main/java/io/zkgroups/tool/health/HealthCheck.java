@@ -1,0 +1,162 @@
+package io.zkgroups.tool.health;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.rebalancer.assign.Assignment;
+import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
+import io.zkgroups.rebalancer.assign.GroupSnapshot;
+import io.zkgroups.tool.group.MigrationPhase;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Decides whether a group is healthy. Pure: a {@link HealthInput} in, a {@link HealthReport} out.
+ * <ol>
+ *   <li>members: at least one registered member, exactly {@code --expect-members} if given, and every
+ *       registration readable (one malformed registration makes every 0.8.2.2 member's rebalance fail);</li>
+ *   <li>the assignor can assign the group (round-robin refuses unequal subscriptions, as 0.8.2.2 does);</li>
+ *   <li>every partition of every subscribed topic has an owner znode;</li>
+ *   <li>every owner is a thread of a registered member;</li>
+ *   <li>every owner is the thread the assignor gives the partition for the registered members — the
+ *       assignment is complete and no rebalance is pending;</li>
+ *   <li>in the {@code dual-commit} phase (when the store check is on): for every partition of the subscribed
+ *       topics, ZooKeeper and Kafka both hold an offset, or neither does, and they differ by at most the
+ *       tolerance.</li>
+ * </ol>
+ */
+public final class HealthCheck {
+
+    private static final int SHOWN = 5;
+
+    private HealthCheck() {
+    }
+
+    public static HealthReport evaluate(HealthInput in) {
+        List<HealthReport.Finding> findings = new ArrayList<>();
+        Set<ConsumerId> members = new TreeSet<>(in.subscriptions().keySet());
+        int memberCount = members.size() + in.unreadableMembers().size();
+        if (memberCount == 0) {
+            findings.add(finding(HealthCondition.MEMBERS, "no member is registered under /consumers/" + in.group() + "/ids"));
+        } else if (in.expectMembers() != null && memberCount != in.expectMembers()) {
+            findings.add(finding(HealthCondition.MEMBERS, memberCount + " members registered, expected "
+                    + in.expectMembers() + ": " + shortList(members.stream().map(ConsumerId::value).toList())));
+        }
+        if (!in.unreadableMembers().isEmpty()) {
+            findings.add(finding(HealthCondition.MEMBERS, "unreadable registrations (0.8.2.2 members cannot rebalance "
+                    + "while they exist): " + shortList(in.unreadableMembers().stream().map(Object::toString).toList())));
+        }
+
+        Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
+        in.owners().forEach(o -> owners.put(o.partition(), o));
+
+        Assignment expected = null;
+        if (!members.isEmpty()) {
+            try {
+                expected = in.assignor().assign(new GroupSnapshot(in.subscriptions(), in.partitionCounts()));
+            } catch (AssignmentRefusedException e) {
+                findings.add(finding(HealthCondition.ASSIGNOR_REFUSED, "the " + in.assignor().name()
+                        + " assignor refuses this group: " + e.getMessage()));
+            }
+        }
+
+        List<String> unowned = new ArrayList<>();
+        List<String> foreign = new ArrayList<>();
+        List<String> misplaced = new ArrayList<>();
+        int owned = 0;
+        if (expected != null) {
+            for (Map.Entry<TopicAndPartition, ThreadId> e : expected.owners().entrySet()) {
+                if (!owners.containsKey(e.getKey())) {
+                    unowned.add(label(e.getKey()));
+                }
+            }
+        }
+        for (PartitionOwner owner : owners.values()) {
+            owned++;
+            ThreadId thread = owner.thread().orElse(null);
+            if (thread == null || !members.contains(thread.consumer())) {
+                foreign.add(label(owner.partition()) + " by '" + owner.value() + "'");
+                continue;
+            }
+            if (expected != null) {
+                ThreadId wanted = expected.owners().get(owner.partition());
+                if (wanted == null) {
+                    misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", which no member should own");
+                } else if (!wanted.toString().equals(owner.value())) {
+                    misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", the " + in.assignor().name()
+                            + " assignor gives it to " + wanted);
+                }
+            }
+        }
+        in.unreadableOwners().forEach(u -> foreign.add(u.path() + " (" + u.reason() + ")"));
+        if (!unowned.isEmpty()) {
+            findings.add(finding(HealthCondition.UNOWNED, unowned.size() + " partitions have no owner: " + shortList(unowned)));
+        }
+        if (!foreign.isEmpty()) {
+            findings.add(finding(HealthCondition.FOREIGN_OWNER, foreign.size()
+                    + " partitions are owned by threads of no registered member: " + shortList(foreign)));
+        }
+        if (!misplaced.isEmpty()) {
+            findings.add(finding(HealthCondition.ASSIGNMENT, misplaced.size()
+                    + " owners differ from the assignment of the registered members: " + shortList(misplaced)));
+        }
+
+        String storeStatus = checkStores(in, findings);
+        int partitions = expected == null ? in.partitionCounts().values().stream().mapToInt(Integer::intValue).sum()
+                : expected.size();
+        return new HealthReport(in.group(), in.assignor().name(), memberCount, partitions, owned, findings, storeStatus);
+    }
+
+    private static String checkStores(HealthInput in, List<HealthReport.Finding> findings) {
+        HealthInput.StoreCheck check = in.stores();
+        if (check == null) {
+            return "not checked (--no-store-check)";
+        }
+        if (check.phase() != MigrationPhase.DUAL_COMMIT) {
+            return "not applicable in the " + check.phase().label() + " phase";
+        }
+        if (check.kafka() == null) {
+            return "not checked: Kafka was not queried";
+        }
+        Set<TopicAndPartition> partitions = new TreeSet<>();
+        check.zk().keySet().stream().filter(tp -> in.partitionCounts().containsKey(tp.topic())).forEach(partitions::add);
+        check.kafka().keySet().stream().filter(tp -> in.partitionCounts().containsKey(tp.topic())).forEach(partitions::add);
+        List<String> disagree = new ArrayList<>();
+        for (TopicAndPartition tp : partitions) {
+            Long z = check.zk().get(tp);
+            Long k = check.kafka().get(tp);
+            if (z == null || k == null) {
+                disagree.add(label(tp) + " zookeeper=" + (z == null ? "none" : z) + " kafka=" + (k == null ? "none" : k));
+            } else if (Math.abs(k - z) > check.tolerance()) {
+                disagree.add(label(tp) + " zookeeper=" + z + " kafka=" + k);
+            }
+        }
+        if (!disagree.isEmpty()) {
+            findings.add(finding(HealthCondition.STORES, disagree.size() + " partitions differ between ZooKeeper and Kafka"
+                    + " by more than " + check.tolerance() + ": " + shortList(disagree)));
+            return disagree.size() + " of " + partitions.size() + " partitions differ";
+        }
+        return "ZooKeeper and Kafka agree on " + partitions.size() + " partitions (tolerance " + check.tolerance() + ")";
+    }
+
+    private static HealthReport.Finding finding(HealthCondition c, String message) {
+        return new HealthReport.Finding(c, message);
+    }
+
+    static String label(TopicAndPartition tp) {
+        return tp.topic() + ":" + tp.partition();
+    }
+
+    static String shortList(List<String> items) {
+        if (items.size() <= SHOWN) {
+            return String.join(", ", items);
+        }
+        return String.join(", ", items.subList(0, SHOWN)) + " and " + (items.size() - SHOWN) + " more";
+    }
+}

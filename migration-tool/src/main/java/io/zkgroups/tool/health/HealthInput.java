@@ -1,0 +1,54 @@
+package io.zkgroups.tool.health;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.Unreadable;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.tool.group.MigrationPhase;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything {@link HealthCheck} looks at, read at one moment.
+ *
+ * @param subscriptions      every readable member's topic → stream count, wildcards expanded
+ * @param unreadableMembers  registrations that could not be decoded
+ * @param partitionCounts    partition counts of the subscribed topics that exist
+ * @param owners             every owner znode
+ * @param unreadableOwners   owner znodes that could not be read
+ * @param expectMembers      {@code --expect-members}, or null
+ * @param stores             the store check, or null when it is off
+ */
+public record HealthInput(String group, Map<ConsumerId, Map<String, Integer>> subscriptions,
+                          List<Unreadable> unreadableMembers, Map<String, Integer> partitionCounts,
+                          List<PartitionOwner> owners, List<Unreadable> unreadableOwners,
+                          PartitionAssignor assignor, Integer expectMembers, StoreCheck stores) {
+
+    /**
+     * The dual-commit agreement check.
+     *
+     * @param phase     the inferred phase; only {@code dual-commit} is checked
+     * @param tolerance largest allowed |kafka − zookeeper| per partition
+     */
+    public record StoreCheck(MigrationPhase phase, Map<TopicAndPartition, Long> zk, Map<TopicAndPartition, Long> kafka,
+                             long tolerance) {
+        public StoreCheck {
+            Objects.requireNonNull(phase, "phase");
+            zk = Map.copyOf(zk);
+            kafka = kafka == null ? null : Map.copyOf(kafka);
+        }
+    }
+
+    public HealthInput {
+        Objects.requireNonNull(group, "group");
+        subscriptions = Map.copyOf(subscriptions);
+        unreadableMembers = List.copyOf(unreadableMembers);
+        partitionCounts = Map.copyOf(partitionCounts);
+        owners = List.copyOf(owners);
+        unreadableOwners = List.copyOf(unreadableOwners);
+        Objects.requireNonNull(assignor, "assignor");
+    }
+}

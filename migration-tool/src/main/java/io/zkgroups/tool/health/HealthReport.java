@@ -1,0 +1,38 @@
+package io.zkgroups.tool.health;
+
+import io.zkgroups.tool.ExitCode;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The verdict of {@link HealthCheck}: healthy when there is no finding. {@link #exitCode()} is the code of
+ * the first failed condition in {@link HealthCondition} order.
+ *
+ * @param storeStatus what the store check concluded, in words
+ */
+public record HealthReport(String group, String strategy, int members, int partitions, int owned,
+                           List<Finding> findings, String storeStatus) {
+
+    /** One failed condition, with the evidence. */
+    public record Finding(HealthCondition condition, String message) {
+    }
+
+    public HealthReport {
+        Objects.requireNonNull(group, "group");
+        findings = findings.stream().sorted(Comparator.comparing(Finding::condition)).toList();
+    }
+
+    public boolean healthy() {
+        return findings.isEmpty();
+    }
+
+    public ExitCode exitCode() {
+        return healthy() ? ExitCode.OK : findings.get(0).condition().exitCode();
+    }
+
+    public boolean has(HealthCondition condition) {
+        return findings.stream().anyMatch(f -> f.condition() == condition);
+    }
+}

@@ -1,0 +1,192 @@
+package io.zkgroups.tool.io;
+
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.BrokerInfo;
+import io.zkgroups.tool.CliException;
+import io.zkgroups.tool.ExitCode;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryUntilElapsed;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.KafkaException;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opens, on first use, the ZooKeeper and Kafka clients a command needs, and closes them. Connection problems
+ * become {@link CliException}s with {@link ExitCode#UNREACHABLE} that name the address.
+ * <p>
+ * The Kafka bootstrap servers are {@code --bootstrap-server} when given; otherwise they are derived from the
+ * brokers registered in {@code /brokers/ids}: each broker's endpoint for the {@code security.protocol} of
+ * {@code --command-config} (PLAINTEXT by default: the registration's top-level {@code host}/{@code port}).
+ */
+public final class Clients implements AutoCloseable {
+
+    private final ConnectionSettings settings;
+    private CuratorFramework curator;
+    private ZkGroups zk;
+    private Admin admin;
+    private KafkaGroups kafka;
+    private boolean kafkaResolved;
+    private String kafkaUnavailableReason;
+
+    public Clients(ConnectionSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    public ConnectionSettings settings() {
+        return settings;
+    }
+
+    /** The ZooKeeper side, connected. */
+    public synchronized ZkGroups zk() {
+        if (zk == null) {
+            curator = connectZooKeeper();
+            zk = new ZkGroups(new ZkRegistry(curator, ZkLayout.root()), settings.timeout());
+        }
+        return zk;
+    }
+
+    /** The Kafka side, or empty when no bootstrap server is given and no broker is registered in ZooKeeper. */
+    public synchronized Optional<KafkaGroups> kafka() {
+        if (!kafkaResolved) {
+            kafkaResolved = true;
+            String bootstrap = settings.bootstrapServer();
+            Properties props = commandConfig();
+            if (bootstrap == null) {
+                bootstrap = deriveBootstrap(props);
+            }
+            if (bootstrap != null) {
+                admin = createAdmin(bootstrap, props);
+                kafka = new KafkaGroups(admin, bootstrap, settings.timeout());
+            }
+        }
+        return Optional.ofNullable(kafka);
+    }
+
+    /** The Kafka side; fails with a usage error saying why Kafka is needed when it cannot be reached. */
+    public KafkaGroups requireKafka(String why) {
+        return kafka().orElseThrow(() -> new CliException(ExitCode.USAGE, why + " needs Kafka, but no --bootstrap-server"
+                + " was given and " + Optional.ofNullable(kafkaUnavailableReason).orElse("no broker is registered in /brokers/ids")));
+    }
+
+    /** Why {@link #kafka()} is empty, for warnings. */
+    public String kafkaUnavailableReason() {
+        return kafkaUnavailableReason == null ? "no --bootstrap-server and no broker registered in /brokers/ids"
+                : kafkaUnavailableReason;
+    }
+
+    private CuratorFramework connectZooKeeper() {
+        int timeoutMs = (int) settings.timeout().toMillis();
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+                .connectString(settings.zookeeper())
+                .connectionTimeoutMs(timeoutMs)
+                .sessionTimeoutMs(Math.max(timeoutMs, 30_000))
+                .retryPolicy(new RetryUntilElapsed(timeoutMs, 200))
+                .waitForShutdownTimeoutMs(2_000);
+        if (settings.zkAuth() != null) {
+            String auth = settings.zkAuth();
+            if (auth.indexOf(':') <= 0) {
+                throw new CliException(ExitCode.USAGE, "--zk-auth must be user:password");
+            }
+            builder.authorization("digest", auth.getBytes(StandardCharsets.UTF_8));
+        }
+        CuratorFramework client;
+        try {
+            client = builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new CliException(ExitCode.USAGE, "invalid --zookeeper '" + settings.zookeeper() + "': " + e.getMessage(), e);
+        }
+        client.start();
+        boolean connected;
+        try {
+            connected = client.blockUntilConnected(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            connected = false;
+        }
+        if (!connected) {
+            client.close();
+            throw new CliException(ExitCode.UNREACHABLE, "cannot connect to ZooKeeper at " + settings.zookeeper()
+                    + " within " + settings.timeout().toSeconds() + " s (is --zookeeper right and the server up?)");
+        }
+        return client;
+    }
+
+    private Properties commandConfig() {
+        Properties props = new Properties();
+        if (settings.commandConfig() == null) {
+            return props;
+        }
+        try (Reader reader = Files.newBufferedReader(settings.commandConfig(), StandardCharsets.UTF_8)) {
+            props.load(reader);
+        } catch (NoSuchFileException e) {
+            throw new CliException(ExitCode.BAD_INPUT_FILE, "--command-config " + settings.commandConfig() + ": no such file");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new CliException(ExitCode.BAD_INPUT_FILE, "cannot read --command-config " + settings.commandConfig()
+                    + ": " + e.getMessage(), e);
+        }
+        return props;
+    }
+
+    private String deriveBootstrap(Properties props) {
+        String protocol = props.getProperty("security.protocol", "PLAINTEXT").trim().toUpperCase(java.util.Locale.ROOT);
+        List<String> addresses = new ArrayList<>();
+        List<BrokerInfo> brokers = zk().brokers().entries();
+        for (BrokerInfo broker : brokers) {
+            if (protocol.equals("PLAINTEXT") && broker.plaintextAddress().isPresent()) {
+                addresses.add(broker.plaintextAddress().get());
+                continue;
+            }
+            broker.endpoints().stream().filter(e -> e.securityProtocol().equalsIgnoreCase(protocol)).findFirst()
+                    .ifPresent(e -> addresses.add(e.address()));
+        }
+        if (addresses.isEmpty()) {
+            kafkaUnavailableReason = brokers.isEmpty() ? "no broker is registered in /brokers/ids"
+                    : "no broker registered in /brokers/ids has a " + protocol + " endpoint";
+            return null;
+        }
+        return String.join(",", addresses);
+    }
+
+    private Admin createAdmin(String bootstrap, Properties fromFile) {
+        Properties props = new Properties();
+        props.putAll(fromFile);
+        int timeoutMs = (int) settings.timeout().toMillis();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        props.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, (long) Math.min(timeoutMs, 5_000));
+        props.put("socket.connection.setup.timeout.max.ms", (long) Math.min(timeoutMs, 5_000));
+        props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "zkgroups");
+        try {
+            return Admin.create(props);
+        } catch (KafkaException e) {
+            String detail = e.getCause() == null ? e.getMessage() : e.getMessage() + ": " + e.getCause().getMessage();
+            throw new CliException(ExitCode.USAGE, "cannot create a Kafka client for " + bootstrap + ": " + detail, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(2));
+        }
+        if (curator != null) {
+            curator.close();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.zkgroups.tool.transfer;
+
+/**
+ * The two offset file formats of {@code offsets export} / {@code offsets import}.
+ * <ul>
+ *   <li>{@link #ZK}: 0.8.2.2's {@code ExportZkOffsets}/{@code ImportZkOffsets} line,
+ *       {@code /consumers/G/offsets/T/P:offset} (the path is relative to the chroot of the connect string,
+ *       as zkclient wrote it);</li>
+ *   <li>{@link #CSV}: {@code group,topic,partition,offset}, with that header line.</li>
+ * </ul>
+ * Offsets are always the next offset to consume, in both formats and both stores.
+ */
+public enum OffsetFileFormat {
+    ZK("zk"), CSV("csv");
+
+    public static final String CSV_HEADER = "group,topic,partition,offset";
+
+    private final String cliName;
+
+    OffsetFileFormat(String cliName) {
+        this.cliName = cliName;
+    }
+
+    public String cliName() {
+        return cliName;
+    }
+
+    /** The header line, or null when the format has none. */
+    public String header() {
+        return this == CSV ? CSV_HEADER : null;
+    }
+
+    /** One record as a line (no line terminator). */
+    public String format(OffsetRecord r) {
+        return switch (this) {
+            case ZK -> "/consumers/" + r.group() + "/offsets/" + r.partition().topic() + "/" + r.partition().partition()
+                    + ":" + r.offset();
+            case CSV -> r.group() + "," + r.partition().topic() + "," + r.partition().partition() + "," + r.offset();
+        };
+    }
+}

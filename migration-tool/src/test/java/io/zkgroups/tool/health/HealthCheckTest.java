@@ -1,0 +1,104 @@
+package io.zkgroups.tool.health;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.Unreadable;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.tool.ExitCode;
+import io.zkgroups.tool.group.MigrationPhase;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HealthCheckTest {
+
+    private static final ConsumerId C1 = new ConsumerId("g_c1");
+    private static final ConsumerId C2 = new ConsumerId("g_c2");
+    private static final Map<ConsumerId, Map<String, Integer>> TWO_MEMBERS = Map.of(C1, Map.of("A", 1), C2, Map.of("A", 1));
+    private static final Map<String, Integer> A3 = Map.of("A", 3);
+
+    private static PartitionOwner owner(int p, String thread) {
+        return new PartitionOwner(new TopicAndPartition("A", p), thread, 1L);
+    }
+
+    /** Range over c1, c2 for A with 3 partitions: to c1-0; A-2 to c2-0. */
+    private static List<PartitionOwner> rangeOwners() {
+        return List.of(owner(0, "g_c1-0"), owner(1, "g_c1-0"), owner(2, "g_c2-0"));
+    }
+
+    private static HealthInput input(List<PartitionOwner> owners, Integer expect, HealthInput.StoreCheck stores) {
+        return new HealthInput("g", TWO_MEMBERS, List.of(), A3, owners, List.of(),
+                PartitionAssignor.forStrategy("range"), expect, stores);
+    }
+
+    @Test
+    void aCompleteAssignmentMatchingTheAssignorIsHealthy() {
+        HealthReport report = HealthCheck.evaluate(input(rangeOwners(), 2, null));
+        assertThat(report.healthy()).isTrue();
+        assertThat(report.exitCode()).isEqualTo(ExitCode.OK);
+        assertThat(report.partitions()).isEqualTo(3);
+    }
+
+    @Test
+    void aMissingOwnerIsUnowned() {
+        HealthReport report = HealthCheck.evaluate(input(rangeOwners().subList(0, 2), null, null));
+        assertThat(report.exitCode()).isEqualTo(ExitCode.HEALTH_UNOWNED);
+        assertThat(report.findings().get(0).message()).contains("A:2");
+    }
+
+    @Test
+    void anOwnerThatIsNoMemberIsForeign() {
+        List<PartitionOwner> owners = new ArrayList<>(rangeOwners());
+        owners.set(2, owner(2, "g_gone-0"));
+        HealthReport report = HealthCheck.evaluate(input(owners, null, null));
+        assertThat(report.exitCode()).isEqualTo(ExitCode.HEALTH_FOREIGN_OWNER);
+        assertThat(report.findings().get(0).message()).contains("g_gone-0");
+    }
+
+    @Test
+    void ownersThatDifferFromTheAssignorMeanARebalanceIsPending() {
+        List<PartitionOwner> owners = List.of(owner(0, "g_c1-0"), owner(1, "g_c2-0"), owner(2, "g_c2-0"));
+        HealthReport report = HealthCheck.evaluate(input(owners, null, null));
+        assertThat(report.exitCode()).isEqualTo(ExitCode.HEALTH_ASSIGNMENT);
+        assertThat(report.findings().get(0).message()).contains("A:1 owned by g_c2-0, the range assignor gives it to g_c1-0");
+    }
+
+    @Test
+    void memberCountsAndUnreadableRegistrationsComeFirst() {
+        assertThat(HealthCheck.evaluate(input(rangeOwners(), 3, null)).exitCode()).isEqualTo(ExitCode.HEALTH_MEMBERS);
+        HealthInput noMembers = new HealthInput("g", Map.of(), List.of(), A3, List.of(), List.of(),
+                PartitionAssignor.forStrategy("range"), null, null);
+        assertThat(HealthCheck.evaluate(noMembers).exitCode()).isEqualTo(ExitCode.HEALTH_MEMBERS);
+        HealthInput unreadable = new HealthInput("g", TWO_MEMBERS, List.of(new Unreadable("/consumers/g/ids/x", "bad json")),
+                A3, rangeOwners(), List.of(), PartitionAssignor.forStrategy("range"), null, null);
+        assertThat(HealthCheck.evaluate(unreadable).findings().get(0).message()).contains("/consumers/g/ids/x");
+    }
+
+    @Test
+    void roundRobinRefusesUnequalSubscriptions() {
+        HealthInput in = new HealthInput("g", Map.of(C1, Map.of("A", 1, "B", 1), C2, Map.of("A", 1)), List.of(),
+                Map.of("A", 3, "B", 3), List.of(), List.of(), PartitionAssignor.forStrategy("roundrobin"), null, null);
+        assertThat(HealthCheck.evaluate(in).exitCode()).isEqualTo(ExitCode.HEALTH_ASSIGNOR_REFUSED);
+    }
+
+    @Test
+    void inTheDualCommitPhaseTheStoresMustAgreeWithinTheTolerance() {
+        TopicAndPartition a0 = new TopicAndPartition("A", 0);
+        TopicAndPartition a1 = new TopicAndPartition("A", 1);
+        HealthInput.StoreCheck differ = new HealthInput.StoreCheck(MigrationPhase.DUAL_COMMIT, Map.of(a0, 10L, a1, 5L),
+                Map.of(a0, 12L), 2);
+        HealthReport report = HealthCheck.evaluate(input(rangeOwners(), 2, differ));
+        assertThat(report.exitCode()).isEqualTo(ExitCode.HEALTH_STORES);
+        assertThat(report.findings().get(0).message()).contains("A:1 zookeeper=5 kafka=none").doesNotContain("A:0");
+
+        HealthInput.StoreCheck zkOnly = new HealthInput.StoreCheck(MigrationPhase.ZOOKEEPER_ONLY, Map.of(a0, 10L), Map.of(), 0);
+        HealthReport notApplicable = HealthCheck.evaluate(input(rangeOwners(), 2, zkOnly));
+        assertThat(notApplicable.healthy()).isTrue();
+        assertThat(notApplicable.storeStatus()).contains("not applicable");
+    }
+}
