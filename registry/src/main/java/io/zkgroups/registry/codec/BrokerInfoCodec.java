@@ -41,15 +41,33 @@ public final class BrokerInfoCodec {
         ObjectNode json = Json.parseObject(data, WHAT);
         String host = Json.optionalString(json, "host", WHAT).orElse(null);
         int port = Json.optionalInt(json, "port", WHAT).orElse(-1);
-        int version = Json.optionalInt(json, "version", WHAT).orElse(1);
-        int jmxPort = Json.optionalInt(json, "jmx_port", WHAT).orElse(-1);
         String timestamp = Json.optionalScalarText(json, "timestamp").orElse("");
-        Optional<String> rack = Json.optionalString(json, "rack", WHAT);
-        List<BrokerInfo.Endpoint> endpoints = endpoints(json, protocolMap(json));
+        boolean usable = host != null && !host.isEmpty() && port >= 0;
+        // 0.8.2.2 reads only host and port: when they are usable, a malformed later field must not make the
+        // broker unreadable, it is dropped instead.
+        int version = lenient(usable, () -> Json.optionalInt(json, "version", WHAT).orElse(1), 1);
+        int jmxPort = lenient(usable, () -> Json.optionalInt(json, "jmx_port", WHAT).orElse(-1), -1);
+        Optional<String> rack = lenient(usable, () -> Json.optionalString(json, "rack", WHAT), Optional.empty());
+        List<BrokerInfo.Endpoint> endpoints = lenient(usable, () -> endpoints(json, protocolMap(json)), List.of());
         if (host == null && port < 0 && endpoints.isEmpty()) {
             throw new DecodeException(WHAT, "no \"host\"/\"port\" and no \"endpoints\"");
         }
         return new BrokerInfo(brokerId, host, port, version, jmxPort, timestamp, endpoints, rack);
+    }
+
+    private interface Field<T> {
+        T read() throws DecodeException;
+    }
+
+    private static <T> T lenient(boolean tolerate, Field<T> field, T fallback) throws DecodeException {
+        try {
+            return field.read();
+        } catch (DecodeException e) {
+            if (tolerate) {
+                return fallback;
+            }
+            throw e;
+        }
     }
 
     private static Map<String, String> protocolMap(ObjectNode json) throws DecodeException {

@@ -14,12 +14,16 @@ import org.apache.zookeeper.KeeperException;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +34,9 @@ import java.util.function.BiConsumer;
  * <p>
  * Reads are pipelined (one round trip for many partitions). Commits skip values that did not change
  * since this store last read or wrote them (0.8.2.2's checkpoint) and write the rest in {@code multi()}
- * batches sized to stay well under {@code jute.maxbuffer}. A batch is atomic; batches are not.
+ * batches sized to stay well under {@code jute.maxbuffer}: {@code setData} for znodes known to exist
+ * (from the checkpoint, else from one listing per topic directory), {@code create} for the others; missing
+ * topic directories are created in {@code multi()} too. A batch is atomic; batches are not.
  * Writes are unconditional, like 0.8.2.2: guarding against rewinds is the caller's business.
  */
 public final class ZkOffsetStore {
@@ -116,8 +122,10 @@ public final class ZkOffsetStore {
     /** Writes {@code offsets} (next offset to consume) for {@code group}, skipping unchanged values. */
     public CommitResult commit(String group, Map<TopicAndPartition, Long> offsets) {
         Map<String, Long> changed = new TreeMap<>();
+        Map<String, String> topicDirs = new HashMap<>(); // validates group and topic once per topic, not per offset
         for (Map.Entry<TopicAndPartition, Long> entry : offsets.entrySet()) {
-            String path = layout.offset(group, entry.getKey());
+            TopicAndPartition tp = entry.getKey();
+            String path = topicDirs.computeIfAbsent(tp.topic(), topic -> layout.offsets(group, topic)) + "/" + tp.partition();
             Long value = Objects.requireNonNull(entry.getValue(), () -> "offset of " + entry.getKey() + " is null");
             if (!value.equals(checkpoint.get(path))) {
                 changed.put(path, value);
@@ -126,13 +134,7 @@ public final class ZkOffsetStore {
         if (changed.isEmpty()) {
             return new CommitResult(0, offsets.size(), 0);
         }
-        offsets.keySet().stream().map(tp -> layout.offsets(group, tp.topic())).distinct()
-                .filter(parent -> !knownParents.contains(parent))
-                .forEach(parent -> {
-                    znodes.ensurePersistent(parent);
-                    knownParents.add(parent);
-                });
-        Set<String> existing = existing(changed.keySet());
+        Set<String> existing = prepare(group, changed.keySet());
         int batches = 0;
         for (Map<String, Long> batch : batches(changed)) {
             batches++;
@@ -142,7 +144,7 @@ public final class ZkOffsetStore {
                 // a node appeared or vanished since we looked (another writer, a tool): look again, once
                 existing.removeAll(batch.keySet());
                 checkpoint.keySet().removeAll(batch.keySet());
-                existing.addAll(existing(batch.keySet()));
+                existing.addAll(prepare(group, batch.keySet()));
                 try {
                     znodes.client().transaction().forOperations(ops(batch, existing));
                 } catch (Exception e) {
@@ -176,13 +178,13 @@ public final class ZkOffsetStore {
 
     private List<Map<String, Long>> batches(Map<String, Long> changed) {
         List<Map<String, Long>> batches = new ArrayList<>();
-        Map<String, Long> current = new TreeMap<>();
+        Map<String, Long> current = new LinkedHashMap<>(); // keeps the path order of changed
         int bytes = 0;
         for (Map.Entry<String, Long> entry : changed.entrySet()) {
             int size = entry.getKey().length() + 20 + OP_OVERHEAD_BYTES;
             if (!current.isEmpty() && (current.size() >= MAX_OPS_PER_BATCH || bytes + size > maxBatchBytes)) {
                 batches.add(current);
-                current = new TreeMap<>();
+                current = new LinkedHashMap<>();
                 bytes = 0;
             }
             current.put(entry.getKey(), entry.getValue());
@@ -192,23 +194,78 @@ public final class ZkOffsetStore {
         return batches;
     }
 
-    /** Which of {@code paths} exist: known ones from the checkpoint, the rest asked for in one pipeline. */
-    private Set<String> existing(Collection<String> paths) {
-        Set<String> existing = ConcurrentHashMap.newKeySet();
-        List<String> unknown = new ArrayList<>();
+    /**
+     * Makes sure the topic directories of {@code paths} exist and returns which of {@code paths} exist already.
+     * Known paths and directories come from the checkpoint; the rest from one pipelined listing of the topic
+     * directories (and of {@code /consumers/G/offsets}), not from one round trip per path, and missing
+     * directories are created together in {@code multi()}s. Before the offsets themselves, a commit of 10,000
+     * offsets (20 topics) from a fresh store thus costs one pipelined round of 21 listings (plus, for a new
+     * group, its parent directories and one {@code multi()}), not 10,000 existence checks and 20 synchronous
+     * creates (each a transaction-log sync on the server, even when it fails with NodeExists).
+     */
+    private Set<String> prepare(String group, Collection<String> paths) {
+        Set<String> existing = new HashSet<>();
+        Map<String, Set<String>> unknownByDir = new HashMap<>();
+        Set<String> toList = new TreeSet<>();
         for (String path : paths) {
+            String dir = Znodes.parentOf(path);
+            if (!knownParents.contains(dir)) {
+                toList.add(dir);
+            }
             if (checkpoint.containsKey(path)) {
                 existing.add(path);
             } else {
-                unknown.add(path);
+                unknownByDir.computeIfAbsent(dir, d -> new HashSet<>()).add(path);
+                toList.add(dir);
             }
         }
-        pipeline(unknown, (path, op) -> op.checkExists(path), (path, event) -> {
-            if (event.getStat() != null) {
-                existing.add(path);
+        if (toList.isEmpty()) {
+            return existing;
+        }
+        String offsetsDir = layout.offsets(group);
+        toList.add(offsetsDir);
+        Map<String, List<String>> listed = new ConcurrentHashMap<>();
+        pipeline(toList, (dir, op) -> op.getChildren(dir), (dir, event) -> {
+            if (event.getResultCode() == KeeperException.Code.OK.intValue()) { // else NONODE: no such directory
+                listed.put(dir, event.getChildren());
+            }
+        });
+        toList.remove(offsetsDir);
+        List<String> missing = toList.stream().filter(dir -> !listed.containsKey(dir)).toList();
+        if (!missing.isEmpty()) {
+            createDirectories(offsetsDir, listed.containsKey(offsetsDir), missing);
+        }
+        knownParents.addAll(toList);
+        unknownByDir.forEach((dir, unknown) -> {
+            for (String child : listed.getOrDefault(dir, List.of())) {
+                String path = dir + "/" + child;
+                if (unknown.contains(path)) {
+                    existing.add(path);
+                }
             }
         });
         return existing;
+    }
+
+    /** Creates the topic directories {@code dirs} below {@code offsetsDir} (persistent, empty data). */
+    private void createDirectories(String offsetsDir, boolean offsetsDirExists, List<String> dirs) {
+        if (!offsetsDirExists) {
+            znodes.ensurePersistent(offsetsDir);
+        }
+        for (int from = 0; from < dirs.size(); from += MAX_OPS_PER_BATCH) {
+            List<String> chunk = dirs.subList(from, Math.min(dirs.size(), from + MAX_OPS_PER_BATCH));
+            try {
+                List<CuratorOp> ops = new ArrayList<>(chunk.size());
+                for (String dir : chunk) {
+                    ops.add(znodes.client().transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(dir, new byte[0]));
+                }
+                znodes.client().transaction().forOperations(ops);
+            } catch (KeeperException raced) {
+                chunk.forEach(znodes::ensurePersistent); // someone else created some of them meanwhile
+            } catch (Exception e) {
+                throw RegistryException.of("creating offset directories under", offsetsDir, e);
+            }
+        }
     }
 
     /** An asynchronous ZooKeeper operation started for one path. */
@@ -216,7 +273,7 @@ public final class ZkOffsetStore {
         void start(String path, Ops ops) throws Exception;
     }
 
-    /** The two asynchronous reads the pipeline needs. */
+    /** The two asynchronous reads the pipelines need. */
     private final class Ops {
         private final BackgroundCallback callback;
 
@@ -228,8 +285,8 @@ public final class ZkOffsetStore {
             znodes.client().getData().inBackground(callback).forPath(path);
         }
 
-        void checkExists(String path) throws Exception {
-            znodes.client().checkExists().inBackground(callback).forPath(path);
+        void getChildren(String path) throws Exception {
+            znodes.client().getChildren().inBackground(callback).forPath(path);
         }
     }
 
@@ -258,7 +315,7 @@ public final class ZkOffsetStore {
             }
             if (!replies.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 throw new RegistryException("no reply from ZooKeeper within " + TIMEOUT_SECONDS + " s for "
-                        + replies.getCount() + " of " + paths.size() + " offset znodes (is ZooKeeper reachable?)");
+                        + replies.getCount() + " of " + paths.size() + " znodes (is ZooKeeper reachable?)");
             }
         } catch (RegistryException e) {
             throw e;

@@ -121,4 +121,18 @@ class ZkOffsetStoreIT {
         assertThat(read.unreadable()).extracting(Unreadable::path)
                 .containsExactlyInAnyOrder("/consumers/f6/offsets/T/1", "/consumers/f6/offsets/T/x");
     }
+
+    @Test
+    void aFreshStoreUpdatesOffsetsThatAlreadyExist() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry.of(client).offsets().commit("f7", Map.of(tp("T", 0), 1L, tp("T", 1), 1L));
+
+        ZkOffsetStore restarted = ZkRegistry.of(zk.newClient()).offsets(); // knows nothing yet
+        ZkOffsetStore.CommitResult result = restarted.commit("f7", Map.of(tp("T", 0), 2L, tp("T", 1), 3L, tp("T", 2), 4L));
+
+        assertThat(result.written()).isEqualTo(3);
+        assertThat(ZkRegistry.of(zk.newClient()).offsets().readAll("f7").offsets())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 2L, tp("T", 1), 3L, tp("T", 2), 4L));
+        assertThat(client.checkExists().forPath("/consumers/f7/offsets/T/0").getVersion()).isEqualTo(1);
+    }
 }

@@ -1,0 +1,54 @@
+package io.zkgroups.demo;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What was produced and what every member delivered: the source of the demo's closing figures. */
+final class Ledger {
+
+    private final Map<String, Long> producedEnd = new ConcurrentHashMap<>();
+    private final Set<String> delivered = ConcurrentHashMap.newKeySet();
+    private final AtomicLong produced = new AtomicLong();
+    private final AtomicLong deliveries = new AtomicLong();
+
+    void produced(String topic, int partition, long offset) {
+        produced.incrementAndGet();
+        producedEnd.merge(topic + "-" + partition, offset + 1, Math::max);
+    }
+
+    void delivered(String topic, int partition, long offset) {
+        deliveries.incrementAndGet();
+        delivered.add(topic + "-" + partition + "@" + offset);
+    }
+
+    long produced() {
+        return produced.get();
+    }
+
+    long deliveries() {
+        return deliveries.get();
+    }
+
+    long distinctDelivered() {
+        return delivered.size();
+    }
+
+    long duplicates() {
+        return deliveries.get() - delivered.size();
+    }
+
+    /** Produced records never delivered by any member. */
+    long lost() {
+        long lost = 0;
+        for (Map.Entry<String, Long> end : producedEnd.entrySet()) {
+            for (long offset = 0; offset < end.getValue(); offset++) {
+                if (!delivered.contains(end.getKey() + "@" + offset)) {
+                    lost++;
+                }
+            }
+        }
+        return lost;
+    }
+}

@@ -1,0 +1,102 @@
+package io.zkgroups.it.consumer;
+
+import org.apache.kafka.common.TopicPartition;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/** Every record every member handed to the application, in the order it happened, and the checks on it. */
+final class DeliveryLog {
+
+    record Delivery(String member, TopicPartition partition, long offset, long sequence) {
+    }
+
+    private final ConcurrentLinkedQueue<Delivery> deliveries = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
+
+    void record(String member, TopicPartition partition, long offset) {
+        deliveries.add(new Delivery(member, partition, offset, sequence.incrementAndGet()));
+    }
+
+    int size() {
+        return deliveries.size();
+    }
+
+    /** Distinct (partition, offset) pairs delivered. */
+    long distinct() {
+        return deliveries.stream().map(d -> d.partition() + "@" + d.offset()).distinct().count();
+    }
+
+    /** Offsets of {@code partition} never delivered, below {@code end}. */
+    List<Long> missing(TopicPartition partition, long end) {
+        Set<Long> seen = new java.util.HashSet<>();
+        deliveries.stream().filter(d -> d.partition().equals(partition)).forEach(d -> seen.add(d.offset()));
+        List<Long> missing = new ArrayList<>();
+        for (long o = 0; o < end; o++) {
+            if (!seen.contains(o)) {
+                missing.add(o);
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * Hand-overs of each partition between members, in delivery order: where the next member started relative
+     * to where the previous one stopped. {@code overlap > 0} means re-delivered records (duplicates);
+     * {@code overlap < 0} would mean skipped records.
+     */
+    List<HandOver> handOvers() {
+        Map<TopicPartition, List<Delivery>> byPartition = new HashMap<>();
+        deliveries.forEach(d -> byPartition.computeIfAbsent(d.partition(), k -> new ArrayList<>()).add(d));
+        List<HandOver> result = new ArrayList<>();
+        byPartition.forEach((tp, list) -> {
+            list.sort(Comparator.comparingLong(Delivery::sequence));
+            Delivery previous = null;
+            long highest = -1;
+            for (Delivery d : list) {
+                if (previous != null && !previous.member().equals(d.member())) {
+                    result.add(new HandOver(tp, previous.member(), d.member(), highest, d.offset()));
+                }
+                highest = Math.max(highest, d.offset());
+                previous = d;
+            }
+        });
+        return result;
+    }
+
+    /** Partitions in which two members delivered records interleaved (A, B, A with B in between). */
+    Map<TopicPartition, String> interleavings(Set<String> membersThatLeftAndCameBack) {
+        Map<TopicPartition, String> result = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
+        Map<TopicPartition, List<Delivery>> byPartition = new HashMap<>();
+        deliveries.forEach(d -> byPartition.computeIfAbsent(d.partition(), k -> new ArrayList<>()).add(d));
+        byPartition.forEach((tp, list) -> {
+            list.sort(Comparator.comparingLong(Delivery::sequence));
+            List<String> runs = new ArrayList<>();
+            for (Delivery d : list) {
+                if (runs.isEmpty() || !runs.get(runs.size() - 1).equals(d.member())) {
+                    runs.add(d.member());
+                }
+            }
+            for (int i = 0; i < runs.size(); i++) {
+                for (int j = i + 2; j < runs.size(); j++) {
+                    if (runs.get(i).equals(runs.get(j)) && !membersThatLeftAndCameBack.contains(runs.get(i))) {
+                        result.put(tp, String.join(" -> ", runs));
+                    }
+                }
+            }
+        });
+        return result;
+    }
+
+    record HandOver(TopicPartition partition, String from, String to, long lastOfPrevious, long firstOfNext) {
+        long overlap() {
+            return lastOfPrevious + 1 - firstOfNext;
+        }
+    }
+}

@@ -1,0 +1,304 @@
+package io.zkgroups.it.consumer;
+
+import io.zkgroups.it.support.EmbeddedKafka;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.rebalancer.consumer.ConfigException;
+import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+@Timeout(240)
+class ZkGroupConsumerIT {
+
+    private static final AtomicInteger GROUPS = new AtomicInteger();
+    private static TestZooKeeper zk;
+    private static EmbeddedKafka broker;
+
+    @BeforeAll
+    static void start() {
+        zk = TestZooKeeper.start();
+        broker = EmbeddedKafka.startZooKeeperMode(zk.connectString());
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+        zk.close();
+    }
+
+    private static Properties props(String group) {
+        Properties p = new Properties();
+        p.setProperty("zookeeper.connect", zk.connectString());
+        p.setProperty("group.id", group);
+        p.setProperty("auto.offset.reset", "smallest");
+        p.setProperty("auto.commit.interval.ms", "100");
+        p.setProperty("zookeeper.session.timeout.ms", "3000");
+        return p;
+    }
+
+    private static void produce(String topic, int partitions, int perPartition) {
+        List<EmbeddedKafka.Record> records = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            for (int i = 0; i < perPartition; i++) {
+                records.add(EmbeddedKafka.Record.to(p, "k" + i, "v" + p + "-" + i));
+            }
+        }
+        broker.produce(topic, records.toArray(EmbeddedKafka.Record[]::new));
+    }
+
+    @Test
+    void aSingleConsumerReadsEverythingAndCommitsTheNextOffsetToZooKeeperOnClose() throws Exception {
+        String group = "single" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 3);
+        produce(topic, 3, 20);
+        Properties p = props(group);
+        p.setProperty("bootstrap.servers", broker.bootstrapServers());
+        List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
+                return seen.size() >= 60;
+            });
+            assertThat(consumer.assignment()).hasSize(3);
+            assertThat(consumer.subscription()).containsExactly(topic);
+        }
+        assertThat(seen).hasSize(60);
+        CuratorFramework client = zk.newClient();
+        for (int partition = 0; partition < 3; partition++) {
+            assertThat(new String(client.getData().forPath("/consumers/" + group + "/offsets/" + topic + "/" + partition), StandardCharsets.US_ASCII))
+                    .isEqualTo("20");
+        }
+        assertThat(client.getChildren().forPath("/consumers/" + group + "/ids")).isEmpty();
+    }
+
+    @Test
+    void threeMembersJoiningAndLeavingDeliverEverythingWithoutLossOrDuplicates() {
+        String group = "churn" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 6);
+        DeliveryLog log = new DeliveryLog();
+        Properties p = props(group);
+        OffsetMonotonicity monotonic = new OffsetMonotonicity(ZkRegistry.of(zk.newClient()), group, topic, 6);
+        try (monotonic) {
+            produce(topic, 6, 100);
+            ConsumerWorker a = new ConsumerWorker("a", p, List.of(topic), log);
+            await().atMost(Duration.ofSeconds(30)).until(() -> log.size() >= 100);
+            ConsumerWorker b = new ConsumerWorker("b", p, List.of(topic), log);
+            ConsumerWorker c = new ConsumerWorker("c", p, List.of(topic), log);
+            produce(topic, 6, 100);
+            await().atMost(Duration.ofSeconds(30)).until(() -> b.consumer.groupHealth().map(h -> h.isStable() && !h.owned().isEmpty()).orElse(false)
+                    && c.consumer.groupHealth().map(h -> h.isStable() && !h.owned().isEmpty()).orElse(false));
+            a.close();
+            produce(topic, 6, 100);
+            ConsumerWorker d = new ConsumerWorker("d", p, List.of(topic), log);
+            produce(topic, 6, 100);
+            await().atMost(Duration.ofSeconds(60)).until(() -> log.distinct() >= 2400);
+            b.close();
+            c.close();
+            d.close();
+        }
+        for (int partition = 0; partition < 6; partition++) {
+            assertThat(log.missing(new TopicPartition(topic, partition), 400)).as("partition " + partition).isEmpty();
+        }
+        assertThat(log.handOvers()).allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+        assertThat(log.interleavings(Set.of())).isEmpty();
+        assertThat(monotonic.violations()).isEmpty();
+        assertThat(monotonic.observations()).isPositive();
+    }
+
+    @Test
+    void commitsAreRefusedForPartitionsTheMemberDoesNotOwn() {
+        String group = "foreign" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 2);
+        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(props(group), new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                consumer.poll(Duration.ofMillis(50));
+                return consumer.assignment().size() == 2;
+            });
+            assertThatThrownBy(() -> consumer.commitSync(Map.of(new TopicPartition("elsewhere", 0), new OffsetAndMetadata(5))))
+                    .isInstanceOf(CommitFailedException.class)
+                    .hasMessageContaining("elsewhere-0");
+            assertThatThrownBy(() -> consumer.assign(List.of(new TopicPartition(topic, 0))))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("subscribe");
+        }
+    }
+
+    @Test
+    void kafkaStorageWithDualCommitWritesBothStoresAndReadsTheLargerOffset() throws Exception {
+        String group = "dual" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 1);
+        produce(topic, 1, 30);
+        ZkRegistry observer = ZkRegistry.of(zk.newClient());
+        observer.offsets().commit(group, Map.of(TopicAndPartition.of(topic, 0), 10L)); // an old member's ZooKeeper commit
+        Properties p = props(group);
+        p.setProperty("offsets.storage", "kafka");
+        List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
+                return seen.size() >= 20;
+            });
+        }
+        assertThat(seen.get(0).offset()).as("starts at max(ZooKeeper 10, Kafka none)").isEqualTo(10);
+        assertThat(observer.offsets().read(group, List.of(TopicAndPartition.of(topic, 0))).offsets())
+                .containsEntry(TopicAndPartition.of(topic, 0), 30L);
+        Map<TopicPartition, OffsetAndMetadata> kafkaSide = broker.admin().listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        assertThat(kafkaSide.get(new TopicPartition(topic, 0)).offset()).isEqualTo(30);
+    }
+
+    @Test
+    void aLegacyConsumerPropertiesFileWorksUnchanged() throws Exception {
+        String group = "legacyprops" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 2);
+        produce(topic, 2, 5);
+        // a typical 0.8.2 consumer.properties, as found in the wild (no bootstrap.servers: brokers come from ZooKeeper)
+        String file = """
+                # Zookeeper connection string
+                zookeeper.connect=%s
+                zookeeper.connection.timeout.ms=6000
+                zookeeper.session.timeout.ms=4000
+                zookeeper.sync.time.ms=200
+                group.id=%s
+                auto.commit.enable=true
+                auto.commit.interval.ms=1000
+                auto.offset.reset=smallest
+                rebalance.max.retries=4
+                rebalance.backoff.ms=2000
+                fetch.message.max.bytes=1048576
+                socket.receive.buffer.bytes=65536
+                queued.max.message.chunks=2
+                consumer.timeout.ms=-1
+                offsets.storage=zookeeper
+                partition.assignment.strategy=range
+                """.formatted(zk.connectString(), group);
+        Properties p = new Properties();
+        p.load(new StringReader(file));
+        List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
+                return seen.size() >= 10;
+            });
+        }
+        assertThat(seen).hasSize(10);
+    }
+
+    @Test
+    void badPropertiesFailFastNamingKeyAndValue() {
+        Properties p = props("bad");
+        p.setProperty("auto.offset.reset", "sometimes");
+        assertThatThrownBy(() -> new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("auto.offset.reset").hasMessageContaining("sometimes");
+        Properties q = props("bad/group");
+        assertThatThrownBy(() -> new ZkGroupConsumer<>(q, new StringDeserializer(), new StringDeserializer()))
+                .hasMessageContaining("bad/group");
+    }
+
+    @Test
+    void onKRaftThePartitionMetadataComesFromKafkaAndZooKeeperOnlyCoordinates() throws Exception {
+        try (EmbeddedKafka kraft = EmbeddedKafka.startKRaftMode(); TestZooKeeper groupZk = TestZooKeeper.start()) {
+            String group = "kraft" + GROUPS.incrementAndGet();
+            String topic = group + "-t";
+            kraft.createTopic(topic, 2);
+            List<EmbeddedKafka.Record> records = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                records.add(EmbeddedKafka.Record.to(i % 2, "k", "v" + i));
+            }
+            kraft.produce(topic, records.toArray(EmbeddedKafka.Record[]::new));
+            Properties p = new Properties();
+            p.setProperty("zookeeper.connect", groupZk.connectString());
+            p.setProperty("group.id", group);
+            p.setProperty("bootstrap.servers", kraft.bootstrapServers());
+            p.setProperty("auto.offset.reset", "earliest");
+            p.setProperty("zkgroups.metadata.refresh.ms", "200");
+            List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+            try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+                consumer.subscribe(List.of(topic));
+                await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
+                    return seen.size() >= 10;
+                });
+                kraft.admin().createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(3))).all().get(10, TimeUnit.SECONDS);
+                await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    consumer.poll(Duration.ofMillis(50));
+                    return consumer.assignment().size() == 3;
+                });
+            }
+            assertThat(seen).hasSize(10);
+            assertThat(ZkRegistry.of(groupZk.newClient()).offsets().readAll(group).offsets()).hasSize(3);
+        }
+    }
+
+    /** Reads the group's ZooKeeper offsets continuously and records any value that went down. */
+    static final class OffsetMonotonicity implements AutoCloseable {
+        private final ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor();
+        private final Map<TopicAndPartition, Long> highest = new ConcurrentHashMap<>();
+        private final List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final AtomicInteger observations = new AtomicInteger();
+
+        OffsetMonotonicity(ZkRegistry registry, String group, String topic, int partitions) {
+            List<TopicAndPartition> all = new ArrayList<>();
+            for (int i = 0; i < partitions; i++) {
+                all.add(TopicAndPartition.of(topic, i));
+            }
+            reader.scheduleWithFixedDelay(() -> registry.offsets().read(group, all).offsets().forEach((tp, offset) -> {
+                observations.incrementAndGet();
+                Long before = highest.put(tp, offset);
+                if (before != null && offset < before) {
+                    violations.add(tp + " went from " + before + " to " + offset);
+                }
+            }), 0, 5, TimeUnit.MILLISECONDS);
+        }
+
+        List<String> violations() {
+            return violations;
+        }
+
+        int observations() {
+            return observations.get();
+        }
+
+        @Override
+        public void close() {
+            reader.shutdownNow();
+        }
+    }
+}
