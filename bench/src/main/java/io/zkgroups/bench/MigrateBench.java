@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
 public final class MigrateBench {
 
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> opts = new HashMap<>(Map.of("--groups", 1000, "--partitions", 50, "--parallelism", 4,
+        Map<String, Integer> opts = new HashMap<>(Map.of("--groups", 1000, "--partitions", 50, "--parallelism", 8,
                 "--batch-size", 50));
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!opts.containsKey(args[i])) {
