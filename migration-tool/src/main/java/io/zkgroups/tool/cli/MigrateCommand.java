@@ -36,7 +36,8 @@ final class MigrateCommand extends ParentCommand {
         @Option(names = "--all-groups", description = "Every group under /consumers.")
         boolean allGroups;
 
-        @Option(names = "--parallelism", defaultValue = "4", description = "Groups written at a time (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--parallelism", defaultValue = "8",
+                description = "Groups read and written at a time (default: ${DEFAULT-VALUE}).")
         int parallelism;
 
         @Option(names = "--batch-size", defaultValue = "50",

@@ -98,13 +98,12 @@ public final class MigrationService {
         try {
             for (int from = 0; from < groups.size(); from += options.batchSize()) {
                 List<String> chunk = groups.subList(from, Math.min(groups.size(), from + options.batchSize()));
-                Map<String, ZkOffsetStore.OffsetRead> zkOffsets = readZk(pool, zk, chunk);
+                // one batched Kafka read per chunk, then each group reads ZooKeeper, plans and writes on its own
                 Map<String, Map<TopicAndPartition, Long>> kafkaOffsets = kafka.groupOffsets(chunk);
                 List<Future<GroupResult>> pending = new ArrayList<>();
                 for (String group : chunk) {
-                    ZkOffsetStore.OffsetRead zkRead = zkOffsets.get(group);
                     Map<TopicAndPartition, Long> inKafka = kafkaOffsets.getOrDefault(group, Map.of());
-                    pending.add(pool.submit(() -> migrateGroup(group, zkRead, inKafka, options, write, kafka, zk)));
+                    pending.add(pool.submit(() -> migrateGroup(group, zk.offsets(group), inKafka, options, write, kafka, zk)));
                 }
                 for (Future<GroupResult> f : pending) {
                     GroupResult result = get(f);

@@ -118,9 +118,9 @@ class ResetPlannerTest {
             assertThat(ResetPlanner.currentOffset(facts(T0, null, null), phase)).isNull();
             assertThat(ResetPlanner.currentOffset(facts(T0, null, 4L), phase)).isIn(null, 4L);
         }
-        ResetPlan plan = ResetPlanner.plan("g", new ResetStrategy.FromFile("f", Map.of(T0, 5L)), MigrationPhase.NONE, null,
+        ResetPlan plan = ResetPlanner.plan("g", new ResetStrategy.FromFile("f", Map.of(T0, 50L)), MigrationPhase.NONE, null,
                 List.of(facts(T0, null, null)));
-        assertThat(plan.writes(Store.ZOOKEEPER)).containsExactly(Map.entry(T0, 5L));
+        assertThat(plan.writes(Store.ZOOKEEPER)).containsExactly(Map.entry(T0, 50L));
     }
 
     @Test

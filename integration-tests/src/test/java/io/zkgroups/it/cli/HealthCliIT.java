@@ -1,0 +1,179 @@
+package io.zkgroups.it.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zkgroups.it.support.LegacyConsumerProcess;
+import io.zkgroups.tool.ExitCode;
+import io.zkgroups.tool.Main;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static io.zkgroups.it.cli.CliCluster.tp;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code health}: every condition and its exit code on registered members and owner znodes, {@code --wait} woken
+ * by ZooKeeper events, and a real 0.8.2.2 consumer (which {@code reset} refuses to touch).
+ */
+@Timeout(150)
+class HealthCliIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static CliCluster c;
+
+    @BeforeAll
+    static void start() {
+        c = CliCluster.start();
+        c.kafka.createTopic("h", 3);
+        c.kafka.createTopic("h2", 3);
+        c.kafka.createTopic("legacy", 2);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    @Test
+    void eachFailedConditionHasItsOwnExitCode() throws Exception {
+        String g = "ghealth";
+        CliCluster.Member c1 = c.member(g, "c1", Map.of("h", 1));
+        CliCluster.Member c2 = c.member(g, "c2", Map.of("h", 1));
+
+        CliCluster.Run unowned = c.cli("health", "--group", g);
+        assertThat(unowned.code()).as(unowned.toString()).isEqualTo(ExitCode.HEALTH_UNOWNED.code());
+        assertThat(unowned.out()).contains("UNHEALTHY (exit 21)").contains("3 partitions have no owner");
+
+        // range gives h-0, h-1 to c1 and h-2 to c2; claim them the other way round
+        c2.claim("h", 0, 0, 1);
+        c1.claim("h", 0, 2);
+        CliCluster.Run wrong = c.cli("health", "--group", g);
+        assertThat(wrong.code()).isEqualTo(ExitCode.HEALTH_ASSIGNMENT.code());
+        assertThat(wrong.out()).contains("h:0 owned by ghealth_c2-0, the range assignor gives it to ghealth_c1-0");
+
+        CliCluster.Member c3 = c.member(g, "c3", Map.of("h", 1));
+        assertThat(c.cli("health", "--group", g, "--expect-members", "2").code()).isEqualTo(ExitCode.HEALTH_MEMBERS.code());
+        c3.registry().members().unregister(g, c3.id());
+
+        // c2 leaves the registry but its session keeps its owner znodes: owners that are no member
+        c2.registry().members().unregister(g, c2.id());
+        CliCluster.Run foreign = c.cli("health", "--group", g);
+        assertThat(foreign.code()).isEqualTo(ExitCode.HEALTH_FOREIGN_OWNER.code());
+        assertThat(foreign.out()).contains("h:0 by 'ghealth_c2-0'");
+
+        String rr = "grr";
+        c.member(rr, "a", Map.of("h", 1, "h2", 1));
+        c.member(rr, "b", Map.of("h", 1));
+        CliCluster.Run refused = c.cli("health", "--group", rr, "--strategy", "roundrobin");
+        assertThat(refused.code()).isEqualTo(ExitCode.HEALTH_ASSIGNOR_REFUSED.code());
+
+        c.setZk("gempty", "h", 0, 1);
+        assertThat(c.cli("health", "--group", "gempty").code()).isEqualTo(ExitCode.HEALTH_MEMBERS.code());
+        assertThat(c.cli("health", "--group", "nosuchgroup").code()).isEqualTo(ExitCode.NOT_FOUND.code());
+    }
+
+    @Test
+    void aStableGroupIsHealthyAndInTheDualCommitPhaseTheStoresMustAgree() throws Exception {
+        String g = "gstable";
+        CliCluster.Member a = c.member(g, "a", Map.of("h2", 1));
+        CliCluster.Member b = c.member(g, "b", Map.of("h2", 1));
+        a.claim("h2", 0, 0, 1);
+        b.claim("h2", 0, 2);
+
+        CliCluster.Run healthy = c.cli("health", "--group", g, "--expect-members", "2", "--output", "json");
+        assertThat(healthy.code()).as(healthy.toString()).isZero();
+        JsonNode doc = JSON.readTree(healthy.out());
+        assertThat(doc.path("healthy").asBoolean()).isTrue();
+        assertThat(doc.path("owned").asInt()).isEqualTo(3);
+
+        for (int p = 0; p < 3; p++) {
+            c.setZk(g, "h2", p, 10 + p);
+        }
+        c.setKafka(g, Map.of(tp("h2", 0), 10L, tp("h2", 1), 11L, tp("h2", 2), 9L));
+        CliCluster.Run differ = c.cli("health", "--group", g);
+        assertThat(differ.code()).as(differ.toString()).isEqualTo(ExitCode.HEALTH_STORES.code());
+        assertThat(differ.out()).contains("phase dual-commit").contains("h2:2 zookeeper=12 kafka=9");
+        assertThat(c.cli("health", "--group", g, "--store-tolerance", "3").code()).isZero();
+        assertThat(c.cli("health", "--group", g, "--no-store-check").code()).isZero();
+
+        CliCluster.Run rewind = c.cli("migrate", "rollback", "--group", g, "--allow-rewind");
+        assertThat(rewind.code()).as("--allow-rewind is refused while members are registered: " + rewind)
+                .isEqualTo(ExitCode.GROUP_ACTIVE.code());
+        assertThat(c.zkOffset(g, "h2", 2)).isEqualTo(12L);
+        assertThat(c.cli("offsets", "reset", "--group", g, "--topic", "h2:2", "--to-offset", "12", "--store", "kafka",
+                "--execute").code()).isEqualTo(ExitCode.GROUP_ACTIVE.code());
+        c.setKafka(g, Map.of(tp("h2", 2), 12L));
+        assertThat(c.cli("health", "--group", g).code()).isZero();
+    }
+
+    @Test
+    void waitReturnsAsSoonAsZooKeeperShowsTheGroupHealthy() throws Exception {
+        String g = "gwait";
+        CliCluster.Member a = c.member(g, "a", Map.of("legacy", 1));
+
+        CliCluster.Run timedOut = c.cli("health", "--group", g, "--wait", "300ms");
+        assertThat(timedOut.code()).isEqualTo(ExitCode.HEALTH_UNOWNED.code());
+
+        CountDownLatch firstCheck = new CountDownLatch(1);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        OutputStream watchingErr = new OutputStream() {
+            @Override
+            public synchronized void write(int b) {
+                err.write(b);
+                if (err.toString(StandardCharsets.UTF_8).contains("progress: health gwait 21")) {
+                    firstCheck.countDown();
+                }
+            }
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CompletableFuture<Integer> waiting = CompletableFuture.supplyAsync(() -> Main.run(new String[]{
+                "health", "--group", g, "--wait", "60s", "--progress", "--output", "json", "--zookeeper", c.zookeeper()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(watchingErr, true, StandardCharsets.UTF_8)));
+        assertThat(firstCheck.await(30, TimeUnit.SECONDS)).as("health reported the unowned partitions").isTrue();
+
+        a.claim("legacy", 0, 0, 1);
+
+        assertThat(waiting.get(30, TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        JsonNode doc = JSON.readTree(out.toString(StandardCharsets.UTF_8));
+        assertThat(doc.path("evaluations").asInt()).isGreaterThanOrEqualTo(2);
+        assertThat(doc.path("elapsedMillis").asLong()).isLessThan(30_000);
+    }
+
+    @Test
+    void aReal082ConsumerIsHealthyAndItsGroupCannotBeReset() {
+        String g = "glegacy";
+        c.setZk(g, "legacy", 0, 0);
+        try (LegacyConsumerProcess consumer = LegacyConsumerProcess.builder("cli-health")
+                .zookeeperConnect(c.zookeeper()).groupId(g).consumerId("c1").topic("legacy", 1).noFetcher().start()) {
+            assertThat(consumer.awaitReady(LegacyConsumerProcess.DEFAULT_TIMEOUT)).isEqualTo("glegacy_c1");
+
+            CliCluster.Run health = c.cli("health", "--group", g, "--expect-members", "1", "--wait", "30s");
+            assertThat(health.code()).as(health.toString()).isZero();
+
+            CliCluster.Run reset = c.cli("offsets", "reset", "--group", g, "--all-topics", "--to-latest", "--execute");
+            assertThat(reset.code()).isEqualTo(ExitCode.GROUP_ACTIVE.code());
+            assertThat(reset.err()).contains("glegacy_c1");
+            assertThat(c.zkOffset(g, "legacy", 0)).isZero();
+
+            CliCluster.Run describe = c.cli("groups", "describe", "--group", g);
+            assertThat(describe.out()).contains("STATE stable").containsPattern("legacy\\s+1\\s+-\\s+-\\s+0\\s+-\\s+glegacy_c1-0");
+        }
+        await("the consumer's registration is gone with its session").atMost(Duration.ofSeconds(30))
+                .until(() -> c.cli("health", "--group", g).code() == ExitCode.HEALTH_MEMBERS.code());
+    }
+}
