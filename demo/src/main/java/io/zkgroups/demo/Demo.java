@@ -45,7 +45,7 @@ public final class Demo implements Callable<Integer> {
     boolean keep;
 
     @Option(names = "--legacy-classpath", description = "Classpath of the kafka 0.8.2.2 consumer driver (bin/zkgroups sets it).")
-    String legacyClasspath = System.getProperty("zkgroups.legacy.classpath", "");
+    String legacyClasspath = LegacyClasspath.find();
 
     private final PrintStream out = System.out;
     private final Ledger ledger = new Ledger();
