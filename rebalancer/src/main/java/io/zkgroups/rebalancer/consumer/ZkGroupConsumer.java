@@ -91,6 +91,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private static final Duration POLL_SLICE = Duration.ofMillis(50);
 
     private final ZkConsumerConfig config;
+    /** {@code auto.commit.enable}, parsed once: poll checks it on every call. */
+    private final boolean autoCommit;
     private final CuratorFramework curator;
     private final ZkRegistry registry;
     private final KafkaConsumer<K, V> fetcher;
@@ -142,6 +144,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      */
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
         this.config = config;
+        this.autoCommit = config.autoCommit();
         this.consumerId = config.consumerIdOverride()
                 .map(id -> ConsumerId.ofOverride(config.groupId(), id))
                 .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
@@ -424,7 +427,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     private boolean hasPendingLoss() {
-        return events.stream().anyMatch(e -> e instanceof RebalanceEvent.Lose);
+        return !events.isEmpty() && events.stream().anyMatch(e -> e instanceof RebalanceEvent.Lose);
     }
 
     private void awaitEvent(long nanos) {
@@ -580,7 +583,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     private void maybeAutoCommit() {
         long now = System.nanoTime();
-        if (config.autoCommit() && now >= nextAutoCommitNanos) {
+        if (autoCommit && now >= nextAutoCommitNanos) {
             nextAutoCommitNanos = now + config.autoCommitInterval().toNanos();
             if (!owned.isEmpty() && member.canDeliver()) {
                 try {

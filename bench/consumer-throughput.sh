@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Records/s through ZkGroupConsumer vs a raw KafkaConsumer in assign() mode, one run, alternating, on one Kafka 3.9
+# broker (ZooKeeper mode) in the benchmark's own JVM and a loopback ZooKeeper.
+# Usage: bench/consumer-throughput.sh [--records N] [--partitions N] [--size BYTES] [--rounds N] [--warmup N]
+#                                     [--max-poll-records N]
+# Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench -am
+
+exec java -Xms1g -Xmx1g -XX:+UseSerialGC \
+    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    -cp "bench/target/classes:$(cat bench/target/bench-classpath.txt)" \
+    io.zkgroups.bench.ConsumerThroughputBench "$@"

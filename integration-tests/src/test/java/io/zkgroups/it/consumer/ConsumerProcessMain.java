@@ -1,0 +1,138 @@
+package io.zkgroups.it.consumer;
+
+import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.io.BufferedOutputStream;
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+/**
+ * One {@link ZkGroupConsumer} poll loop in a JVM of its own, so that a test can kill the whole process
+ * ({@code destroyForcibly}, SIGKILL) and let its ZooKeeper session expire for real. Started by
+ * {@link ChildConsumer} with the test's own classpath.
+ *
+ * <pre>
+ * ConsumerProcessMain TOPIC KEY=VALUE...        (any ZkGroupConsumer property)
+ * </pre>
+ *
+ * Prints one event per line on stdout (logs go to stderr):
+ * <pre>
+ * STARTED &lt;consumer id&gt;                     subscribed; the group member is starting
+ * ASSIGNED|REVOKED|LOST &lt;topic-partition,...&gt;  the rebalance listener's calls (on the poll thread)
+ * REC &lt;topic&gt; &lt;partition&gt; &lt;offset&gt;          one delivered record
+ * CLOSED                                      after a graceful close (stdin line {@code close}, or end of stdin)
+ * ERROR &lt;text&gt;                                the poll loop failed (exit code 2)
+ * </pre>
+ * The REC lines of one poll are flushed before the next poll. Commits only happen inside poll (auto-commit,
+ * the commit before a revocation) or close, and commit at most the position after the last returned batch:
+ * every committed offset has been printed — and survives a SIGKILL in the pipe — before it is committed.
+ */
+public final class ConsumerProcessMain {
+
+    private ConsumerProcessMain() {
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
+                false, StandardCharsets.US_ASCII);
+        if (args.length < 1) {
+            out.println("ERROR usage: ConsumerProcessMain TOPIC KEY=VALUE...");
+            out.flush();
+            System.exit(2);
+        }
+        String topic = args[0];
+        Properties props = new Properties();
+        for (int i = 1; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            props.setProperty(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
+        int exitCode = 0;
+        ZkGroupConsumer<byte[], byte[]> consumer =
+                new ZkGroupConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        Thread stdin = new Thread(() -> awaitClose(consumer), "stdin");
+        stdin.setDaemon(true);
+        stdin.start();
+        try {
+            consumer.subscribe(List.of(topic), new PrintingListener(out));
+            event(out, "STARTED " + consumer.consumerId());
+            StringBuilder batch = new StringBuilder(1 << 16);
+            while (true) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                if (records.isEmpty()) {
+                    continue;
+                }
+                batch.setLength(0);
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    batch.append("REC ").append(r.topic()).append(' ').append(r.partition()).append(' ')
+                            .append(r.offset()).append('\n');
+                }
+                out.print(batch);
+                out.flush(); // before the next poll, which may commit these records
+            }
+        } catch (WakeupException closeRequested) {
+            consumer.close(Duration.ofSeconds(20));
+            event(out, "CLOSED");
+        } catch (Throwable t) {
+            t.printStackTrace();
+            event(out, "ERROR " + String.valueOf(t).replace('\n', ' '));
+            consumer.close(Duration.ofSeconds(5));
+            exitCode = 2;
+        }
+        System.exit(exitCode);
+    }
+
+    /** The stdin line {@code close}, or the end of stdin (the parent went away), stops the poll loop. */
+    private static void awaitClose(ZkGroupConsumer<?, ?> consumer) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
+            String line;
+            while ((line = in.readLine()) != null && !line.trim().equals("close")) {
+                // nothing else is understood
+            }
+        } catch (IOException e) {
+            // treated like the end of stdin
+        }
+        consumer.wakeup();
+    }
+
+    private static void event(PrintStream out, String line) {
+        out.println(line);
+        out.flush();
+    }
+
+    private record PrintingListener(PrintStream out) implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            event(out, "REVOKED " + names(partitions));
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            event(out, "ASSIGNED " + names(partitions));
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            event(out, "LOST " + names(partitions));
+        }
+
+        private static String names(Collection<TopicPartition> partitions) {
+            return partitions.stream().map(TopicPartition::toString).sorted().collect(Collectors.joining(","));
+        }
+    }
+}
