@@ -2,8 +2,8 @@ package io.zkgroups.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.zkgroups.it.support.EmbeddedKafka;
-import io.zkgroups.it.support.EmbeddedKafka.Record;
+import io.zkgroups.embedded.EmbeddedKafka;
+import io.zkgroups.embedded.EmbeddedKafka.Record;
 import io.zkgroups.registry.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

@@ -1,7 +1,7 @@
 package io.zkgroups.it;
 
-import io.zkgroups.it.support.EmbeddedKafka;
-import io.zkgroups.it.support.EmbeddedKafka.Record;
+import io.zkgroups.embedded.EmbeddedKafka;
+import io.zkgroups.embedded.EmbeddedKafka.Record;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.it.support.LegacyConsumerProcess.ConsumedMessage;
 import io.zkgroups.rebalancer.group.GroupMember;

@@ -1,6 +1,6 @@
 package io.zkgroups.it.cli;
 
-import io.zkgroups.it.support.EmbeddedKafka;
+import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.codec.OffsetCodec;

@@ -1,6 +1,6 @@
 package io.zkgroups.it.consumer;
 
-import io.zkgroups.it.support.EmbeddedKafka;
+import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.registry.ZkRegistry;

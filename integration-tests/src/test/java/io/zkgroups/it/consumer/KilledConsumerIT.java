@@ -1,7 +1,7 @@
 package io.zkgroups.it.consumer;
 
 import io.zkgroups.it.consumer.ZkGroupConsumerIT.OffsetMonotonicity;
-import io.zkgroups.it.support.EmbeddedKafka;
+import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.testing.TestZooKeeper;

@@ -1,6 +1,6 @@
 package io.zkgroups.it.consumer;
 
-import io.zkgroups.it.support.EmbeddedKafka;
+import io.zkgroups.embedded.EmbeddedKafka;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.zkgroups.it.consumer;
 
-import io.zkgroups.it.support.EmbeddedKafka;
+import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.testing.TestZooKeeper;
