@@ -24,6 +24,8 @@ final class ChildMember implements Member {
     private final Process process;
     private final CompletableFuture<String> ready = new CompletableFuture<>();
     private final boolean legacy;
+    private final long spawned = System.nanoTime();
+    private volatile long readyAt;
 
     private ChildMember(String name, String kind, List<String> command, Ledger ledger, boolean legacy) {
         this.name = name;
@@ -61,6 +63,7 @@ final class ChildMember implements Member {
             while ((line = in.readLine()) != null) {
                 String[] f = line.split(" ", 6);
                 if (f[0].equals("READY")) {
+                    readyAt = System.nanoTime();
                     ready.complete(f.length > 1 ? f[1] : name);
                 } else if ((f[0].equals("REC") || f[0].equals("MSG")) && f.length >= 4) {
                     ledger.delivered(f[1], Integer.parseInt(f[2]), Long.parseLong(f[3]));
@@ -87,6 +90,11 @@ final class ChildMember implements Member {
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public long joinStartedNanos() {
+        return legacy || readyAt == 0 ? spawned : readyAt;
     }
 
     @Override

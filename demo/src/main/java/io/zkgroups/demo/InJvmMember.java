@@ -17,6 +17,7 @@ final class InJvmMember implements Member {
     private final String name;
     private final ZkGroupConsumer<String, String> consumer;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final long created = System.nanoTime();
 
     InJvmMember(String name, Properties props, String topic, Ledger ledger) {
         this.name = name;
@@ -46,6 +47,11 @@ final class InJvmMember implements Member {
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public long joinStartedNanos() {
+        return created;
     }
 
     @Override

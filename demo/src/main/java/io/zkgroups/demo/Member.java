@@ -8,6 +8,12 @@ interface Member extends AutoCloseable {
     /** What kind of consumer this is, for the demo's lines ("zkgroups", "zkgroups (child JVM)", "kafka 0.8.2.2"). */
     String kind();
 
+    /**
+     * When this member began to join (System.nanoTime): when it subscribed, or for the 0.8.2.2 consumer, whose
+     * first rebalance runs inside its start-up, when its process started.
+     */
+    long joinStartedNanos();
+
     /** Leaves the group gracefully (commit, release). */
     @Override
     void close();
