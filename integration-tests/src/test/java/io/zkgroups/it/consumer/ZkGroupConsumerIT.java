@@ -66,6 +66,10 @@ class ZkGroupConsumerIT {
     }
 
     private static void produce(String topic, int partitions, int perPartition) {
+        produce(broker, topic, partitions, perPartition);
+    }
+
+    private static void produce(EmbeddedKafka broker, String topic, int partitions, int perPartition) {
         List<EmbeddedKafka.Record> records = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             for (int i = 0; i < perPartition; i++) {
@@ -135,6 +139,46 @@ class ZkGroupConsumerIT {
         assertThat(log.interleavings(Set.of())).isEmpty();
         assertThat(monotonic.violations()).isEmpty();
         assertThat(monotonic.observations()).isPositive();
+    }
+
+    @Test
+    void onKRaftThreeMembersJoinLeaveAndGetKilledWithoutLoss() {
+        try (EmbeddedKafka kraft = EmbeddedKafka.startKRaftMode(); TestZooKeeper groupZk = TestZooKeeper.start()) {
+            String group = "kraftchurn" + GROUPS.incrementAndGet();
+            String topic = group + "-t";
+            kraft.createTopic(topic, 4);
+            Properties p = new Properties();
+            p.setProperty("zookeeper.connect", groupZk.connectString());
+            p.setProperty("group.id", group);
+            p.setProperty("bootstrap.servers", kraft.bootstrapServers());
+            p.setProperty("auto.offset.reset", "earliest");
+            p.setProperty("auto.commit.interval.ms", "100");
+            DeliveryLog log = new DeliveryLog();
+            produce(kraft, topic, 4, 50);
+            Map<String, String> childProps = new java.util.HashMap<>();
+            p.stringPropertyNames().forEach(k -> childProps.put(k, p.getProperty(k)));
+            childProps.put("zookeeper.session.timeout.ms", "2000");
+            ChildConsumer doomed = ChildConsumer.start("k-killed", topic, childProps, log);
+            doomed.awaitDelivered(100, Duration.ofSeconds(60));
+            ConsumerWorker b = new ConsumerWorker("k-b", p, List.of(topic), log);
+            ConsumerWorker c = new ConsumerWorker("k-c", p, List.of(topic), log);
+            await().atMost(Duration.ofSeconds(30)).until(() -> b.consumer.groupHealth().map(h -> h.isStable() && !h.owned().isEmpty()).orElse(false)
+                    && c.consumer.groupHealth().map(h -> h.isStable() && !h.owned().isEmpty()).orElse(false));
+            produce(kraft, topic, 4, 50);
+            doomed.kill();
+            produce(kraft, topic, 4, 50);
+            b.close();
+            produce(kraft, topic, 4, 50);
+            await().atMost(Duration.ofSeconds(60)).until(() -> log.distinct() >= 800);
+            c.close();
+            for (int partition = 0; partition < 4; partition++) {
+                assertThat(log.missing(new TopicPartition(topic, partition), 200)).as("partition " + partition).isEmpty();
+            }
+            assertThat(log.handOvers()).filteredOn(h -> !h.from().equals("k-killed"))
+                    .allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+            assertThat(log.handOvers()).allSatisfy(h -> assertThat(h.overlap()).as("never a gap: " + h).isNotNegative());
+            assertThat(log.interleavings(Set.of())).isEmpty();
+        }
     }
 
     @Test
