@@ -280,6 +280,11 @@ public final class GroupMember implements Closeable {
             checkNotClosing();
             registry.owners().claim(group, me, toClaim);
             owned.putAll(toClaim);
+            if (registry.znodes().sessionId() != registeredSession) {
+                // the attempt outlived its session (it stalled): what it computed and kept is not ours any more
+                throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
+                        + " ended during the rebalance");
+            }
             if (membershipMovedSince(idsBefore)) {
                 request(new RebalanceCause.Retry("membership changed during the rebalance"));
             }
@@ -399,7 +404,7 @@ public final class GroupMember implements Closeable {
         if (moving.isEmpty()) {
             return;
         }
-        listener.onRevoked(Collections.unmodifiableSet(moving)); // commit happens here, before the release
+        handOver(Collections.unmodifiableSet(moving)); // commit happens here, before the release
         registry.owners().release(group, moving);
         owned.keySet().removeAll(moving);
         publishHealth();
@@ -460,7 +465,7 @@ public final class GroupMember implements Closeable {
         LOG.error("[{}] {}", me, error);
         lastError = error;
         if (!owned.isEmpty()) {
-            listener.onRevoked(Collections.unmodifiableSet(new TreeSet<>(owned.keySet())));
+            handOver(Collections.unmodifiableSet(new TreeSet<>(owned.keySet())));
             registry.owners().release(group, owned.keySet());
             owned.clear();
         }
@@ -472,6 +477,21 @@ public final class GroupMember implements Closeable {
         registeredSession = 0;
         ownershipSession = 0;
         setState(MemberState.REFUSED);
+    }
+
+    /**
+     * Tells the listener to stop using {@code partitions}: revoked (it commits) while the ownership lease holds,
+     * lost (no commit) once it has run out — the session may have expired and another member may own them and
+     * have read their offsets already, so a commit now would rewind it. Returns whether they were revoked.
+     */
+    private boolean handOver(Set<TopicAndPartition> partitions) {
+        if (canDeliver()) {
+            listener.onRevoked(partitions);
+            return true;
+        }
+        LOG.warn("[{}] ownership lease ran out before partitions {} could be handed over: reporting them lost", me, partitions);
+        listener.onLost(partitions);
+        return false;
     }
 
     /** Everything owned may belong to someone else now: report it lost, without committing. */
@@ -552,11 +572,8 @@ public final class GroupMember implements Closeable {
         try {
             if (!owned.isEmpty()) {
                 Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
-                if (canDeliver()) {
-                    listener.onRevoked(mine);
+                if (handOver(mine)) {
                     registry.owners().release(group, mine);
-                } else {
-                    listener.onLost(mine);
                 }
                 owned.clear();
             }

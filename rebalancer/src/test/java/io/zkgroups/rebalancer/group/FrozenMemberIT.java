@@ -142,6 +142,111 @@ class FrozenMemberIT {
         }
     }
 
+    /**
+     * The same hazard inside one process: a rebalance attempt stalls (here: in the topic metadata read) after it
+     * read the group, and the session expires meanwhile. When the attempt goes on, the partitions it computed as
+     * moving away already belong to the other member: they must be reported lost, never revoked (= committed).
+     */
+    @Test
+    void aRebalanceStalledPastTheSessionReportsMovedPartitionsLostInsteadOfRevokingThem() throws Exception {
+        Subscription stall = Subscription.topics(Map.of("stall", 1));
+        try (TestGroup group = new TestGroup(zk, "stalled", "range", 2_000)) {
+            group.createTopic("stall", 4);
+            ConsumerId id = ConsumerId.ofOverride("stalled", "slow");
+            org.apache.curator.framework.CuratorFramework client = zk.newClient(2_000);
+            StallingTopicMetadata metadata = new StallingTopicMetadata(new ZkTopicMetadata(group.observer.topics()));
+            List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+            MembershipListener tracked = group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client));
+            GroupMember slow = new GroupMember(client, io.zkgroups.registry.ZkLayout.root(),
+                    GroupMemberConfig.of("stalled", id, stall), metadata, new MembershipListener() {
+                        @Override
+                        public void onRevoked(Set<TopicAndPartition> partitions) {
+                            events.add("revoked " + partitions);
+                            tracked.onRevoked(partitions);
+                        }
+
+                        @Override
+                        public void onLost(Set<TopicAndPartition> partitions) {
+                            events.add("lost " + partitions);
+                            tracked.onLost(partitions);
+                        }
+
+                        @Override
+                        public void onAssigned(Set<TopicAndPartition> partitions) {
+                            events.add("assigned " + partitions);
+                            tracked.onAssigned(partitions);
+                        }
+                    });
+            group.members.put(id, slow);
+            group.clients.put(id, client);
+            slow.start();
+            group.awaitConverged();
+            assertThat(slow.owned()).hasSize(4);
+
+            metadata.stallNextRead();
+            GroupMember other = group.start("other", stall);
+            assertThat(metadata.awaitStalled(WAIT)).as("the slow member's rebalance reached the stall").isTrue();
+            group.expire(slow);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(other.owned()).hasSize(4);
+                assertThat(slow.canDeliver()).isFalse();
+            });
+            int before = events.size();
+
+            metadata.release();
+
+            group.awaitConverged();
+            assertThat(events.subList(before, events.size())).as("what the stalled member did after its session expired")
+                    .noneMatch(e -> e.startsWith("revoked"))
+                    .anyMatch(e -> e.startsWith("lost"));
+            assertThat(slow.owned()).hasSize(2);
+        }
+    }
+
+    /** Topic metadata whose next partition-count read blocks until {@link #release()}. */
+    private static final class StallingTopicMetadata implements TopicMetadata {
+        private final TopicMetadata delegate;
+        private final java.util.concurrent.CountDownLatch stalled = new java.util.concurrent.CountDownLatch(1);
+        private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+        private volatile boolean armed;
+
+        StallingTopicMetadata(TopicMetadata delegate) {
+            this.delegate = delegate;
+        }
+
+        void stallNextRead() {
+            armed = true;
+        }
+
+        boolean awaitStalled(Duration timeout) throws InterruptedException {
+            return stalled.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public Map<String, Integer> partitionCounts(java.util.Collection<String> topics, Runnable onChange) {
+            if (armed) {
+                armed = false;
+                stalled.countDown();
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while stalled", e);
+                }
+            }
+            return delegate.partitionCounts(topics, onChange);
+        }
+
+        @Override
+        public List<String> topics(Runnable onChange) {
+            return delegate.topics(onChange);
+        }
+    }
+
     private static Set<TopicAndPartition> ownedBy(TestGroup group, ConsumerId member) {
         Set<TopicAndPartition> owned = new TreeSet<>();
         group.ownerZnodes().forEach((tp, value) -> {
