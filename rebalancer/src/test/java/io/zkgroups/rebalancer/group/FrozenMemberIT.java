@@ -42,6 +42,10 @@ import static org.awaitility.Awaitility.await;
  * partitions while it cannot notice anything. When it resumes it must not hand out a single record under the
  * old session, must not commit the partitions it lost (commits happen in {@code onRevoked}), and must rejoin
  * with a new session.
+ * <p>
+ * The other tests here are the in-process relatives of that hazard: a member whose idea of what it owns lags
+ * behind ZooKeeper (a rebalance attempt stalled past the session; health reporting a partition whose owner
+ * znode is already gone).
  */
 @Timeout(120)
 class FrozenMemberIT {
@@ -200,6 +204,65 @@ class FrozenMemberIT {
                     .noneMatch(e -> e.startsWith("revoked"))
                     .anyMatch(e -> e.startsWith("lost"));
             assertThat(slow.owned()).hasSize(2);
+        }
+    }
+
+    /**
+     * The mildest form of a stale view: {@code health().owned()} — what monitoring and the double-ownership
+     * checks read — must stop listing a partition before its owner znode is deleted, because the moment it is
+     * deleted another member may claim it. The member's ZooKeeper handle runs a check right after each
+     * transaction that deletes owner znodes, on the member's own thread, before the member takes another step.
+     */
+    @Test
+    void healthStopsReportingAPartitionBeforeItsOwnerZnodeIsDeleted() throws Exception {
+        try (TestGroup group = new TestGroup(zk, "lag", "range", 2_000)) {
+            group.createTopic("lag", 4);
+            ConsumerId id = ConsumerId.ofOverride("lag", "watched");
+            java.util.concurrent.atomic.AtomicReference<GroupMember> self = new java.util.concurrent.atomic.AtomicReference<>();
+            List<String> checks = java.util.Collections.synchronizedList(new ArrayList<>());
+            String ownersPrefix = "/consumers/lag/owners/";
+            org.apache.curator.framework.CuratorFramework client = org.apache.curator.framework.CuratorFrameworkFactory.builder()
+                    .connectString(zk.connectString()).sessionTimeoutMs(2_000)
+                    .retryPolicy(new org.apache.curator.retry.ExponentialBackoffRetry(50, 10, 500))
+                    .zookeeperFactory((connect, timeout, watcher, readOnly) -> new org.apache.zookeeper.ZooKeeper(connect, timeout, watcher, readOnly) {
+                        @Override
+                        public List<org.apache.zookeeper.OpResult> multi(Iterable<org.apache.zookeeper.Op> ops)
+                                throws InterruptedException, org.apache.zookeeper.KeeperException {
+                            List<org.apache.zookeeper.OpResult> results = super.multi(ops);
+                            Set<TopicAndPartition> deleted = new TreeSet<>();
+                            for (org.apache.zookeeper.Op op : ops) {
+                                if (op.getType() == org.apache.zookeeper.ZooDefs.OpCode.delete && op.getPath().startsWith(ownersPrefix)) {
+                                    String[] tp = op.getPath().substring(ownersPrefix.length()).split("/");
+                                    deleted.add(TopicAndPartition.of(tp[0], Integer.parseInt(tp[1])));
+                                }
+                            }
+                            if (!deleted.isEmpty() && self.get() != null) {
+                                Set<TopicAndPartition> reported = new TreeSet<>(self.get().owned());
+                                reported.retainAll(deleted);
+                                checks.add(reported.isEmpty() ? "ok" : "owner znodes of " + deleted
+                                        + " deleted while health() still reports " + reported);
+                            }
+                            return results;
+                        }
+                    })
+                    .build();
+            client.start();
+            assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+            group.clients.put(id, client);
+            GroupMember watched = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
+                    GroupMemberConfig.of("lag", id, Subscription.topics(Map.of("lag", 1))),
+                    group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
+            self.set(watched);
+            group.members.put(id, watched);
+            watched.start();
+            group.awaitConverged();
+
+            group.start("other", Subscription.topics(Map.of("lag", 1))); // the watched member hands over two
+            group.awaitConverged();
+            group.stop(watched);                                         // ... and the other two when it leaves
+            group.awaitConverged();
+
+            assertThat(checks).as("checks after owner znodes were deleted").hasSize(2).containsOnly("ok");
         }
     }
 
