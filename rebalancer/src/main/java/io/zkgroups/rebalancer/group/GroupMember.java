@@ -102,6 +102,8 @@ public final class GroupMember implements Closeable {
 
     // --- state confined to the event loop ------------------------------------------------------------
     private final SortedMap<TopicAndPartition, ThreadId> owned = new TreeMap<>();
+    /** Handed over (the listener was told) but their owner znodes may still exist: released before anything else. */
+    private final Set<TopicAndPartition> unreleased = new TreeSet<>();
     private long registeredSession;
     private GroupView lastView;
     private long generation;
@@ -280,6 +282,11 @@ public final class GroupMember implements Closeable {
             checkNotClosing();
             registry.owners().claim(group, me, toClaim);
             owned.putAll(toClaim);
+            if (registry.znodes().sessionId() != registeredSession) {
+                // the attempt outlived its session (it stalled): what it computed and kept is not ours any more
+                throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
+                        + " ended during the rebalance");
+            }
             if (membershipMovedSince(idsBefore)) {
                 request(new RebalanceCause.Retry("membership changed during the rebalance"));
             }
@@ -396,13 +403,29 @@ public final class GroupMember implements Closeable {
                 moving.add(tp);
             }
         });
-        if (moving.isEmpty()) {
-            return;
+        if (!moving.isEmpty()) {
+            handOver(Collections.unmodifiableSet(moving)); // commit happens here, before the release
+            forget(moving);
         }
-        listener.onRevoked(Collections.unmodifiableSet(moving)); // commit happens here, before the release
-        registry.owners().release(group, moving);
-        owned.keySet().removeAll(moving);
+        releaseHandedOver();
+    }
+
+    /**
+     * Stops reporting {@code partitions} as owned, before their owner znodes go: from the moment a znode is
+     * deleted another member may claim it, and {@link #health()} must never show both as owners.
+     */
+    private void forget(Set<TopicAndPartition> partitions) {
+        owned.keySet().removeAll(partitions);
+        unreleased.addAll(partitions);
         publishHealth();
+    }
+
+    /** Deletes the owner znodes of partitions already handed over; if that fails, the next attempt tries again. */
+    private void releaseHandedOver() {
+        if (!unreleased.isEmpty()) {
+            registry.owners().release(group, unreleased);
+            unreleased.clear();
+        }
     }
 
     private void waitForOwners(ClaimConflictException conflict) {
@@ -460,11 +483,12 @@ public final class GroupMember implements Closeable {
         LOG.error("[{}] {}", me, error);
         lastError = error;
         if (!owned.isEmpty()) {
-            listener.onRevoked(Collections.unmodifiableSet(new TreeSet<>(owned.keySet())));
-            registry.owners().release(group, owned.keySet());
-            owned.clear();
+            Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
+            handOver(mine);
+            forget(mine);
         }
         try {
+            releaseHandedOver();
             registry.members().unregister(group, me);
         } catch (RuntimeException e) {
             LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
@@ -474,12 +498,29 @@ public final class GroupMember implements Closeable {
         setState(MemberState.REFUSED);
     }
 
+    /**
+     * Tells the listener to stop using {@code partitions}: revoked (it commits) while the ownership lease holds,
+     * lost (no commit) once it has run out — the session may have expired and another member may own them and
+     * have read their offsets already, so a commit now would rewind it. Returns whether they were revoked.
+     */
+    private boolean handOver(Set<TopicAndPartition> partitions) {
+        if (canDeliver()) {
+            listener.onRevoked(partitions);
+            return true;
+        }
+        LOG.warn("[{}] ownership lease ran out before partitions {} could be handed over: reporting them lost", me, partitions);
+        listener.onLost(partitions);
+        return false;
+    }
+
     /** Everything owned may belong to someone else now: report it lost, without committing. */
     private void loseEverything() {
         ownershipSession = 0;
+        unreleased.clear(); // their znodes went with the session
         if (!owned.isEmpty()) {
             Set<TopicAndPartition> lost = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
             owned.clear();
+            publishHealth();
             LOG.warn("[{}] session lost: partitions {} are no longer ours", me, lost);
             listener.onLost(lost);
         }
@@ -552,14 +593,13 @@ public final class GroupMember implements Closeable {
         try {
             if (!owned.isEmpty()) {
                 Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
-                if (canDeliver()) {
-                    listener.onRevoked(mine);
-                    registry.owners().release(group, mine);
-                } else {
-                    listener.onLost(mine);
+                boolean revoked = handOver(mine);
+                forget(mine);
+                if (!revoked) {
+                    unreleased.removeAll(mine); // as before: a lost partition's znode is left to the session's end
                 }
-                owned.clear();
             }
+            releaseHandedOver();
             if (registeredSession != 0) {
                 registry.members().unregister(group, me);
             }

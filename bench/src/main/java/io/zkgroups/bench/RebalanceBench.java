@@ -1,0 +1,481 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.rebalancer.assign.GroupSnapshot;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.BrokerInfo;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.model.TopicRegistration;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import org.apache.curator.framework.CuratorFramework;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Rebalance latency of N members × P partitions, every member in its own JVM, on a loopback ZooKeeper
+ * ({@code TestZooKeeper}, tick 50 ms). A command, not a test: run it through {@code bench/rebalance.sh}.
+ *
+ * <p>Scenarios, each measured from the membership change to the moment the group is stable and complete:
+ * <ul>
+ *   <li><b>join</b>: N-1 members are stable, one more (its JVM already up and connected) calls
+ *       {@code start()}; from that call.</li>
+ *   <li><b>leave</b>: one of N calls {@code close()}; from that call.</li>
+ *   <li><b>kill</b>: one of N is SIGKILLed; from the kill (the others can only react once the server expires
+ *       its session: expect about the session timeout).</li>
+ *   <li><b>burst</b>: N members (JVMs up and connected) are told to {@code start()} at once; from the first
+ *       {@code start()}.</li>
+ * </ul>
+ * "Stable and complete" for our members: every live member's latest {@code STATE} line is {@code STABLE}
+ * with exactly the partitions the assignor gives it for the live membership; the time is the latest of those
+ * lines. The owner znodes are then checked against the same assignment (a mismatch is reported as an anomaly).
+ * For 0.8.2.2 consumers, which report nothing, it is the moment the coordinator sees (through watches) the owner
+ * znodes equal the assignment, and the change is the moment it sees the registration appear or disappear.
+ */
+public final class RebalanceBench {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final Options options;
+    private final TestZooKeeper zk;
+    private final CuratorFramework observerClient;
+    private final ZkRegistry registry;
+    private final Path logDir;
+    private final AtomicInteger names = new AtomicInteger();
+    private final List<Result> results = new ArrayList<>();
+    private final List<String> anomalies = new ArrayList<>();
+    private final List<RebalanceProcess> everything = new ArrayList<>();
+
+    record Result(String impl, String size, String scenario, List<Double> millis, String target) {
+    }
+
+    private RebalanceBench(Options options) throws IOException {
+        this.options = options;
+        this.zk = TestZooKeeper.start();
+        this.observerClient = zk.newClient(30_000);
+        this.registry = ZkRegistry.of(observerClient);
+        this.logDir = Path.of("bench", "target", "rebalance-logs").toAbsolutePath();
+        Files.createDirectories(logDir);
+        // 0.8.2.2 consumers assign nothing without a broker; nothing listens there (no fetcher)
+        registry.brokers().register(BrokerInfo.v1(0, "127.0.0.1", 9092, -1, System.currentTimeMillis()));
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        ZonedDateTime started = ZonedDateTime.now();
+        RebalanceBench bench = new RebalanceBench(options);
+        Runtime.getRuntime().addShutdownHook(new Thread(bench::killEverything));
+        try {
+            System.out.printf("rebalance bench: %s, %d cores, Java %s, session %d ms, strategy %s, debounce %d ms%n",
+                    started, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                    options.sessionMs, options.strategy, options.debounceMs);
+            for (int[] size : options.sizes) {
+                if (options.impls.contains("ours")) {
+                    bench.runOurs(size[0], size[1]);
+                }
+                if (options.impls.contains("legacy")) {
+                    bench.runLegacy(size[0], size[1]);
+                }
+            }
+        } finally {
+            bench.killEverything();
+            bench.zk.close();
+        }
+        bench.report();
+        System.exit(0);
+    }
+
+    // ------------------------------------------------------------------------------------------ ours
+
+    private void runOurs(int n, int p) throws Exception {
+        String size = n + "x" + p;
+        String topic = "t" + size;
+        registry.topics().create(topic, TopicRegistration.v1(p, List.of(0)));
+        String group = "ours-" + size;
+        List<Double> join = new ArrayList<>();
+        List<Double> joinFromRegistration = new ArrayList<>();
+        List<Double> leave = new ArrayList<>();
+        List<Double> kill = new ArrayList<>();
+        List<Double> burst = new ArrayList<>();
+
+        try (RebalanceObserver observer = new RebalanceObserver(observerClient, group, topic)) {
+            List<RebalanceProcess> live = new ArrayList<>();
+            for (int i = 0; i < n - 1; i++) {
+                live.add(launchOurs(group, topic));
+            }
+            awaitReady(live);
+            live.forEach(m -> m.send("start"));
+            awaitStable("setup " + size, live, topic, p, observer);
+
+            for (int rep = 0; rep < options.reps; rep++) {
+                RebalanceProcess joining = launchOurs(group, topic);
+                awaitReady(List.of(joining));
+                joining.send("start");
+                live.add(joining);
+                long end = awaitStable("join " + size, live, topic, p, observer);
+                if (end > 0) {
+                    join.add(millis(end - joining.startingAt));
+                    long registered = observer.registeredAt(joining.id.value());
+                    if (registered > 0) {
+                        joinFromRegistration.add(millis(end - registered));
+                    }
+                }
+
+                RebalanceProcess leaving = live.remove(0); // the oldest
+                leaving.send("leave");
+                end = awaitStable("leave " + size, live, topic, p, observer);
+                if (end > 0) {
+                    RebalanceProcess.await(() -> leaving.leavingAt != 0, WAIT);
+                    leave.add(millis(end - leaving.leavingAt));
+                }
+                leaving.awaitExit(WAIT);
+                progress(size, "join/leave", rep);
+            }
+
+            live.add(launchOurs(group, topic));
+            awaitReady(live.subList(live.size() - 1, live.size()));
+            live.get(live.size() - 1).send("start");
+            awaitStable("setup " + size, live, topic, p, observer);
+            for (int rep = 0; rep < options.killReps; rep++) {
+                RebalanceProcess victim = live.remove(0);
+                long killedAt = System.nanoTime();
+                victim.kill();
+                long end = awaitStable("kill " + size, live, topic, p, observer);
+                if (end > 0) {
+                    kill.add(millis(end - killedAt));
+                }
+                RebalanceProcess replacement = launchOurs(group, topic);
+                awaitReady(List.of(replacement));
+                replacement.send("start");
+                live.add(replacement);
+                awaitStable("replace " + size, live, topic, p, observer);
+                progress(size, "kill", rep);
+            }
+            closeAll(live);
+        }
+
+        for (int rep = 0; rep < options.burstReps; rep++) {
+            String burstGroup = group + "-burst" + rep;
+            try (RebalanceObserver observer = new RebalanceObserver(observerClient, burstGroup, topic)) {
+                List<RebalanceProcess> all = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    all.add(launchOurs(burstGroup, topic));
+                }
+                awaitReady(all);
+                all.forEach(m -> m.send("start"));
+                long end = awaitStable("burst " + size, all, topic, p, observer);
+                if (end > 0) {
+                    long first = all.stream().mapToLong(m -> m.startingAt).min().orElseThrow();
+                    burst.add(millis(end - first));
+                }
+                closeAll(all);
+            }
+            progress(size, "burst", rep);
+        }
+
+        results.add(new Result("zkgroups", size, "join (from start())", join, "≤ 100 ms"));
+        results.add(new Result("zkgroups", size, "join (from registration seen)", joinFromRegistration, ""));
+        results.add(new Result("zkgroups", size, "graceful leave (from close())", leave, "≤ 50 ms"));
+        results.add(new Result("zkgroups", size, "kill -9 (from SIGKILL)", kill,
+                "≤ session + 200 = " + (options.sessionMs + 200) + " ms"));
+        results.add(new Result("zkgroups", size, "burst of " + n + " (from first start())", burst,
+                n == 10 && p == 100 ? "≤ 400 ms" : ""));
+    }
+
+    private RebalanceProcess launchOurs(String group, String topic) {
+        RebalanceProcess process = RebalanceProcess.ours(zk.connectString(), group, "m" + names.incrementAndGet(), topic,
+                options.sessionMs, options.strategy, options.debounceMs, logDir);
+        everything.add(process);
+        return process;
+    }
+
+    /**
+     * Waits until every member of {@code live} reports STABLE with exactly its rows of the assignment for
+     * {@code live}; returns the stamp of the latest of those reports, or -1 on timeout. Then checks the owner znodes.
+     */
+    private long awaitStable(String what, List<RebalanceProcess> live, String topic, int p, RebalanceObserver observer)
+            throws Exception {
+        Map<ConsumerId, Set<Integer>> rows = new TreeMap<>();
+        Map<Integer, String> expected = expected(live, topic, p, rows);
+        long[] end = {-1};
+        boolean done = RebalanceProcess.await(() -> {
+            long latest = 0;
+            for (RebalanceProcess m : live) {
+                RebalanceProcess.Status s = m.status;
+                if (s == null || !s.state().equals("STABLE") || !s.owned().equals(rows.getOrDefault(m.id, Set.of()))) {
+                    return false;
+                }
+                latest = Math.max(latest, s.nanos());
+            }
+            end[0] = latest;
+            return true;
+        }, WAIT);
+        if (!done) {
+            anomalies.add(what + ": not stable within " + WAIT + ": " + live);
+            System.out.println("TIMEOUT " + what + ": " + live);
+            return -1;
+        }
+        Map<Integer, String> owners = observer.owners();
+        if (!owners.equals(expected)) {
+            long seen = observer.awaitOwners(expected, Duration.ofSeconds(5));
+            anomalies.add(what + ": members stable but owner znodes " + (seen < 0 ? "never matched" : "matched only "
+                    + millis(seen - end[0]) + " ms later") + " (were " + owners + ")");
+        }
+        return end[0];
+    }
+
+    private Map<Integer, String> expected(Collection<RebalanceProcess> live, String topic, int p,
+                                          Map<ConsumerId, Set<Integer>> rows) {
+        Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
+        live.forEach(m -> subscriptions.put(m.id, Map.of(topic, 1)));
+        Map<TopicAndPartition, ThreadId> owners = PartitionAssignor.forStrategy(options.strategy)
+                .assign(new GroupSnapshot(subscriptions, Map.of(topic, p))).owners();
+        Map<Integer, String> text = new TreeMap<>();
+        owners.forEach((tp, thread) -> {
+            text.put(tp.partition(), thread.toString());
+            rows.computeIfAbsent(thread.consumer(), k -> new TreeSet<>()).add(tp.partition());
+        });
+        return text;
+    }
+
+    private static void awaitReady(List<RebalanceProcess> processes) throws InterruptedException {
+        boolean ready = RebalanceProcess.await(() -> processes.stream().allMatch(m -> m.readyAt != 0 || m.ended), WAIT);
+        for (RebalanceProcess m : processes) {
+            if (!ready || m.readyAt == 0) {
+                throw new IllegalStateException(m + " did not become READY (see " + "bench/target/rebalance-logs/" + m.id + ".log)");
+            }
+        }
+    }
+
+    private static void closeAll(List<RebalanceProcess> processes) throws InterruptedException {
+        processes.forEach(m -> {
+            if (m.isAlive()) {
+                m.send(m.legacy ? "shutdown" : "leave");
+            }
+        });
+        for (RebalanceProcess m : processes) {
+            if (!m.awaitExit(WAIT)) {
+                m.kill();
+            }
+        }
+        processes.clear();
+    }
+
+    // ------------------------------------------------------------------------------------------ 0.8.2.2
+
+    private void runLegacy(int n, int p) throws Exception {
+        String size = n + "x" + p;
+        String topic = "legacy-t" + size;
+        registry.topics().create(topic, TopicRegistration.v1(p, List.of(0)));
+        String label = "0.8.2.2 (backoff " + options.legacyBackoffMs + " ms, retries " + options.legacyRetries + ")";
+        String group = "legacy-" + size;
+        List<Double> join = new ArrayList<>();
+        List<Double> leave = new ArrayList<>();
+        List<Double> burstFirst = new ArrayList<>();
+        List<Double> burstLast = new ArrayList<>();
+
+        try (RebalanceObserver observer = new RebalanceObserver(observerClient, group, topic)) {
+            List<RebalanceProcess> live = new ArrayList<>();
+            for (int i = 0; i < n - 1; i++) {
+                live.add(launchLegacy(group, topic));
+            }
+            awaitReady(live);
+            awaitOwners("setup legacy " + size, live, topic, p, observer);
+            for (int rep = 0; rep < options.legacyReps; rep++) {
+                RebalanceProcess joining = launchLegacy(group, topic);
+                live.add(joining);
+                RebalanceProcess.await(() -> observer.registeredAt(joining.id.value()) != 0, WAIT);
+                long end = awaitOwners("legacy join " + size, live, topic, p, observer);
+                if (end > 0) {
+                    join.add(millis(end - observer.registeredAt(joining.id.value())));
+                }
+                awaitReady(List.of(joining));
+
+                RebalanceProcess leaving = live.remove(0);
+                leaving.send("shutdown");
+                RebalanceProcess.await(() -> observer.unregisteredAt(leaving.id.value()) != 0, WAIT);
+                end = awaitOwners("legacy leave " + size, live, topic, p, observer);
+                if (end > 0) {
+                    leave.add(millis(end - observer.unregisteredAt(leaving.id.value())));
+                }
+                leaving.awaitExit(WAIT);
+                progress(size, "0.8.2.2 join/leave", rep);
+            }
+            closeAll(live);
+        }
+
+        for (int rep = 0; rep < options.legacyBurstReps; rep++) {
+            String burstGroup = group + "-burst" + rep;
+            try (RebalanceObserver observer = new RebalanceObserver(observerClient, burstGroup, topic)) {
+                List<RebalanceProcess> all = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    all.add(launchLegacy(burstGroup, topic));
+                }
+                RebalanceProcess.await(() -> all.stream().allMatch(m -> observer.registeredAt(m.id.value()) != 0), WAIT);
+                long end = awaitOwners("legacy burst " + size, all, topic, p, observer);
+                if (end > 0) {
+                    long first = all.stream().mapToLong(m -> observer.registeredAt(m.id.value())).min().orElseThrow();
+                    long last = all.stream().mapToLong(m -> observer.registeredAt(m.id.value())).max().orElseThrow();
+                    burstFirst.add(millis(end - first));
+                    burstLast.add(millis(end - last));
+                }
+                closeAll(all);
+            }
+            progress(size, "0.8.2.2 burst", rep);
+        }
+        results.add(new Result(label, size, "join (from registration seen)", join, ""));
+        results.add(new Result(label, size, "graceful leave (from registration gone)", leave, ""));
+        results.add(new Result(label, size, "burst of " + n + " (from first registration)", burstFirst, ""));
+        results.add(new Result(label, size, "burst of " + n + " (from last registration)", burstLast, ""));
+    }
+
+    private RebalanceProcess launchLegacy(String group, String topic) {
+        if (options.legacyClasspath == null) {
+            throw new IllegalStateException("--legacy-classpath is needed for 0.8.2.2 consumers");
+        }
+        RebalanceProcess process = RebalanceProcess.legacy(options.legacyClasspath, zk.connectString(), group,
+                "c" + names.incrementAndGet(), topic, options.legacySessionMs, options.strategy,
+                options.legacyBackoffMs, options.legacyRetries, logDir);
+        everything.add(process);
+        return process;
+    }
+
+    /** Waits (watches) until the owner znodes equal the assignment for {@code live}; returns when seen, or -1. */
+    private long awaitOwners(String what, List<RebalanceProcess> live, String topic, int p, RebalanceObserver observer)
+            throws Exception {
+        Map<Integer, String> expected = expected(live, topic, p, new TreeMap<>());
+        long end = observer.awaitOwners(expected, WAIT);
+        if (end < 0) {
+            anomalies.add(what + ": owner znodes never matched within " + WAIT + ": " + observer.owners());
+            System.out.println("TIMEOUT " + what);
+        }
+        return end;
+    }
+
+    // ------------------------------------------------------------------------------------------ output
+
+    private static double millis(long nanos) {
+        return nanos / 1e6;
+    }
+
+    private static void progress(String size, String scenario, int rep) {
+        System.out.printf("  %s %s rep %d done%n", size, scenario, rep + 1);
+    }
+
+    private void report() {
+        System.out.println();
+        System.out.println("| implementation | members × partitions | scenario | n | median ms | p90 ms | max ms | target |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
+        for (Result r : results) {
+            List<Double> sorted = new ArrayList<>(r.millis());
+            sorted.sort(null);
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s | %s |%n", r.impl(), r.size().replace("x", " × "),
+                    r.scenario(), sorted.size(), pct(sorted, 50), pct(sorted, 90),
+                    sorted.isEmpty() ? "–" : fmt(sorted.get(sorted.size() - 1)), r.target());
+        }
+        System.out.println();
+        System.out.println("raw (ms, in run order):");
+        for (Result r : results) {
+            System.out.printf(Locale.ROOT, "  %s %s %s: %s%n", r.impl(), r.size(), r.scenario(),
+                    r.millis().stream().map(RebalanceBench::fmt).toList());
+        }
+        System.out.println("anomalies: " + (anomalies.isEmpty() ? "none" : ""));
+        anomalies.forEach(a -> System.out.println("  " + a));
+    }
+
+    /** Nearest-rank percentile. */
+    private static String pct(List<Double> sorted, int percentile) {
+        if (sorted.isEmpty()) {
+            return "–";
+        }
+        int rank = (int) Math.ceil(percentile / 100.0 * sorted.size());
+        return fmt(sorted.get(Math.max(0, rank - 1)));
+    }
+
+    private static String fmt(double ms) {
+        return String.format(Locale.ROOT, ms < 100 ? "%.1f" : "%.0f", ms);
+    }
+
+    private void killEverything() {
+        for (RebalanceProcess m : everything) {
+            if (m.isAlive()) {
+                try {
+                    m.kill();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ options
+
+    private static final class Options {
+        List<int[]> sizes = List.of(new int[] {4, 16}, new int[] {10, 100});
+        Set<String> impls = Set.of("ours");
+        int reps = 10;
+        int killReps = 5;
+        int burstReps = 5;
+        int legacyReps = 3;
+        int legacyBurstReps = 3;
+        int sessionMs = 2_000;
+        int legacySessionMs = 6_000;
+        long debounceMs = 10;
+        String strategy = "range";
+        long legacyBackoffMs = 2_000;
+        int legacyRetries = 4;
+        String legacyClasspath;
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            Map<String, String> values = new LinkedHashMap<>();
+            for (int i = 0; i < args.length; i++) {
+                if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                    throw new IllegalArgumentException("usage: RebalanceBench [--sizes 4x16,10x100] [--impl ours,legacy] "
+                            + "[--reps 10] [--kill-reps 5] [--burst-reps 5] [--legacy-reps 3] [--legacy-burst-reps 3] "
+                            + "[--session-ms 2000] [--debounce-ms 10] [--strategy range] [--legacy-session-ms 6000] "
+                            + "[--legacy-backoff-ms 2000] [--legacy-retries 4] [--legacy-classpath CP]; bad: " + args[i]);
+                }
+                values.put(args[i].substring(2), args[++i]);
+            }
+            values.forEach((key, value) -> {
+                switch (key) {
+                    case "sizes" -> o.sizes = java.util.Arrays.stream(value.split(",")).map(s -> {
+                        String[] nm = s.split("x");
+                        return new int[] {Integer.parseInt(nm[0]), Integer.parseInt(nm[1])};
+                    }).toList();
+                    case "impl" -> o.impls = Set.of(value.split(","));
+                    case "reps" -> o.reps = Integer.parseInt(value);
+                    case "kill-reps" -> o.killReps = Integer.parseInt(value);
+                    case "burst-reps" -> o.burstReps = Integer.parseInt(value);
+                    case "legacy-reps" -> o.legacyReps = Integer.parseInt(value);
+                    case "legacy-burst-reps" -> o.legacyBurstReps = Integer.parseInt(value);
+                    case "session-ms" -> o.sessionMs = Integer.parseInt(value);
+                    case "legacy-session-ms" -> o.legacySessionMs = Integer.parseInt(value);
+                    case "debounce-ms" -> o.debounceMs = Long.parseLong(value);
+                    case "strategy" -> o.strategy = value;
+                    case "legacy-backoff-ms" -> o.legacyBackoffMs = Long.parseLong(value);
+                    case "legacy-retries" -> o.legacyRetries = Integer.parseInt(value);
+                    case "legacy-classpath" -> o.legacyClasspath = value;
+                    default -> throw new IllegalArgumentException("unknown option --" + key);
+                }
+            });
+            return o;
+        }
+    }
+}

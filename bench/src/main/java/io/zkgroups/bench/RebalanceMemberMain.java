@@ -1,0 +1,150 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.GroupMemberConfig;
+import io.zkgroups.rebalancer.group.MemberHealth;
+import io.zkgroups.rebalancer.group.MembershipListener;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One {@link GroupMember} in its own JVM, driven by {@link RebalanceBench} over stdin/stdout.
+ *
+ * <pre>
+ * RebalanceMemberMain CONNECT GROUP NAME TOPIC SESSION_MS STRATEGY DEBOUNCE_MS
+ * </pre>
+ * It connects, builds the member without starting it and prints {@code READY}; then it obeys
+ * {@code start} and {@code leave} (close the member and exit; end of stdin does the same). Events, one per line,
+ * stamped with {@code System.nanoTime()} (CLOCK_MONOTONIC: comparable across processes of one machine):
+ * <pre>
+ * READY &lt;nanos&gt;
+ * STARTING &lt;nanos&gt;                               right before GroupMember.start()
+ * STATE &lt;nanos&gt; &lt;state&gt; &lt;generation&gt; &lt;p,p,...|-&gt;   whenever state, generation or owned partitions change
+ * LEAVING &lt;nanos&gt; / LEFT &lt;nanos&gt;                 around GroupMember.close()
+ * </pre>
+ * The STATE lines come from polling {@link GroupMember#health()} every millisecond (a volatile read), so a
+ * stamp is at most ~1 ms late.
+ */
+public final class RebalanceMemberMain {
+
+    private RebalanceMemberMain() {
+    }
+
+    /**
+     * Runs the whole member life cycle once (join, claim, leave) alone in a throw-away group, so that the
+     * measured rebalances run warm code: what is measured is the protocol, not class loading and the JIT of a
+     * JVM that has just started.
+     */
+    private static void warmUp(CuratorFramework client, GroupMemberConfig config, String group, String name,
+                               String topic) throws InterruptedException {
+        for (int round = 0; round < 3; round++) {
+            GroupMemberConfig warm = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
+                    Subscription.topics(Map.of(topic, 1))).withAssignmentStrategy(config.assignmentStrategy());
+            java.util.concurrent.CountDownLatch assigned = new java.util.concurrent.CountDownLatch(1);
+            GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), warm, new MembershipListener() {
+                @Override
+                public void onRevoked(java.util.Set<TopicAndPartition> partitions) {
+                }
+
+                @Override
+                public void onLost(java.util.Set<TopicAndPartition> partitions) {
+                }
+
+                @Override
+                public void onAssigned(java.util.Set<TopicAndPartition> partitions) {
+                    assigned.countDown();
+                }
+            });
+            member.start();
+            assigned.await(30, TimeUnit.SECONDS);
+            member.close();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 7) {
+            System.err.println("usage: RebalanceMemberMain CONNECT GROUP NAME TOPIC SESSION_MS STRATEGY DEBOUNCE_MS");
+            System.exit(2);
+        }
+        String connect = args[0];
+        String group = args[1];
+        String name = args[2];
+        String topic = args[3];
+        int sessionMs = Integer.parseInt(args[4]);
+        String strategy = args[5];
+        long debounceMs = Long.parseLong(args[6]);
+
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(connect)
+                .sessionTimeoutMs(sessionMs)
+                .connectionTimeoutMs(Math.min(sessionMs, 15_000))
+                .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
+                .build();
+        client.start();
+        if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+            out.println("ERROR no connection to " + connect);
+            System.exit(2);
+        }
+        GroupMemberConfig config = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
+                        Subscription.topics(Map.of(topic, 1)))
+                .withAssignmentStrategy(strategy)
+                .withDebounce(Duration.ofMillis(debounceMs));
+        warmUp(client, config, group + "-warmup-" + name, name, topic);
+        GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
+
+        ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "health-poller");
+            t.setDaemon(true);
+            return t;
+        });
+        String[] last = {""};
+        poller.scheduleAtFixedRate(() -> {
+            MemberHealth health = member.health();
+            String now = health.state() + " " + health.generation() + " " + (health.owned().isEmpty() ? "-"
+                    : health.owned().stream().map(TopicAndPartition::partition).map(String::valueOf)
+                    .collect(Collectors.joining(",")));
+            if (!Objects.equals(now, last[0])) {
+                last[0] = now;
+                out.println("STATE " + System.nanoTime() + " " + now);
+            }
+        }, 0, 1, TimeUnit.MILLISECONDS);
+
+        out.println("READY " + System.nanoTime());
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.equals("start")) {
+                out.println("STARTING " + System.nanoTime());
+                member.start();
+            } else if (line.equals("leave")) {
+                break;
+            }
+        }
+        out.println("LEAVING " + System.nanoTime());
+        member.close();
+        out.println("LEFT " + System.nanoTime());
+        poller.shutdownNow();
+        client.close();
+        System.exit(0);
+    }
+}

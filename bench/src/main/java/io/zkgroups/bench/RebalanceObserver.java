@@ -1,0 +1,141 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.registry.ZkLayout;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The coordinator's view of one group in ZooKeeper, through watches: when each member registration appeared
+ * and disappeared ({@code /consumers/G/ids}), and who owns which partition ({@code /consumers/G/owners/T}).
+ */
+final class RebalanceObserver implements AutoCloseable {
+
+    private final CuratorFramework client;
+    private final String idsPath;
+    private final String ownersPath;
+    private final Map<String, Long> registeredAt = new ConcurrentHashMap<>();
+    private final Map<String, Long> unregisteredAt = new ConcurrentHashMap<>();
+    private final Set<String> present = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    RebalanceObserver(CuratorFramework client, String group, String topic) {
+        this.client = client;
+        this.idsPath = ZkLayout.root().memberIds(group);
+        this.ownersPath = ZkLayout.root().owners(group, topic);
+        watchIds();
+    }
+
+    /** When the registration of {@code consumerId} was first seen (nanoTime), or 0. */
+    long registeredAt(String consumerId) {
+        return registeredAt.getOrDefault(consumerId, 0L);
+    }
+
+    /** When the registration of {@code consumerId} was seen gone (nanoTime), or 0. */
+    long unregisteredAt(String consumerId) {
+        return unregisteredAt.getOrDefault(consumerId, 0L);
+    }
+
+    private void watchIds() {
+        if (closed) {
+            return;
+        }
+        Watcher again = event -> watchIds();
+        try {
+            List<String> children;
+            try {
+                children = client.getChildren().usingWatcher(again).forPath(idsPath);
+            } catch (KeeperException.NoNodeException missing) {
+                if (client.checkExists().usingWatcher(again).forPath(idsPath) != null) {
+                    watchIds();
+                }
+                return;
+            }
+            long now = System.nanoTime();
+            Set<String> seen = new HashSet<>(children);
+            for (String child : seen) {
+                if (present.add(child)) {
+                    registeredAt.put(child, now);
+                    unregisteredAt.remove(child);
+                }
+            }
+            for (String gone : Set.copyOf(present)) {
+                if (!seen.contains(gone)) {
+                    present.remove(gone);
+                    unregisteredAt.put(gone, now);
+                }
+            }
+            synchronized (RebalanceProcess.MONITOR) {
+                RebalanceProcess.MONITOR.notifyAll();
+            }
+        } catch (Exception e) {
+            if (!closed) {
+                System.err.println("observer: cannot watch " + idsPath + ": " + e);
+            }
+        }
+    }
+
+    /** Partition → owner znode value, as it is now. */
+    Map<Integer, String> owners() throws Exception {
+        return owners(null);
+    }
+
+    private Map<Integer, String> owners(Watcher watcher) throws Exception {
+        Map<Integer, String> owners = new TreeMap<>();
+        List<String> children;
+        try {
+            children = watcher == null ? client.getChildren().forPath(ownersPath)
+                    : client.getChildren().usingWatcher(watcher).forPath(ownersPath);
+        } catch (KeeperException.NoNodeException missing) {
+            if (watcher != null) {
+                client.checkExists().usingWatcher(watcher).forPath(ownersPath);
+            }
+            return owners;
+        }
+        for (String child : children) {
+            try {
+                byte[] data = client.getData().forPath(ownersPath + "/" + child);
+                owners.put(Integer.valueOf(child), data == null ? "" : new String(data, StandardCharsets.UTF_8));
+            } catch (KeeperException.NoNodeException gone) {
+                // released while we read: the watch fires again
+            }
+        }
+        return owners;
+    }
+
+    /**
+     * Waits, through watches on the owners' children, until the owner znodes are exactly {@code expected};
+     * returns the nanoTime at which that was seen, or -1 on timeout.
+     */
+    long awaitOwners(Map<Integer, String> expected, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            CountDownLatch changed = new CountDownLatch(1);
+            Map<Integer, String> now = owners(event -> changed.countDown());
+            if (now.equals(expected)) {
+                return System.nanoTime();
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
+                Map<Integer, String> last = owners();
+                return last.equals(expected) ? System.nanoTime() : -1;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

@@ -1,0 +1,208 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.registry.model.ConsumerId;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A group member in a child JVM, seen from the coordinator: ours ({@link RebalanceMemberMain}) or a real
+ * 0.8.2.2 consumer ({@code io.zkgroups.legacy.LegacyConsumerMain}, no fetcher). A reader thread parses its
+ * stdout; every line wakes whoever waits in {@link #await}.
+ */
+final class RebalanceProcess implements AutoCloseable {
+
+    /** Notified on every line of every process and on every ZooKeeper event the observer sees. */
+    static final Object MONITOR = new Object();
+
+    /** The latest {@code STATE} line of one of our members. */
+    record Status(long nanos, String state, long generation, Set<Integer> owned) {
+    }
+
+    final String name;
+    final ConsumerId id;
+    final boolean legacy;
+    private final Process process;
+    private final Writer stdin;
+    volatile long readyAt;
+    volatile long startingAt;
+    volatile long leavingAt;
+    volatile Status status;
+    volatile boolean ended;
+    volatile String error;
+
+    private RebalanceProcess(String name, ConsumerId id, boolean legacy, Process process) {
+        this.name = name;
+        this.id = id;
+        this.legacy = legacy;
+        this.process = process;
+        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        Thread reader = new Thread(this::read, "stdout-" + name);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** One of ours, with the coordinator's own classpath. */
+    static RebalanceProcess ours(String connect, String group, String name, String topic, int sessionMs,
+                                 String strategy, long debounceMs, Path logDir) {
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx96m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+                "-cp", System.getProperty("java.class.path"),
+                RebalanceMemberMain.class.getName(), connect, group, name, topic, Integer.toString(sessionMs),
+                strategy, Long.toString(debounceMs)));
+        return launch(name, ConsumerId.ofOverride(group, name), false, command, logDir);
+    }
+
+    /** A real 0.8.2.2 consumer with {@code legacyClasspath} (legacy-driver classes + its dependencies). */
+    static RebalanceProcess legacy(String legacyClasspath, String connect, String group, String name, String topic,
+                                   int sessionMs, String strategy, long backoffMs, int retries, Path logDir) {
+        try {
+            Files.createDirectories(logDir);
+            Properties props = new Properties();
+            props.setProperty("zookeeper.connect", connect);
+            props.setProperty("group.id", group);
+            props.setProperty("consumer.id", name);
+            props.setProperty("partition.assignment.strategy", strategy);
+            props.setProperty("zookeeper.session.timeout.ms", Integer.toString(sessionMs));
+            props.setProperty("rebalance.backoff.ms", Long.toString(backoffMs));
+            props.setProperty("rebalance.max.retries", Integer.toString(retries));
+            props.setProperty("auto.commit.enable", "false");
+            Path file = logDir.resolve(group + "-" + name + ".properties");
+            try (OutputStream out = Files.newOutputStream(file)) {
+                props.store(out, "bench");
+            }
+            List<String> command = List.of(java(), "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-cp", legacyClasspath, "io.zkgroups.legacy.LegacyConsumerMain", file.toString(),
+                    "--topic", topic + "=1", "--no-fetcher");
+            return launch(name, ConsumerId.ofOverride(group, name), true, command, logDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static RebalanceProcess launch(String name, ConsumerId id, boolean legacy, List<String> command, Path logDir) {
+        try {
+            Files.createDirectories(logDir);
+            Process process = new ProcessBuilder(command)
+                    .redirectError(logDir.resolve(id.value() + ".log").toFile())
+                    .start();
+            return new RebalanceProcess(name, id, legacy, process);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
+    }
+
+    void send(String line) {
+        try {
+            stdin.write(line + "\n");
+            stdin.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot talk to " + name, e);
+        }
+    }
+
+    /** SIGKILL; returns when the process is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    boolean awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits on {@link #MONITOR} until {@code condition} holds; false on timeout. */
+    static boolean await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (MONITOR) {
+            while (!condition.getAsBoolean()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(MONITOR, left);
+            }
+            return true;
+        }
+    }
+
+    private void read() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                long now = System.nanoTime();
+                String[] f = line.split(" ");
+                synchronized (MONITOR) {
+                    switch (f[0]) {
+                        case "READY" -> readyAt = legacy ? now : Long.parseLong(f[1]);
+                        case "STARTING" -> startingAt = Long.parseLong(f[1]);
+                        case "LEAVING" -> leavingAt = Long.parseLong(f[1]);
+                        case "STATE" -> status = new Status(Long.parseLong(f[1]), f[2], Long.parseLong(f[3]),
+                                f[4].equals("-") ? Set.of() : new TreeSet<>(Arrays.stream(f[4].split(","))
+                                        .map(Integer::valueOf).toList()));
+                        case "ERROR" -> error = line;
+                        default -> {
+                            // LEFT, CLOSED, MSG...: nothing to track
+                        }
+                    }
+                    MONITOR.notifyAll();
+                }
+            }
+        } catch (IOException e) {
+            // the process is gone
+        } finally {
+            synchronized (MONITOR) {
+                ended = true;
+                MONITOR.notifyAll();
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            try {
+                send(legacy ? "shutdown" : "leave");
+            } catch (UncheckedIOException gone) {
+                // going anyway
+            }
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return id + (legacy ? " (0.8.2.2)" : "") + " status=" + status + (error != null ? " " + error : "");
+    }
+}

@@ -1,0 +1,485 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A member whose whole process is frozen ({@code SIGSTOP}: a long GC pause, a stopped container, a VM
+ * migration) for longer than its session timeout. The server expires its session and another member takes its
+ * partitions while it cannot notice anything. When it resumes it must not hand out a single record under the
+ * old session, must not commit the partitions it lost (commits happen in {@code onRevoked}), and must rejoin
+ * with a new session.
+ * <p>
+ * The other tests here are the in-process relatives of that hazard: a member whose idea of what it owns lags
+ * behind ZooKeeper (a rebalance attempt stalled past the session; health reporting a partition whose owner
+ * znode is already gone).
+ */
+@Timeout(120)
+class FrozenMemberIT {
+
+    private static final int CHILD_SESSION_MS = 1_500;
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final AtomicInteger CHILDREN = new AtomicInteger();
+
+    private static TestZooKeeper zk;
+
+    @BeforeAll
+    static void startZooKeeper() {
+        zk = TestZooKeeper.start();
+    }
+
+    @AfterAll
+    static void stopZooKeeper() {
+        zk.close();
+    }
+
+    @Test
+    void aMemberFrozenPastItsSessionNeverDeliversNorCommitsUnderTheOldSessionAndRejoinsWithANewOne() throws Exception {
+        Subscription ice = Subscription.topics(Map.of("ice", 1));
+        Set<TopicAndPartition> all = IntStream.range(0, 4).mapToObj(p -> TopicAndPartition.of("ice", p))
+                .collect(Collectors.toCollection(TreeSet::new));
+        try (TestGroup group = new TestGroup(zk, "frozen", "range", 2_000);
+             Child child = Child.start(zk.connectString(), "frozen", "child", "ice", CHILD_SESSION_MS)) {
+            group.createTopic("ice", 4);
+            ConsumerId childId = ConsumerId.ofOverride("frozen", "child");
+            child.awaitLine(0, l -> l.startsWith("DELIVER ") && Line.parse(l).partitions().equals(all),
+                    "the child delivering all four partitions");
+
+            GroupMember other = group.start("other", ice);
+            group.awaitConverged();
+            Set<TopicAndPartition> childOwns = ownedBy(group, childId);
+            assertThat(childOwns).hasSize(2);
+            long oldSession = sessionOf(group, childId);
+            child.awaitLine(0, l -> l.startsWith("DELIVER " + MemberProcessMain.hex(oldSession) + " ")
+                    && Line.parse(l).partitions().equals(childOwns), "the child delivering its half");
+
+            // Freeze the whole process for longer than its session: the server expires it, the other member
+            // takes everything. The child cannot notice any of it.
+            child.signal("STOP");
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(2)).until(child::isStopped);
+            long stoppedAt = System.nanoTime();
+            assertThat(ownedBy(group, childId)).as("the frozen child's owner znodes, right after the freeze")
+                    .isEqualTo(childOwns);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(other.health().state()).isEqualTo(MemberState.STABLE);
+                assertThat(other.owned()).isEqualTo(all);
+                assertThat(group.ownerZnodes().values()).hasSize(4).containsOnly("frozen_other-0");
+            });
+            assertThat(child.isStopped()).as("still frozen when the other member took over").isTrue();
+
+            child.signal("CONT");
+            child.send("RESUMED");
+            child.awaitLine(0, l -> l.startsWith("MARK "), "MARK");
+
+            // It learns that the session is gone, reports its partitions lost, rejoins and gets its half back.
+            child.awaitLine(0, l -> l.startsWith("LOST ") && Line.parse(l).nanos() > stoppedAt
+                    && Line.parse(l).partitions().equals(childOwns), "LOST of the old partitions");
+            group.awaitConverged();
+            long newSession = sessionOf(group, childId);
+            assertThat(newSession).isNotEqualTo(oldSession);
+            Set<TopicAndPartition> childOwnsNow = ownedBy(group, childId);
+            assertThat(childOwnsNow).hasSize(2);
+            child.awaitLine(0, l -> l.startsWith("DELIVER " + MemberProcessMain.hex(newSession) + " ")
+                    && Line.parse(l).partitions().equals(childOwnsNow), "deliveries under the new session");
+
+            List<Line> events = child.lines().stream().filter(l -> !l.startsWith("STARTED") && !l.startsWith("MARK"))
+                    .map(Line::parse).toList();
+            String old = MemberProcessMain.hex(oldSession);
+            assertThat(events).filteredOn(e -> e.kind().equals("DELIVER") && e.session().equals(old))
+                    .as("deliveries under the old session").isNotEmpty()
+                    .allSatisfy(e -> assertThat(e.nanos()).as("an old-session delivery after the freeze: " + e)
+                            .isLessThan(stoppedAt));
+            int mark = child.indexOf(l -> l.startsWith("MARK "));
+            assertThat(child.lines().subList(mark, child.lines().size())).filteredOn(l -> l.startsWith("DELIVER "))
+                    .allSatisfy(l -> assertThat(Line.parse(l).session()).isNotEqualTo(old));
+            assertThat(events).filteredOn(e -> e.kind().equals("REVOKED") && e.nanos() > stoppedAt)
+                    .as("commits (REVOKED) after the freeze: the lost partitions must not be committed").isEmpty();
+            assertThat(events).filteredOn(e -> e.kind().equals("LOST"))
+                    .singleElement().satisfies(e -> assertThat(e.partitions()).isEqualTo(childOwns));
+
+            // Under the new session it hands out only what it was assigned under the new session.
+            Set<TopicAndPartition> assignedNow = new TreeSet<>();
+            for (Line e : events) {
+                if (e.nanos() < stoppedAt) {
+                    continue;
+                }
+                if (e.kind().equals("ASSIGNED")) {
+                    assignedNow.addAll(e.partitions());
+                } else if (e.kind().equals("DELIVER")) {
+                    assertThat(assignedNow).as("delivered " + e + " after the resume").containsAll(e.partitions());
+                }
+            }
+            assertThat(group.tracker.violations()).isEmpty();
+        }
+    }
+
+    /**
+     * The same hazard inside one process: a rebalance attempt stalls (here: in the topic metadata read) after it
+     * read the group, and the session expires meanwhile. When the attempt goes on, the partitions it computed as
+     * moving away already belong to the other member: they must be reported lost, never revoked (= committed).
+     */
+    @Test
+    void aRebalanceStalledPastTheSessionReportsMovedPartitionsLostInsteadOfRevokingThem() throws Exception {
+        Subscription stall = Subscription.topics(Map.of("stall", 1));
+        try (TestGroup group = new TestGroup(zk, "stalled", "range", 2_000)) {
+            group.createTopic("stall", 4);
+            ConsumerId id = ConsumerId.ofOverride("stalled", "slow");
+            org.apache.curator.framework.CuratorFramework client = zk.newClient(2_000);
+            StallingTopicMetadata metadata = new StallingTopicMetadata(new ZkTopicMetadata(group.observer.topics()));
+            List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+            MembershipListener tracked = group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client));
+            GroupMember slow = new GroupMember(client, io.zkgroups.registry.ZkLayout.root(),
+                    GroupMemberConfig.of("stalled", id, stall), metadata, new MembershipListener() {
+                        @Override
+                        public void onRevoked(Set<TopicAndPartition> partitions) {
+                            events.add("revoked " + partitions);
+                            tracked.onRevoked(partitions);
+                        }
+
+                        @Override
+                        public void onLost(Set<TopicAndPartition> partitions) {
+                            events.add("lost " + partitions);
+                            tracked.onLost(partitions);
+                        }
+
+                        @Override
+                        public void onAssigned(Set<TopicAndPartition> partitions) {
+                            events.add("assigned " + partitions);
+                            tracked.onAssigned(partitions);
+                        }
+                    });
+            group.members.put(id, slow);
+            group.clients.put(id, client);
+            slow.start();
+            group.awaitConverged();
+            assertThat(slow.owned()).hasSize(4);
+
+            metadata.stallNextRead();
+            GroupMember other = group.start("other", stall);
+            assertThat(metadata.awaitStalled(WAIT)).as("the slow member's rebalance reached the stall").isTrue();
+            group.expire(slow);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(other.owned()).hasSize(4);
+                assertThat(slow.canDeliver()).isFalse();
+            });
+            int before = events.size();
+
+            metadata.release();
+
+            group.awaitConverged();
+            assertThat(events.subList(before, events.size())).as("what the stalled member did after its session expired")
+                    .noneMatch(e -> e.startsWith("revoked"))
+                    .anyMatch(e -> e.startsWith("lost"));
+            assertThat(slow.owned()).hasSize(2);
+        }
+    }
+
+    /**
+     * The mildest form of a stale view: {@code health().owned()} — what monitoring and the double-ownership
+     * checks read — must stop listing a partition before its owner znode is deleted, because the moment it is
+     * deleted another member may claim it. The member's ZooKeeper handle runs a check right after each
+     * transaction that deletes owner znodes, on the member's own thread, before the member takes another step.
+     */
+    @Test
+    void healthStopsReportingAPartitionBeforeItsOwnerZnodeIsDeleted() throws Exception {
+        try (TestGroup group = new TestGroup(zk, "lag", "range", 2_000)) {
+            group.createTopic("lag", 4);
+            ConsumerId id = ConsumerId.ofOverride("lag", "watched");
+            java.util.concurrent.atomic.AtomicReference<GroupMember> self = new java.util.concurrent.atomic.AtomicReference<>();
+            List<String> checks = java.util.Collections.synchronizedList(new ArrayList<>());
+            String ownersPrefix = "/consumers/lag/owners/";
+            org.apache.curator.framework.CuratorFramework client = org.apache.curator.framework.CuratorFrameworkFactory.builder()
+                    .connectString(zk.connectString()).sessionTimeoutMs(2_000)
+                    .retryPolicy(new org.apache.curator.retry.ExponentialBackoffRetry(50, 10, 500))
+                    .zookeeperFactory((connect, timeout, watcher, readOnly) -> new org.apache.zookeeper.ZooKeeper(connect, timeout, watcher, readOnly) {
+                        @Override
+                        public List<org.apache.zookeeper.OpResult> multi(Iterable<org.apache.zookeeper.Op> ops)
+                                throws InterruptedException, org.apache.zookeeper.KeeperException {
+                            List<org.apache.zookeeper.OpResult> results = super.multi(ops);
+                            Set<TopicAndPartition> deleted = new TreeSet<>();
+                            for (org.apache.zookeeper.Op op : ops) {
+                                if (op.getType() == org.apache.zookeeper.ZooDefs.OpCode.delete && op.getPath().startsWith(ownersPrefix)) {
+                                    String[] tp = op.getPath().substring(ownersPrefix.length()).split("/");
+                                    deleted.add(TopicAndPartition.of(tp[0], Integer.parseInt(tp[1])));
+                                }
+                            }
+                            if (!deleted.isEmpty() && self.get() != null) {
+                                Set<TopicAndPartition> reported = new TreeSet<>(self.get().owned());
+                                reported.retainAll(deleted);
+                                checks.add(reported.isEmpty() ? "ok" : "owner znodes of " + deleted
+                                        + " deleted while health() still reports " + reported);
+                            }
+                            return results;
+                        }
+                    })
+                    .build();
+            client.start();
+            assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+            group.clients.put(id, client);
+            GroupMember watched = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
+                    GroupMemberConfig.of("lag", id, Subscription.topics(Map.of("lag", 1))),
+                    group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
+            self.set(watched);
+            group.members.put(id, watched);
+            watched.start();
+            group.awaitConverged();
+
+            group.start("other", Subscription.topics(Map.of("lag", 1))); // the watched member hands over two
+            group.awaitConverged();
+            group.stop(watched);                                         // ... and the other two when it leaves
+            group.awaitConverged();
+
+            assertThat(checks).as("checks after owner znodes were deleted").hasSize(2).containsOnly("ok");
+        }
+    }
+
+    /** Topic metadata whose next partition-count read blocks until {@link #release()}. */
+    private static final class StallingTopicMetadata implements TopicMetadata {
+        private final TopicMetadata delegate;
+        private final java.util.concurrent.CountDownLatch stalled = new java.util.concurrent.CountDownLatch(1);
+        private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+        private volatile boolean armed;
+
+        StallingTopicMetadata(TopicMetadata delegate) {
+            this.delegate = delegate;
+        }
+
+        void stallNextRead() {
+            armed = true;
+        }
+
+        boolean awaitStalled(Duration timeout) throws InterruptedException {
+            return stalled.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public Map<String, Integer> partitionCounts(java.util.Collection<String> topics, Runnable onChange) {
+            if (armed) {
+                armed = false;
+                stalled.countDown();
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while stalled", e);
+                }
+            }
+            return delegate.partitionCounts(topics, onChange);
+        }
+
+        @Override
+        public List<String> topics(Runnable onChange) {
+            return delegate.topics(onChange);
+        }
+    }
+
+    private static Set<TopicAndPartition> ownedBy(TestGroup group, ConsumerId member) {
+        Set<TopicAndPartition> owned = new TreeSet<>();
+        group.ownerZnodes().forEach((tp, value) -> {
+            if (value.equals(member.thread(0).toString())) {
+                owned.add(tp);
+            }
+        });
+        return owned;
+    }
+
+    private static long sessionOf(TestGroup group, ConsumerId member) {
+        return group.observer.members().list(group.group).entries().stream()
+                .filter(m -> m.id().equals(member)).map(Member::ephemeralOwner).findFirst()
+                .orElseThrow(() -> new AssertionError(member + " is not registered"));
+    }
+
+    /** One event line of {@link MemberProcessMain}: {@code KIND session nanos partitions}. */
+    record Line(String kind, String session, long nanos, Set<TopicAndPartition> partitions) {
+        static Line parse(String text) {
+            String[] f = text.split(" ");
+            if (f.length != 4) {
+                throw new IllegalArgumentException("not an event line: " + text);
+            }
+            Set<TopicAndPartition> partitions = new TreeSet<>();
+            if (!f[3].equals("-")) {
+                for (String tp : f[3].split(",")) {
+                    int slash = tp.lastIndexOf('/');
+                    partitions.add(TopicAndPartition.of(tp.substring(0, slash), Integer.parseInt(tp.substring(slash + 1))));
+                }
+            }
+            return new Line(f[0], f[1], Long.parseLong(f[2]), partitions);
+        }
+    }
+
+    /** {@link MemberProcessMain} in a child JVM with this JVM's classpath; stdout lines are collected. */
+    static final class Child implements AutoCloseable {
+        private final Process process;
+        private final Writer stdin;
+        private final Path stderr;
+        private final Thread reader;
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition changed = lock.newCondition();
+        private final List<String> lines = new ArrayList<>();
+        private boolean ended;
+
+        private Child(Process process, Path stderr) {
+            this.process = process;
+            this.stderr = stderr;
+            this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            this.reader = new Thread(this::read, "child-" + process.pid() + "-stdout");
+            this.reader.setDaemon(true);
+            this.reader.start();
+        }
+
+        static Child start(String connect, String group, String name, String topic, int sessionMs) throws IOException {
+            Path dir = Path.of("target", "frozen-member").toAbsolutePath();
+            Files.createDirectories(dir);
+            Path stderr = dir.resolve(name + "-" + CHILDREN.incrementAndGet() + ".stderr.log");
+            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-cp", System.getProperty("java.class.path"),
+                    MemberProcessMain.class.getName(), connect, group, name, topic, Integer.toString(sessionMs));
+            Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+            return new Child(process, stderr);
+        }
+
+        /** Sends a signal with kill(1): STOP, CONT, KILL, ... */
+        void signal(String signal) throws IOException, InterruptedException {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+            assertThat(kill.waitFor()).as("kill -" + signal + " " + process.pid()).isZero();
+        }
+
+        /** True while the process is stopped by a signal (state T in /proc/PID/stat). */
+        boolean isStopped() throws IOException {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
+        }
+
+        void send(String line) throws IOException {
+            stdin.write(line + "\n");
+            stdin.flush();
+        }
+
+        List<String> lines() {
+            lock.lock();
+            try {
+                return List.copyOf(lines);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        int indexOf(Predicate<String> matcher) {
+            List<String> all = lines();
+            return IntStream.range(0, all.size()).filter(i -> matcher.test(all.get(i))).findFirst().orElse(-1);
+        }
+
+        /** Waits for a line at {@code from} or later that matches; returns its index. */
+        int awaitLine(int from, Predicate<String> matcher, String what) throws InterruptedException {
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            lock.lock();
+            try {
+                int i = from;
+                while (true) {
+                    for (; i < lines.size(); i++) {
+                        if (matcher.test(lines.get(i))) {
+                            return i;
+                        }
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (ended || left <= 0) {
+                        throw new AssertionError((ended ? "the child exited" : "timed out") + " waiting for " + what
+                                + "\n--- last lines ---\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()))
+                                + "\n--- stderr " + stderr + " ---\n" + tail(stderr));
+                    }
+                    changed.awaitNanos(left);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private static String tail(Path file) {
+            try {
+                String text = Files.readString(file, StandardCharsets.UTF_8);
+                return text.substring(Math.max(0, text.length() - 4_000));
+            } catch (IOException e) {
+                return "(unreadable: " + e + ")";
+            }
+        }
+
+        private void read() {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lock.lock();
+                    try {
+                        lines.add(line);
+                        changed.signalAll();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            } catch (IOException e) {
+                // the pipe broke: same as the end of the stream
+            } finally {
+                lock.lock();
+                try {
+                    ended = true;
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (process.isAlive()) {
+                signal("CONT");
+                try {
+                    send("close");
+                } catch (IOException | UncheckedIOException gone) {
+                    // it is going anyway
+                }
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+            reader.join(5_000);
+        }
+    }
+}
