@@ -90,10 +90,7 @@ class ZkGroupConsumerIT {
         List<ConsumerRecord<String, String>> seen = new ArrayList<>();
         try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
-                return seen.size() >= 60;
-            });
+            pollUntil(consumer, seen, 60);
             assertThat(consumer.assignment()).hasSize(3);
             assertThat(consumer.subscription()).containsExactly(topic);
         }
@@ -213,10 +210,7 @@ class ZkGroupConsumerIT {
         List<ConsumerRecord<String, String>> seen = new ArrayList<>();
         try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
-                return seen.size() >= 20;
-            });
+            pollUntil(consumer, seen, 20);
         }
         assertThat(seen.get(0).offset()).as("starts at max(ZooKeeper 10, Kafka none)").isEqualTo(10);
         assertThat(observer.offsets().read(group, List.of(TopicAndPartition.of(topic, 0))).offsets())
@@ -257,10 +251,7 @@ class ZkGroupConsumerIT {
         List<ConsumerRecord<String, String>> seen = new ArrayList<>();
         try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
-                return seen.size() >= 10;
-            });
+            pollUntil(consumer, seen, 10);
         }
         assertThat(seen).hasSize(10);
     }
@@ -296,10 +287,7 @@ class ZkGroupConsumerIT {
             List<ConsumerRecord<String, String>> seen = new ArrayList<>();
             try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
                 consumer.subscribe(List.of(topic));
-                await().atMost(Duration.ofSeconds(30)).until(() -> {
-                    consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
-                    return seen.size() >= 10;
-                });
+                pollUntil(consumer, seen, 10);
                 kraft.admin().createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(3))).all().get(10, TimeUnit.SECONDS);
                 await().atMost(Duration.ofSeconds(20)).until(() -> {
                     consumer.poll(Duration.ofMillis(50));
@@ -309,6 +297,14 @@ class ZkGroupConsumerIT {
             assertThat(seen).hasSize(10);
             assertThat(ZkRegistry.of(groupZk.newClient()).offsets().readAll(group).offsets()).hasSize(3);
         }
+    }
+
+    /** Polls until {@code count} records have been seen (bounded by Awaitility's 30 s). */
+    private static void pollUntil(ZkGroupConsumer<String, String> consumer, List<ConsumerRecord<String, String>> seen, int count) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            consumer.poll(Duration.ofMillis(100)).forEach(seen::add);
+            return seen.size() >= count;
+        });
     }
 
     /** Reads the group's ZooKeeper offsets continuously and records any value that went down. */
