@@ -113,7 +113,8 @@ public final class Demo implements Callable<Integer> {
     // --- steps ----------------------------------------------------------------------------------------
 
     private void startGroup() {
-        heading("1. A group of " + members + " zkgroups consumers joins");
+        heading("A group of " + members + " zkgroups consumers" + (legacyClasspath.isBlank() ? "" : " and one real kafka 0.8.2.2 consumer")
+                + " joins (range assignment, 0.8.2.2's default)");
         long t0 = System.nanoTime();
         for (int i = 0; i < members; i++) {
             group.add(start(i == members - 1, "zookeeper"));
