@@ -339,6 +339,9 @@ public final class GroupMember implements Closeable {
 
     /** Refuses to join a full group, or one whose round-robin assignment this subscription would break. */
     private void checkCanJoin() {
+        if (config.maxGroupSize() == 0 && !(assignor instanceof RoundRobinAssignor)) {
+            return; // nothing to check, so no reason to read every registration before joining
+        }
         Listing<Member> members = registry.members().list(group);
         List<Member> others = members.entries().stream().filter(m -> !m.id().equals(me)).toList();
         int count = others.size() + members.unreadable().size();
