@@ -280,6 +280,11 @@ public final class GroupMember implements Closeable {
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
             toClaim.keySet().removeAll(owned.keySet());
             checkNotClosing();
+            Map<TopicAndPartition, PartitionOwner> held = heldByOthers(toClaim);
+            if (!held.isEmpty()) {
+                waitForOwners(new ClaimConflictException(group, held), view, true);
+                return;
+            }
             registry.owners().claim(group, me, toClaim);
             owned.putAll(toClaim);
             if (registry.znodes().sessionId() != registeredSession) {
@@ -295,7 +300,7 @@ public final class GroupMember implements Closeable {
             }
             succeeded(view);
         } catch (ClaimConflictException e) {
-            waitForOwners(e);
+            waitForOwners(e, null, false);
         } catch (ClosingException e) {
             // close() takes it from here
         } catch (AssignmentRefusedException e) {
@@ -431,12 +436,84 @@ public final class GroupMember implements Closeable {
         }
     }
 
-    private void waitForOwners(ClaimConflictException conflict) {
+    /**
+     * Which of {@code toClaim} another session holds now, read before claiming, each read arming
+     * {@link #ownerGone}. A claim that would collide is not sent: the collision would cost a failed transaction
+     * and then one read per claimed partition to find out who holds what, one after the other. Here it is one
+     * listing per topic (which partitions have an owner znode at all) and the reads of those, in parallel.
+     */
+    private Map<TopicAndPartition, PartitionOwner> heldByOthers(Map<TopicAndPartition, ThreadId> toClaim) {
+        try {
+            return readHolders(toClaim);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClosingException();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw io.zkgroups.registry.RegistryException.of("reading the owners under", registry.layout().owners(group), e);
+        }
+    }
+
+    private Map<TopicAndPartition, PartitionOwner> readHolders(Map<TopicAndPartition, ThreadId> toClaim) throws Exception {
+        Map<TopicAndPartition, PartitionOwner> held = new TreeMap<>();
+        if (toClaim.isEmpty()) {
+            return held;
+        }
+        Set<TopicAndPartition> present = new TreeSet<>();
+        for (String topic : new TreeSet<>(toClaim.keySet().stream().map(TopicAndPartition::topic).toList())) {
+            List<String> children;
+            try {
+                children = client.getChildren().forPath(registry.layout().owners(group, topic));
+            } catch (org.apache.zookeeper.KeeperException.NoNodeException none) {
+                continue;
+            }
+            for (String child : children) {
+                ZkLayout.parsePartition(child).ifPresent(p -> {
+                    TopicAndPartition tp = new TopicAndPartition(topic, p);
+                    if (toClaim.containsKey(tp)) {
+                        present.add(tp);
+                    }
+                });
+            }
+        }
+        if (present.isEmpty()) {
+            return held;
+        }
+        long session = registry.znodes().sessionId();
+        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(present.size());
+        Map<TopicAndPartition, PartitionOwner> read = new java.util.concurrent.ConcurrentHashMap<>();
+        for (TopicAndPartition tp : present) {
+            client.getData().usingWatcher(ownerGone).inBackground((c, event) -> {
+                if (event.getResultCode() == org.apache.zookeeper.KeeperException.Code.OK.intValue()) {
+                    byte[] data = event.getData();
+                    read.put(tp, new PartitionOwner(tp, data == null ? "" : new String(data, java.nio.charset.StandardCharsets.UTF_8),
+                            event.getStat().getEphemeralOwner()));
+                }
+                answered.countDown(); // NONODE: released meanwhile, free to claim
+            }).forPath(registry.layout().owner(group, tp));
+        }
+        if (!answered.await(Math.max(1_000L, staleRegistrationWait().toMillis()), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("no answer from ZooKeeper reading the owners of " + present);
+        }
+        read.forEach((tp, owner) -> {
+            if (owner.session() != session || !owner.value().equals(toClaim.get(tp).toString())) {
+                held.put(tp, owner);
+            }
+        });
+        return held;
+    }
+
+    /**
+     * Waits for the holders of a claim that collided to let go: their znodes are watched (already, when
+     * {@code watchesArmed}). {@code view} is the group as read by this attempt (null: read the member list).
+     */
+    private void waitForOwners(ClaimConflictException conflict, GroupView view, boolean watchesArmed) {
         boolean holderAlive = false;
-        Set<ConsumerId> members = lastKnownMembers();
+        Set<ConsumerId> members = view != null ? view.members().keySet() : lastKnownMembers();
         for (PartitionOwner holder : conflict.heldBy().values()) {
             String path = registry.layout().owner(group, holder.partition());
-            if (!registry.znodes().existsWatch(path, ownerGone)) {
+            if (!watchesArmed && !registry.znodes().existsWatch(path, ownerGone)) {
                 request(new RebalanceCause.Retry("a partition's previous owner let go"));
             }
             holderAlive |= holder.thread().map(t -> members.contains(t.consumer())).orElse(false);
