@@ -88,9 +88,10 @@ public final class GroupMember implements Closeable {
     private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
     private final List<RebalanceCause> pendingCauses = new ArrayList<>();
     private final Runnable onChange = () -> request(null);
+    private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
     private final Watcher ownerGone = event -> {
         if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-            request(new RebalanceCause.Retry("a partition's previous owner let go"));
+            request(OWNER_LET_GO);
         }
     };
     private final Watcher membershipWatcher = event -> {
@@ -113,6 +114,9 @@ public final class GroupMember implements Closeable {
     /** Causes seen since the last successful attempt: a success reports all of them. */
     private final java.util.LinkedHashSet<RebalanceCause> causesSinceSuccess = new java.util.LinkedHashSet<>();
     private String lastError;
+    /** The view of the last attempt that had to wait for previous owners, and the ids cversion it was read at. */
+    private GroupView waitingView;
+    private int waitingViewCversion;
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
 
     // --- scheduling (any thread) ----------------------------------------------------------------------
@@ -120,6 +124,8 @@ public final class GroupMember implements Closeable {
     private long nextAttemptDueNanos;
     private volatile boolean closing;
     private volatile long ownershipSession;
+    /** Set by every event except an owner letting go: the next attempt must read the group again. */
+    private volatile boolean viewStale = true;
     private volatile MemberHealth health;
 
     /**
@@ -207,6 +213,9 @@ public final class GroupMember implements Closeable {
         if (closing) {
             return;
         }
+        if (cause != OWNER_LET_GO) {
+            viewStale = true;
+        }
         synchronized (pendingCauses) {
             if (cause != null) {
                 pendingCauses.add(cause);
@@ -254,10 +263,17 @@ public final class GroupMember implements Closeable {
         }
         List<RebalanceCause> causes = drainCauses();
         causesSinceSuccess.addAll(causes);
+        boolean stale = viewStale;
+        viewStale = false;
+        GroupView waitedWith = waitingView;
+        waitingView = null;
         try {
             ensureRegistered(causes);
             Stat idsBefore = idsStat();
-            GroupView view = readView();
+            // Only previous owners let go since the last attempt waited for them, and nobody joined or left
+            // (the cversion counts every create and delete under /ids): the group is as that attempt read it.
+            GroupView view = !stale && waitedWith != null && idsBefore != null
+                    && idsBefore.getCversion() == waitingViewCversion ? waitedWith : readView();
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
             causesSinceSuccess.addAll(changes);
@@ -283,6 +299,8 @@ public final class GroupMember implements Closeable {
             Map<TopicAndPartition, PartitionOwner> held = heldByOthers(toClaim);
             if (!held.isEmpty()) {
                 waitForOwners(new ClaimConflictException(group, held), view, true);
+                waitingView = view;
+                waitingViewCversion = idsBefore == null ? -1 : idsBefore.getCversion();
                 return;
             }
             registry.owners().claim(group, me, toClaim);
@@ -514,7 +532,7 @@ public final class GroupMember implements Closeable {
         for (PartitionOwner holder : conflict.heldBy().values()) {
             String path = registry.layout().owner(group, holder.partition());
             if (!watchesArmed && !registry.znodes().existsWatch(path, ownerGone)) {
-                request(new RebalanceCause.Retry("a partition's previous owner let go"));
+                request(OWNER_LET_GO);
             }
             holderAlive |= holder.thread().map(t -> members.contains(t.consumer())).orElse(false);
         }
