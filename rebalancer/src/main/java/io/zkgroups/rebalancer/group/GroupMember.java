@@ -56,8 +56,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * only need an owner znode gone when they are the ones assigned the partition, so this is wire-compatible.
  * <p>
  * It never gives up: failed attempts retry with capped exponential backoff and jitter, a claim blocked by a
- * previous owner is retried the moment that owner znode is deleted (a watch), and after a successful claim the
- * member checks that the membership it computed from is still current. Everything it knows is in {@link #health()}.
+ * previous owner is retried the moment that owner znode is deleted (a watch), and a change of the membership it
+ * computed from wakes it through the watch its read armed, however far the attempt got. Everything it knows is in
+ * {@link #health()}.
  * <p>
  * Ownership is a lease on the ZooKeeper session ({@link SessionLease}): {@link #canDeliver()} is false as soon as
  * the session may have expired on the server, and on LOST or a new session every owned partition is reported
@@ -168,6 +169,7 @@ public final class GroupMember implements Closeable {
         client.getConnectionStateListenable().addListener(connectionListener);
         lease.start(beats);
         request(new RebalanceCause.Started());
+        schedule(Duration.ZERO); // nothing to gather yet: join at once
     }
 
     /** The member's health, as of its last step. */
@@ -310,9 +312,6 @@ public final class GroupMember implements Closeable {
                 throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
                         + " ended during the rebalance");
             }
-            if (membershipMovedSince(idsBefore)) {
-                request(new RebalanceCause.Retry("membership changed during the rebalance"));
-            }
             if (!toClaim.isEmpty()) {
                 listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
             }
@@ -415,11 +414,6 @@ public final class GroupMember implements Closeable {
         } catch (Exception e) {
             throw io.zkgroups.registry.RegistryException.of("reading", registry.layout().memberIds(group), e);
         }
-    }
-
-    private boolean membershipMovedSince(Stat before) {
-        Stat now = idsStat();
-        return before == null || now == null || now.getCversion() != before.getCversion();
     }
 
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
