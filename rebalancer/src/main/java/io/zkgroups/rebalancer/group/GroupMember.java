@@ -270,7 +270,15 @@ public final class GroupMember implements Closeable {
         GroupView waitedWith = waitingView;
         waitingView = null;
         try {
+            boolean joining = registeredSession == 0;
             ensureRegistered(causes);
+            if (joining && !config.debounce().isZero()) {
+                // Our registration is news to everyone: they react after their debounce and hold what we would get
+                // until then. Read the group after ours, with whoever joined together with us.
+                publishHealth();
+                request(null);
+                return;
+            }
             Stat idsBefore = idsStat();
             // Only previous owners let go since the last attempt waited for them, and nobody joined or left
             // (the cversion counts every create and delete under /ids): the group is as that attempt read it.
