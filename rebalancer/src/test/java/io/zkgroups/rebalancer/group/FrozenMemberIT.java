@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
 @Timeout(120)
 class FrozenMemberIT {
 
-    private static final int CHILD_SESSION_MS = 1_500;
+    private static final int CHILD_SESSION_MS = 2_000;
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final AtomicInteger CHILDREN = new AtomicInteger();
 
