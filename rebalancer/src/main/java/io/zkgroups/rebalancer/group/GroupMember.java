@@ -276,6 +276,9 @@ public final class GroupMember implements Closeable {
                 // Our registration is news to everyone: they react after their debounce and hold what we would get
                 // until then. Read the group after ours, with whoever joined together with us.
                 publishHealth();
+                synchronized (pendingCauses) {
+                    pendingCauses.addAll(0, causes); // still the reasons of the attempt that follows
+                }
                 request(null);
                 return;
             }
