@@ -60,8 +60,27 @@ public final class RebalanceBench {
     private final List<Result> results = new ArrayList<>();
     private final List<String> anomalies = new ArrayList<>();
     private final List<RebalanceProcess> everything = new ArrayList<>();
+    private final javax.management.ObjectName zkServerBean;
+    /** nanoTime → RTT (ms) of the coordinator's sampling requests. */
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Double> rtts = new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "rtt-sampler");
+        t.setDaemon(true);
+        return t;
+    });
 
-    record Result(String impl, String size, String scenario, List<Double> millis, String target) {
+    record Result(String impl, String size, String scenario, List<Double> millis, String target, Probe probe) {
+    }
+
+    /**
+     * What ZooKeeper saw while a scenario ran: requests the server received during each measured window (JMX
+     * {@code PacketsReceived}, including the background of pings and lease beats) and the round-trip time of a
+     * tiny request sampled every 20 ms by the coordinator — on a loaded machine the latencies are roughly
+     * "round trips on the critical path × this".
+     */
+    static final class Probe {
+        final List<Double> requests = new ArrayList<>();
+        final List<Double> rttMillis = new ArrayList<>();
     }
 
     private RebalanceBench(Options options) throws IOException {
@@ -73,6 +92,46 @@ public final class RebalanceBench {
         Files.createDirectories(logDir);
         // 0.8.2.2 consumers assign nothing without a broker; nothing listens there (no fetcher)
         registry.brokers().register(BrokerInfo.v1(0, "127.0.0.1", 9092, -1, System.currentTimeMillis()));
+        try {
+            this.zkServerBean = new javax.management.ObjectName("org.apache.ZooKeeperService:name0=StandaloneServer_port"
+                    + zk.connectString().substring(zk.connectString().lastIndexOf(':') + 1));
+        } catch (javax.management.MalformedObjectNameException e) {
+            throw new IllegalStateException(e);
+        }
+        sampler.scheduleWithFixedDelay(() -> {
+            long start = System.nanoTime();
+            try {
+                observerClient.checkExists().forPath("/");
+                rtts.put(start, millis(System.nanoTime() - start));
+            } catch (Exception e) {
+                // not a sample
+            }
+        }, 0, 20, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** Requests the ZooKeeper server has received so far. */
+    private long packets() {
+        try {
+            return (Long) java.lang.management.ManagementFactory.getPlatformMBeanServer().getAttribute(zkServerBean, "PacketsReceived");
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** Records requests and RTT samples of one measured window that started at {@code startNanos}, {@code startPackets}. */
+    private void probe(Probe probe, long startNanos, long startPackets, long endNanos) {
+        List<Double> window = new ArrayList<>(rtts.subMap(startNanos, endNanos).values());
+        probe.requests.add((double) (packets() - startPackets - window.size())); // not counting the sampler's own
+        if (window.isEmpty()) {
+            Map.Entry<Long, Double> next = rtts.ceilingEntry(startNanos);
+            if (next != null) {
+                window.add(next.getValue());
+            }
+        }
+        window.sort(null);
+        if (!window.isEmpty()) {
+            probe.rttMillis.add(window.get(window.size() / 2));
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -93,6 +152,7 @@ public final class RebalanceBench {
                 }
             }
         } finally {
+            bench.sampler.shutdownNow();
             bench.killEverything();
             bench.zk.close();
         }
@@ -112,6 +172,10 @@ public final class RebalanceBench {
         List<Double> leave = new ArrayList<>();
         List<Double> kill = new ArrayList<>();
         List<Double> burst = new ArrayList<>();
+        Probe joinProbe = new Probe();
+        Probe leaveProbe = new Probe();
+        Probe killProbe = new Probe();
+        Probe burstProbe = new Probe();
 
         try (RebalanceObserver observer = new RebalanceObserver(observerClient, group, topic)) {
             List<RebalanceProcess> live = new ArrayList<>();
@@ -125,10 +189,12 @@ public final class RebalanceBench {
             for (int rep = 0; rep < options.reps; rep++) {
                 RebalanceProcess joining = launchOurs(group, topic);
                 awaitReady(List.of(joining));
+                long packets = packets();
                 joining.send("start");
                 live.add(joining);
                 long end = awaitStable("join " + size, live, topic, p, observer);
                 if (end > 0) {
+                    probe(joinProbe, joining.startingAt, packets, end);
                     join.add(millis(end - joining.startingAt));
                     long registered = observer.registeredAt(joining.id.value());
                     if (registered > 0) {
@@ -137,10 +203,12 @@ public final class RebalanceBench {
                 }
 
                 RebalanceProcess leaving = live.remove(0); // the oldest
+                packets = packets();
                 leaving.send("leave");
                 end = awaitStable("leave " + size, live, topic, p, observer);
                 if (end > 0) {
                     RebalanceProcess.await(() -> leaving.leavingAt != 0, WAIT);
+                    probe(leaveProbe, leaving.leavingAt, packets, end);
                     leave.add(millis(end - leaving.leavingAt));
                 }
                 leaving.awaitExit(WAIT);
@@ -153,10 +221,12 @@ public final class RebalanceBench {
             awaitStable("setup " + size, live, topic, p, observer);
             for (int rep = 0; rep < options.killReps; rep++) {
                 RebalanceProcess victim = live.remove(0);
+                long packets = packets();
                 long killedAt = System.nanoTime();
                 victim.kill();
                 long end = awaitStable("kill " + size, live, topic, p, observer);
                 if (end > 0) {
+                    probe(killProbe, killedAt, packets, end);
                     kill.add(millis(end - killedAt));
                 }
                 RebalanceProcess replacement = launchOurs(group, topic);
@@ -177,10 +247,12 @@ public final class RebalanceBench {
                     all.add(launchOurs(burstGroup, topic));
                 }
                 awaitReady(all);
+                long packets = packets();
                 all.forEach(m -> m.send("start"));
                 long end = awaitStable("burst " + size, all, topic, p, observer);
                 if (end > 0) {
                     long first = all.stream().mapToLong(m -> m.startingAt).min().orElseThrow();
+                    probe(burstProbe, first, packets, end);
                     burst.add(millis(end - first));
                 }
                 closeAll(all);
@@ -188,13 +260,13 @@ public final class RebalanceBench {
             progress(size, "burst", rep);
         }
 
-        results.add(new Result("zkgroups", size, "join (from start())", join, "≤ 100 ms"));
-        results.add(new Result("zkgroups", size, "join (from registration seen)", joinFromRegistration, ""));
-        results.add(new Result("zkgroups", size, "graceful leave (from close())", leave, "≤ 50 ms"));
+        results.add(new Result("zkgroups", size, "join (from start())", join, "≤ 100 ms", joinProbe));
+        results.add(new Result("zkgroups", size, "join (from registration seen)", joinFromRegistration, "", null));
+        results.add(new Result("zkgroups", size, "graceful leave (from close())", leave, "≤ 50 ms", leaveProbe));
         results.add(new Result("zkgroups", size, "kill -9 (from SIGKILL)", kill,
-                "≤ session + 200 = " + (options.sessionMs + 200) + " ms"));
+                "≤ session + 200 = " + (options.sessionMs + 200) + " ms", killProbe));
         results.add(new Result("zkgroups", size, "burst of " + n + " (from first start())", burst,
-                n == 10 && p == 100 ? "≤ 400 ms" : ""));
+                n == 10 && p == 100 ? "≤ 400 ms" : "", burstProbe));
     }
 
     private RebalanceProcess launchOurs(String group, String topic) {
@@ -288,6 +360,9 @@ public final class RebalanceBench {
         List<Double> leave = new ArrayList<>();
         List<Double> burstFirst = new ArrayList<>();
         List<Double> burstLast = new ArrayList<>();
+        Probe joinProbe = new Probe();
+        Probe leaveProbe = new Probe();
+        Probe burstProbe = new Probe();
 
         try (RebalanceObserver observer = new RebalanceObserver(observerClient, group, topic)) {
             List<RebalanceProcess> live = new ArrayList<>();
@@ -300,17 +375,21 @@ public final class RebalanceBench {
                 RebalanceProcess joining = launchLegacy(group, topic);
                 live.add(joining);
                 RebalanceProcess.await(() -> observer.registeredAt(joining.id.value()) != 0, WAIT);
+                long packets = packets();
                 long end = awaitOwners("legacy join " + size, live, topic, p, observer);
                 if (end > 0) {
+                    probe(joinProbe, observer.registeredAt(joining.id.value()), packets, end);
                     join.add(millis(end - observer.registeredAt(joining.id.value())));
                 }
                 awaitReady(List.of(joining));
 
                 RebalanceProcess leaving = live.remove(0);
+                packets = packets();
                 leaving.send("shutdown");
                 RebalanceProcess.await(() -> observer.unregisteredAt(leaving.id.value()) != 0, WAIT);
                 end = awaitOwners("legacy leave " + size, live, topic, p, observer);
                 if (end > 0) {
+                    probe(leaveProbe, observer.unregisteredAt(leaving.id.value()), packets, end);
                     leave.add(millis(end - observer.unregisteredAt(leaving.id.value())));
                 }
                 leaving.awaitExit(WAIT);
@@ -326,11 +405,13 @@ public final class RebalanceBench {
                 for (int i = 0; i < n; i++) {
                     all.add(launchLegacy(burstGroup, topic));
                 }
+                long packets = packets();
                 RebalanceProcess.await(() -> all.stream().allMatch(m -> observer.registeredAt(m.id.value()) != 0), WAIT);
                 long end = awaitOwners("legacy burst " + size, all, topic, p, observer);
                 if (end > 0) {
                     long first = all.stream().mapToLong(m -> observer.registeredAt(m.id.value())).min().orElseThrow();
                     long last = all.stream().mapToLong(m -> observer.registeredAt(m.id.value())).max().orElseThrow();
+                    probe(burstProbe, first, packets, end);
                     burstFirst.add(millis(end - first));
                     burstLast.add(millis(end - last));
                 }
@@ -338,10 +419,10 @@ public final class RebalanceBench {
             }
             progress(size, "0.8.2.2 burst", rep);
         }
-        results.add(new Result(label, size, "join (from registration seen)", join, ""));
-        results.add(new Result(label, size, "graceful leave (from registration gone)", leave, ""));
-        results.add(new Result(label, size, "burst of " + n + " (from first registration)", burstFirst, ""));
-        results.add(new Result(label, size, "burst of " + n + " (from last registration)", burstLast, ""));
+        results.add(new Result(label, size, "join (from registration seen)", join, "", joinProbe));
+        results.add(new Result(label, size, "graceful leave (from registration gone)", leave, "", leaveProbe));
+        results.add(new Result(label, size, "burst of " + n + " (from first registration)", burstFirst, "", burstProbe));
+        results.add(new Result(label, size, "burst of " + n + " (from last registration)", burstLast, "", null));
     }
 
     private RebalanceProcess launchLegacy(String group, String topic) {
@@ -379,14 +460,16 @@ public final class RebalanceBench {
 
     private void report() {
         System.out.println();
-        System.out.println("| implementation | members × partitions | scenario | n | median ms | p90 ms | max ms | target |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
+        System.out.println("| implementation | members × partitions | scenario | n | median ms | p90 ms | max ms | target "
+                + "| ZK requests (median) | ZK RTT ms (median) |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (Result r : results) {
-            List<Double> sorted = new ArrayList<>(r.millis());
-            sorted.sort(null);
-            System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s | %s |%n", r.impl(), r.size().replace("x", " × "),
+            List<Double> sorted = sorted(r.millis());
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |%n", r.impl(), r.size().replace("x", " × "),
                     r.scenario(), sorted.size(), pct(sorted, 50), pct(sorted, 90),
-                    sorted.isEmpty() ? "–" : fmt(sorted.get(sorted.size() - 1)), r.target());
+                    sorted.isEmpty() ? "–" : fmt(sorted.get(sorted.size() - 1)), r.target(),
+                    r.probe() == null ? "" : pct(sorted(r.probe().requests), 50),
+                    r.probe() == null ? "" : pct(sorted(r.probe().rttMillis), 50));
         }
         System.out.println();
         System.out.println("raw (ms, in run order):");
@@ -396,6 +479,12 @@ public final class RebalanceBench {
         }
         System.out.println("anomalies: " + (anomalies.isEmpty() ? "none" : ""));
         anomalies.forEach(a -> System.out.println("  " + a));
+    }
+
+    private static List<Double> sorted(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted;
     }
 
     /** Nearest-rank percentile. */

@@ -56,8 +56,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * only need an owner znode gone when they are the ones assigned the partition, so this is wire-compatible.
  * <p>
  * It never gives up: failed attempts retry with capped exponential backoff and jitter, a claim blocked by a
- * previous owner is retried the moment that owner znode is deleted (a watch), and after a successful claim the
- * member checks that the membership it computed from is still current. Everything it knows is in {@link #health()}.
+ * previous owner is retried the moment that owner znode is deleted (a watch), and a change of the membership it
+ * computed from wakes it through the watch its read armed, however far the attempt got. Everything it knows is in
+ * {@link #health()}.
  * <p>
  * Ownership is a lease on the ZooKeeper session ({@link SessionLease}): {@link #canDeliver()} is false as soon as
  * the session may have expired on the server, and on LOST or a new session every owned partition is reported
@@ -88,9 +89,10 @@ public final class GroupMember implements Closeable {
     private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
     private final List<RebalanceCause> pendingCauses = new ArrayList<>();
     private final Runnable onChange = () -> request(null);
+    private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
     private final Watcher ownerGone = event -> {
         if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-            request(new RebalanceCause.Retry("a partition's previous owner let go"));
+            request(OWNER_LET_GO);
         }
     };
     private final Watcher membershipWatcher = event -> {
@@ -113,6 +115,9 @@ public final class GroupMember implements Closeable {
     /** Causes seen since the last successful attempt: a success reports all of them. */
     private final java.util.LinkedHashSet<RebalanceCause> causesSinceSuccess = new java.util.LinkedHashSet<>();
     private String lastError;
+    /** The view of the last attempt that had to wait for previous owners, and the ids cversion it was read at. */
+    private GroupView waitingView;
+    private int waitingViewCversion;
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
 
     // --- scheduling (any thread) ----------------------------------------------------------------------
@@ -120,6 +125,8 @@ public final class GroupMember implements Closeable {
     private long nextAttemptDueNanos;
     private volatile boolean closing;
     private volatile long ownershipSession;
+    /** Set by every event except an owner letting go: the next attempt must read the group again. */
+    private volatile boolean viewStale = true;
     private volatile MemberHealth health;
 
     /**
@@ -162,6 +169,7 @@ public final class GroupMember implements Closeable {
         client.getConnectionStateListenable().addListener(connectionListener);
         lease.start(beats);
         request(new RebalanceCause.Started());
+        schedule(Duration.ZERO); // nothing to gather yet: join at once
     }
 
     /** The member's health, as of its last step. */
@@ -206,6 +214,9 @@ public final class GroupMember implements Closeable {
     private void request(RebalanceCause cause) {
         if (closing) {
             return;
+        }
+        if (cause != OWNER_LET_GO) {
+            viewStale = true;
         }
         synchronized (pendingCauses) {
             if (cause != null) {
@@ -254,10 +265,28 @@ public final class GroupMember implements Closeable {
         }
         List<RebalanceCause> causes = drainCauses();
         causesSinceSuccess.addAll(causes);
+        boolean stale = viewStale;
+        viewStale = false;
+        GroupView waitedWith = waitingView;
+        waitingView = null;
         try {
+            boolean joining = registeredSession == 0;
             ensureRegistered(causes);
+            if (joining && !config.debounce().isZero()) {
+                // Our registration is news to everyone: they react after their debounce and hold what we would get
+                // until then. Read the group after ours, with whoever joined together with us.
+                publishHealth();
+                synchronized (pendingCauses) {
+                    pendingCauses.addAll(0, causes); // still the reasons of the attempt that follows
+                }
+                request(null);
+                return;
+            }
             Stat idsBefore = idsStat();
-            GroupView view = readView();
+            // Only previous owners let go since the last attempt waited for them, and nobody joined or left
+            // (the cversion counts every create and delete under /ids): the group is as that attempt read it.
+            GroupView view = !stale && waitedWith != null && idsBefore != null
+                    && idsBefore.getCversion() == waitingViewCversion ? waitedWith : readView();
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
             causesSinceSuccess.addAll(changes);
@@ -280,6 +309,13 @@ public final class GroupMember implements Closeable {
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
             toClaim.keySet().removeAll(owned.keySet());
             checkNotClosing();
+            Map<TopicAndPartition, PartitionOwner> held = heldByOthers(toClaim);
+            if (!held.isEmpty()) {
+                waitForOwners(new ClaimConflictException(group, held), view, true);
+                waitingView = view;
+                waitingViewCversion = idsBefore == null ? -1 : idsBefore.getCversion();
+                return;
+            }
             registry.owners().claim(group, me, toClaim);
             owned.putAll(toClaim);
             if (registry.znodes().sessionId() != registeredSession) {
@@ -287,15 +323,12 @@ public final class GroupMember implements Closeable {
                 throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
                         + " ended during the rebalance");
             }
-            if (membershipMovedSince(idsBefore)) {
-                request(new RebalanceCause.Retry("membership changed during the rebalance"));
-            }
             if (!toClaim.isEmpty()) {
                 listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
             }
             succeeded(view);
         } catch (ClaimConflictException e) {
-            waitForOwners(e);
+            waitForOwners(e, null, false);
         } catch (ClosingException e) {
             // close() takes it from here
         } catch (AssignmentRefusedException e) {
@@ -339,6 +372,9 @@ public final class GroupMember implements Closeable {
 
     /** Refuses to join a full group, or one whose round-robin assignment this subscription would break. */
     private void checkCanJoin() {
+        if (config.maxGroupSize() == 0 && !(assignor instanceof RoundRobinAssignor)) {
+            return; // nothing to check, so no reason to read every registration before joining
+        }
         Listing<Member> members = registry.members().list(group);
         List<Member> others = members.entries().stream().filter(m -> !m.id().equals(me)).toList();
         int count = others.size() + members.unreadable().size();
@@ -391,11 +427,6 @@ public final class GroupMember implements Closeable {
         }
     }
 
-    private boolean membershipMovedSince(Stat before) {
-        Stat now = idsStat();
-        return before == null || now == null || now.getCversion() != before.getCversion();
-    }
-
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
         Set<TopicAndPartition> moving = new TreeSet<>();
         owned.forEach((tp, thread) -> {
@@ -428,13 +459,85 @@ public final class GroupMember implements Closeable {
         }
     }
 
-    private void waitForOwners(ClaimConflictException conflict) {
+    /**
+     * Which of {@code toClaim} another session holds now, read before claiming, each read arming
+     * {@link #ownerGone}. A claim that would collide is not sent: the collision would cost a failed transaction
+     * and then one read per claimed partition to find out who holds what, one after the other. Here it is one
+     * listing per topic (which partitions have an owner znode at all) and the reads of those, in parallel.
+     */
+    private Map<TopicAndPartition, PartitionOwner> heldByOthers(Map<TopicAndPartition, ThreadId> toClaim) {
+        try {
+            return readHolders(toClaim);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClosingException();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw io.zkgroups.registry.RegistryException.of("reading the owners under", registry.layout().owners(group), e);
+        }
+    }
+
+    private Map<TopicAndPartition, PartitionOwner> readHolders(Map<TopicAndPartition, ThreadId> toClaim) throws Exception {
+        Map<TopicAndPartition, PartitionOwner> held = new TreeMap<>();
+        if (toClaim.isEmpty()) {
+            return held;
+        }
+        Set<TopicAndPartition> present = new TreeSet<>();
+        for (String topic : new TreeSet<>(toClaim.keySet().stream().map(TopicAndPartition::topic).toList())) {
+            List<String> children;
+            try {
+                children = client.getChildren().forPath(registry.layout().owners(group, topic));
+            } catch (org.apache.zookeeper.KeeperException.NoNodeException none) {
+                continue;
+            }
+            for (String child : children) {
+                ZkLayout.parsePartition(child).ifPresent(p -> {
+                    TopicAndPartition tp = new TopicAndPartition(topic, p);
+                    if (toClaim.containsKey(tp)) {
+                        present.add(tp);
+                    }
+                });
+            }
+        }
+        if (present.isEmpty()) {
+            return held;
+        }
+        long session = registry.znodes().sessionId();
+        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(present.size());
+        Map<TopicAndPartition, PartitionOwner> read = new java.util.concurrent.ConcurrentHashMap<>();
+        for (TopicAndPartition tp : present) {
+            client.getData().usingWatcher(ownerGone).inBackground((c, event) -> {
+                if (event.getResultCode() == org.apache.zookeeper.KeeperException.Code.OK.intValue()) {
+                    byte[] data = event.getData();
+                    read.put(tp, new PartitionOwner(tp, data == null ? "" : new String(data, java.nio.charset.StandardCharsets.UTF_8),
+                            event.getStat().getEphemeralOwner()));
+                }
+                answered.countDown(); // NONODE: released meanwhile, free to claim
+            }).forPath(registry.layout().owner(group, tp));
+        }
+        if (!answered.await(Math.max(1_000L, staleRegistrationWait().toMillis()), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("no answer from ZooKeeper reading the owners of " + present);
+        }
+        read.forEach((tp, owner) -> {
+            if (owner.session() != session || !owner.value().equals(toClaim.get(tp).toString())) {
+                held.put(tp, owner);
+            }
+        });
+        return held;
+    }
+
+    /**
+     * Waits for the holders of a claim that collided to let go: their znodes are watched (already, when
+     * {@code watchesArmed}). {@code view} is the group as read by this attempt (null: read the member list).
+     */
+    private void waitForOwners(ClaimConflictException conflict, GroupView view, boolean watchesArmed) {
         boolean holderAlive = false;
-        Set<ConsumerId> members = lastKnownMembers();
+        Set<ConsumerId> members = view != null ? view.members().keySet() : lastKnownMembers();
         for (PartitionOwner holder : conflict.heldBy().values()) {
             String path = registry.layout().owner(group, holder.partition());
-            if (!registry.znodes().existsWatch(path, ownerGone)) {
-                request(new RebalanceCause.Retry("a partition's previous owner let go"));
+            if (!watchesArmed && !registry.znodes().existsWatch(path, ownerGone)) {
+                request(OWNER_LET_GO);
             }
             holderAlive |= holder.thread().map(t -> members.contains(t.consumer())).orElse(false);
         }

@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
 @Timeout(120)
 class FrozenMemberIT {
 
-    private static final int CHILD_SESSION_MS = 1_500;
+    private static final int CHILD_SESSION_MS = 2_000;
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final AtomicInteger CHILDREN = new AtomicInteger();
 
@@ -367,7 +367,7 @@ class FrozenMemberIT {
         static Child start(String connect, String group, String name, String topic, int sessionMs) throws IOException {
             Path dir = Path.of("target", "frozen-member").toAbsolutePath();
             Files.createDirectories(dir);
-            Path stderr = dir.resolve(name + "-" + CHILDREN.incrementAndGet() + ".stderr.log");
+            Path stderr = dir.resolve(name + "-" + ProcessHandle.current().pid() + "-" + CHILDREN.incrementAndGet() + ".stderr.log");
             List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                     "-cp", System.getProperty("java.class.path"),

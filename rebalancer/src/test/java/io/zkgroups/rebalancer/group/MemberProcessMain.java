@@ -14,6 +14,7 @@ import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
@@ -107,10 +108,15 @@ public final class MemberProcessMain {
             return thread;
         });
         delivery.scheduleWithFixedDelay(() -> {
-            long now = System.nanoTime();
-            long session = member.lease().session();
-            if (!mine.isEmpty() && member.canDeliver() && member.lease().session() == session) {
-                out.println("DELIVER " + hex(session) + " " + now + " " + text(new TreeSet<>(mine)));
+            try {
+                long now = System.nanoTime();
+                long session = member.lease().session();
+                if (!mine.isEmpty() && member.canDeliver() && member.lease().session() == session) {
+                    // ArrayList copies through toArray(), safe against concurrent changes (TreeSet's copy is not)
+                    out.println("DELIVER " + hex(session) + " " + now + " " + text(new TreeSet<>(new ArrayList<>(mine))));
+                }
+            } catch (RuntimeException e) {
+                e.printStackTrace(); // a periodic task that throws is never run again: log and go on
             }
         }, 0, deliveryPeriodMs, TimeUnit.MILLISECONDS);
 
