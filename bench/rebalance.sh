@@ -9,14 +9,13 @@
 # Options (defaults): --sizes 4x16,10x100 --impl ours --reps 10 --kill-reps 5 --burst-reps 5 --session-ms 2000
 #   --debounce-ms 10 --strategy range --legacy-reps 3 --legacy-burst-reps 3 --legacy-session-ms 6000
 #   --legacy-backoff-ms 2000 --legacy-retries 4 (0.8.2.2's defaults)
-# Extra Maven flags (e.g. -o) through BENCH_MVN_FLAGS. Child logs: bench/target/rebalance-logs/.
+# Set MVN_OPTS="-o" to build offline. Child logs: bench/target/rebalance-logs/. Results go to docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-read -r -a MVN_FLAGS <<< "${BENCH_MVN_FLAGS:-}"
-mvn -B -q "${MVN_FLAGS[@]}" -Pbench -pl bench -am package -DskipTests
+mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench -am
 LEGACY_CP=""
 if [[ " $* " == *legacy* ]]; then
-  mvn -B -q "${MVN_FLAGS[@]}" -pl legacy-driver package
+  mvn -B -q ${MVN_OPTS:-} -pl legacy-driver package
   LEGACY_CP="legacy-driver/target/classes:$(cat legacy-driver/target/legacy-classpath.txt)"
 fi
 CP="bench/target/classes:$(cat bench/target/bench-classpath.txt)"
