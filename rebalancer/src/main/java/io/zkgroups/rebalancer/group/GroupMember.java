@@ -42,7 +42,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * A member of a 0.8-style ZooKeeper consumer group, in the manner of a Curator recipe: {@link #start()},
@@ -128,6 +130,8 @@ public final class GroupMember implements Closeable {
     /** Set by every event except an owner letting go: the next attempt must read the group again. */
     private volatile boolean viewStale = true;
     private volatile MemberHealth health;
+    private final List<Consumer<MemberHealth>> healthListeners = new CopyOnWriteArrayList<>();
+    private final Object publishing = new Object();
 
     /**
      * @param client        a started Curator client; the member adds watches and a connection listener to it
@@ -175,6 +179,19 @@ public final class GroupMember implements Closeable {
     /** The member's health, as of its last step. */
     public MemberHealth health() {
         return health;
+    }
+
+    /**
+     * Calls {@code listener} with every new {@link #health()} value, in order, on the thread that changed it
+     * (the event loop, or the one calling {@link #close()}). It must return quickly and not call back into the
+     * member: the rebalance waits for it. Exceptions it throws are logged and ignored.
+     */
+    public void addHealthListener(Consumer<MemberHealth> listener) {
+        healthListeners.add(Objects.requireNonNull(listener, "listener cannot be null"));
+    }
+
+    public void removeHealthListener(Consumer<MemberHealth> listener) {
+        healthListeners.remove(listener);
     }
 
     public ConsumerId consumerId() {
@@ -733,9 +750,22 @@ public final class GroupMember implements Closeable {
     }
 
     private void publishHealth() {
-        health = new MemberHealth(state.get(), generation, Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet())),
-                lastCauses, Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince),
-                malformed);
+        synchronized (publishing) { // one publisher at a time, so listeners see the values in order
+            MemberHealth now = new MemberHealth(state.get(), generation,
+                    Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet())), lastCauses,
+                    Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed);
+            if (now.equals(health)) {
+                return;
+            }
+            health = now;
+            for (Consumer<MemberHealth> listener : healthListeners) {
+                try {
+                    listener.accept(now);
+                } catch (RuntimeException e) {
+                    LOG.warn("[{}] health listener {} failed: {}", me, listener, e.toString());
+                }
+            }
+        }
     }
 
     private static String describe(List<RebalanceCause> causes) {

@@ -277,4 +277,32 @@ class GroupMemberIT {
             assertThat(group.ownerZnodes()).isEmpty();
         }
     }
+
+    @Test
+    void healthListenersSeeEveryChangeInOrderAndOnlyChanges() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("watched", 4);
+            List<MemberHealth> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+            GroupMember first = group.create("a", Subscription.topics(Map.of("watched", 1)), c -> c);
+            first.addHealthListener(seen::add);
+            first.start();
+            group.awaitConverged();
+            GroupMember second = group.start("b", Subscription.topics(Map.of("watched", 1)));
+            group.awaitConverged();
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> !seen.isEmpty() && seen.get(seen.size() - 1).equals(first.health()));
+            for (int i = 1; i < seen.size(); i++) {
+                assertThat(seen.get(i)).as("value %d repeats the one before", i).isNotEqualTo(seen.get(i - 1));
+                assertThat(seen.get(i).generation()).isGreaterThanOrEqualTo(seen.get(i - 1).generation());
+            }
+            assertThat(seen).extracting(MemberHealth::state).contains(MemberState.REBALANCING);
+            MemberHealth last = seen.get(seen.size() - 1);
+            assertThat(last.isStable()).isTrue();
+            assertThat(last.owned()).hasSize(2).doesNotContainAnyElementsOf(second.owned());
+
+            group.stop(first);
+            assertThat(seen.get(seen.size() - 1).state()).isEqualTo(MemberState.CLOSED);
+            assertThat(seen.get(seen.size() - 1).owned()).isEmpty();
+        }
+    }
 }
