@@ -12,13 +12,13 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.ClaimConflictException;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.store.MemberList;
 import io.zkgroups.registry.store.PartitionOwner;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.WatcherRemoveCuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +86,7 @@ public final class GroupMember implements Closeable {
     private final PartitionAssignor assignor;
     private final Backoff backoff;
     private final SessionLease lease;
+    private final MemberList memberList;
     private final ScheduledExecutorService loop;
     private final ScheduledExecutorService beats;
     private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
@@ -154,6 +155,7 @@ public final class GroupMember implements Closeable {
         this.listener = Objects.requireNonNull(listener, "listener cannot be null");
         this.backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
         this.lease = new SessionLease(client, config.leaseMargin());
+        this.memberList = registry.members().memberList(group);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
         publishHealth();
@@ -299,11 +301,11 @@ public final class GroupMember implements Closeable {
                 request(null);
                 return;
             }
-            Stat idsBefore = idsStat();
+            MemberList.Read members = memberList.read(membershipWatcher);
             // Only previous owners let go since the last attempt waited for them, and nobody joined or left
             // (the cversion counts every create and delete under /ids): the group is as that attempt read it.
-            GroupView view = !stale && waitedWith != null && idsBefore != null
-                    && idsBefore.getCversion() == waitingViewCversion ? waitedWith : readView();
+            GroupView view = !stale && waitedWith != null && members.cversion() == waitingViewCversion
+                    ? waitedWith : viewOf(members.listing());
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
             causesSinceSuccess.addAll(changes);
@@ -330,7 +332,7 @@ public final class GroupMember implements Closeable {
             if (!held.isEmpty()) {
                 waitForOwners(new ClaimConflictException(group, held), view, true);
                 waitingView = view;
-                waitingViewCversion = idsBefore == null ? -1 : idsBefore.getCversion();
+                waitingViewCversion = members.cversion();
                 return;
             }
             registry.owners().claim(group, me, toClaim);
@@ -414,8 +416,7 @@ public final class GroupMember implements Closeable {
         }
     }
 
-    private GroupView readView() {
-        Listing<Member> listing = registry.members().list(group, membershipWatcher);
+    private GroupView viewOf(Listing<Member> listing) {
         List<String> topics = GroupView.needsTopicList(listing.entries(), config.subscription())
                 ? topicMetadata.topics(onChange) : List.of();
         Map<ConsumerId, Member> admitted = GroupView.admitted(listing.entries(), config.maxGroupSize());
@@ -434,14 +435,6 @@ public final class GroupMember implements Closeable {
         }
         return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
                 counts, new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts));
-    }
-
-    private Stat idsStat() {
-        try {
-            return client.checkExists().forPath(registry.layout().memberIds(group));
-        } catch (Exception e) {
-            throw io.zkgroups.registry.RegistryException.of("reading", registry.layout().memberIds(group), e);
-        }
     }
 
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
@@ -479,64 +472,15 @@ public final class GroupMember implements Closeable {
     /**
      * Which of {@code toClaim} another session holds now, read before claiming, each read arming
      * {@link #ownerGone}. A claim that would collide is not sent: the collision would cost a failed transaction
-     * and then one read per claimed partition to find out who holds what, one after the other. Here it is one
-     * listing per topic (which partitions have an owner znode at all) and the reads of those, in parallel.
+     * (a write) and then the reads to find out who holds what. Here it is the reads alone, all at once.
      */
     private Map<TopicAndPartition, PartitionOwner> heldByOthers(Map<TopicAndPartition, ThreadId> toClaim) {
-        try {
-            return readHolders(toClaim);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClosingException();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw io.zkgroups.registry.RegistryException.of("reading the owners under", registry.layout().owners(group), e);
-        }
-    }
-
-    private Map<TopicAndPartition, PartitionOwner> readHolders(Map<TopicAndPartition, ThreadId> toClaim) throws Exception {
         Map<TopicAndPartition, PartitionOwner> held = new TreeMap<>();
         if (toClaim.isEmpty()) {
             return held;
         }
-        Set<TopicAndPartition> present = new TreeSet<>();
-        for (String topic : new TreeSet<>(toClaim.keySet().stream().map(TopicAndPartition::topic).toList())) {
-            List<String> children;
-            try {
-                children = client.getChildren().forPath(registry.layout().owners(group, topic));
-            } catch (org.apache.zookeeper.KeeperException.NoNodeException none) {
-                continue;
-            }
-            for (String child : children) {
-                ZkLayout.parsePartition(child).ifPresent(p -> {
-                    TopicAndPartition tp = new TopicAndPartition(topic, p);
-                    if (toClaim.containsKey(tp)) {
-                        present.add(tp);
-                    }
-                });
-            }
-        }
-        if (present.isEmpty()) {
-            return held;
-        }
         long session = registry.znodes().sessionId();
-        java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(present.size());
-        Map<TopicAndPartition, PartitionOwner> read = new java.util.concurrent.ConcurrentHashMap<>();
-        for (TopicAndPartition tp : present) {
-            client.getData().usingWatcher(ownerGone).inBackground((c, event) -> {
-                if (event.getResultCode() == org.apache.zookeeper.KeeperException.Code.OK.intValue()) {
-                    byte[] data = event.getData();
-                    read.put(tp, new PartitionOwner(tp, data == null ? "" : new String(data, java.nio.charset.StandardCharsets.UTF_8),
-                            event.getStat().getEphemeralOwner()));
-                }
-                answered.countDown(); // NONODE: released meanwhile, free to claim
-            }).forPath(registry.layout().owner(group, tp));
-        }
-        if (!answered.await(Math.max(1_000L, staleRegistrationWait().toMillis()), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException("no answer from ZooKeeper reading the owners of " + present);
-        }
-        read.forEach((tp, owner) -> {
+        registry.owners().owners(group, toClaim.keySet(), ownerGone).forEach((tp, owner) -> {
             if (owner.session() != session || !owner.value().equals(toClaim.get(tp).toString())) {
                 held.put(tp, owner);
             }
@@ -719,9 +663,11 @@ public final class GroupMember implements Closeable {
                     unreleased.removeAll(mine); // as before: a lost partition's znode is left to the session's end
                 }
             }
-            releaseHandedOver();
             if (registeredSession != 0) {
-                registry.members().unregister(group, me);
+                registry.owners().releaseAndUnregister(group, me, unreleased); // one transaction
+                unreleased.clear();
+            } else {
+                releaseHandedOver();
             }
         } catch (RuntimeException e) {
             LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());

@@ -2,7 +2,6 @@ package io.zkgroups.registry.store;
 
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
-import io.zkgroups.registry.codec.DecodeException;
 import io.zkgroups.registry.codec.MemberRegistrationCodec;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.MemberRegistration;
@@ -14,7 +13,6 @@ import org.apache.zookeeper.data.Stat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,7 +48,6 @@ public final class MemberRegistry {
     public long register(String group, ConsumerId id, MemberRegistration registration, Duration staleWait) {
         String path = layout.member(group, id);
         byte[] data = MemberRegistrationCodec.encode(registration);
-        znodes.ensurePersistent(layout.memberIds(group));
         long deadline = System.nanoTime() + staleWait.toNanos();
         try {
             while (true) {
@@ -58,6 +55,9 @@ public final class MemberRegistry {
                 try {
                     znodes.client().create().storingStatIn(created).withMode(CreateMode.EPHEMERAL).forPath(path, data);
                     return created.getCzxid();
+                } catch (KeeperException.NoNodeException newGroup) {
+                    // the group's directories come first; not created up front, which would cost a write on every join
+                    znodes.ensurePersistent(layout.memberIds(group));
                 } catch (KeeperException.NodeExistsException exists) {
                     Optional<Znodes.Data> current = znodes.read(path);
                     if (current.isEmpty()) {
@@ -109,19 +109,7 @@ public final class MemberRegistry {
 
     /** Deletes {@code id}'s registration if this session holds it; true if it deleted something. */
     public boolean unregister(String group, ConsumerId id) {
-        String path = layout.member(group, id);
-        Optional<Znodes.Data> current = znodes.read(path);
-        if (current.isEmpty() || current.get().stat().getEphemeralOwner() != znodes.sessionId()) {
-            return false;
-        }
-        try {
-            znodes.client().delete().withVersion(current.get().stat().getVersion()).forPath(path);
-            return true;
-        } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
-            return false;
-        } catch (Exception e) {
-            throw RegistryException.of("unregistering member", path, e);
-        }
+        return !znodes.deleteOwnEphemerals(List.of(layout.member(group, id))).isEmpty();
     }
 
     /** Ids of the registered members, sorted like 0.8.2.2 (String order); arms {@code watcher} if given. */
@@ -139,25 +127,16 @@ public final class MemberRegistry {
         return list(group, null);
     }
 
-    /** As {@link #list(String)}, arming {@code watcher} on the children of {@code /consumers/G/ids}. */
+    /**
+     * As {@link #list(String)}, arming {@code watcher} on the children of {@code /consumers/G/ids} and on each
+     * registration. The registrations are read at once (about one round trip for the lot).
+     */
     public Listing<Member> list(String group, Watcher watcher) {
-        List<Member> members = new ArrayList<>();
-        List<Unreadable> unreadable = new ArrayList<>();
-        for (ConsumerId id : ids(group, watcher)) {
-            String path = layout.member(group, id);
-            Optional<Znodes.Data> data = znodes.read(path);
-            if (data.isEmpty()) {
-                continue; // left while we listed; the watch tells the caller
-            }
-            try {
-                MemberRegistration registration = MemberRegistrationCodec.decode(data.get().bytes());
-                Stat stat = data.get().stat();
-                members.add(new Member(id, registration, stat.getCzxid(), stat.getEphemeralOwner()));
-            } catch (DecodeException e) {
-                unreadable.add(new Unreadable(path, e.getMessage()));
-            }
-        }
-        members.sort(Comparator.comparing(Member::id));
-        return new Listing<>(members, unreadable);
+        return memberList(group).read(watcher).listing();
+    }
+
+    /** A {@link MemberList} of {@code group}, for a caller that reads it again and again. */
+    public MemberList memberList(String group) {
+        return new MemberList(znodes, layout, group);
     }
 }

@@ -13,7 +13,6 @@ import org.apache.zookeeper.KeeperException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -81,12 +80,13 @@ public final class OwnerRegistry {
                 Map<TopicAndPartition, PartitionOwner> conflicts = new TreeMap<>();
                 Map<TopicAndPartition, ThreadId> stillMissing = new TreeMap<>();
                 long session = znodes.sessionId();
+                Map<TopicAndPartition, PartitionOwner> owners = owners(group, toCreate.keySet(), null);
                 for (Map.Entry<TopicAndPartition, ThreadId> claim : toCreate.entrySet()) {
-                    Optional<PartitionOwner> owner = owner(group, claim.getKey());
-                    if (owner.isEmpty()) {
+                    PartitionOwner owner = owners.get(claim.getKey());
+                    if (owner == null) {
                         stillMissing.put(claim.getKey(), claim.getValue());
-                    } else if (owner.get().session() != session || !owner.get().value().equals(claim.getValue().toString())) {
-                        conflicts.put(claim.getKey(), owner.get());
+                    } else if (owner.session() != session || !owner.value().equals(claim.getValue().toString())) {
+                        conflicts.put(claim.getKey(), owner);
                     }
                 }
                 if (!conflicts.isEmpty()) {
@@ -105,51 +105,52 @@ public final class OwnerRegistry {
     }
 
     /**
-     * Deletes the owner znodes of {@code partitions} that this session holds; others' are left alone
-     * (0.8.2.2 deletes by path without looking). Returns the partitions released.
+     * Deletes the owner znodes of {@code partitions} that this session holds, in one transaction; others' are
+     * left alone (0.8.2.2 deletes by path without looking). Returns the partitions released.
      */
     public List<TopicAndPartition> release(String group, Collection<TopicAndPartition> partitions) {
-        long session = znodes.sessionId();
+        return releaseAnd(group, partitions, List.of());
+    }
+
+    /**
+     * Leaves {@code group} in one transaction: deletes this session's owner znodes of {@code partitions} and
+     * {@code member}'s registration (if this session holds it). Whoever is woken by the registration going finds
+     * the partitions free already. Returns the partitions released.
+     */
+    public List<TopicAndPartition> releaseAndUnregister(String group, ConsumerId member,
+                                                        Collection<TopicAndPartition> partitions) {
+        return releaseAnd(group, partitions, List.of(layout.member(group, member)));
+    }
+
+    private List<TopicAndPartition> releaseAnd(String group, Collection<TopicAndPartition> partitions, List<String> alsoDelete) {
+        Map<String, TopicAndPartition> byPath = new TreeMap<>();
+        partitions.forEach(tp -> byPath.put(layout.owner(group, tp), tp));
+        List<String> paths = new ArrayList<>(byPath.keySet());
+        paths.addAll(alsoDelete);
         List<TopicAndPartition> released = new ArrayList<>();
-        List<CuratorOp> ops = new ArrayList<>();
-        Map<TopicAndPartition, Integer> versions = new HashMap<>();
-        for (TopicAndPartition tp : partitions) {
-            String path = layout.owner(group, tp);
-            znodes.read(path).filter(d -> d.stat().getEphemeralOwner() == session).ifPresent(d -> {
-                versions.put(tp, d.stat().getVersion());
-                ops.add(deleteOp(path, d.stat().getVersion()));
-            });
-        }
-        if (ops.isEmpty()) {
-            return released;
-        }
-        try {
-            znodes.client().transaction().forOperations(ops);
-            released.addAll(versions.keySet());
-        } catch (Exception batchFailed) {
-            // something changed between read and delete: go one by one, skipping what is gone
-            versions.forEach((tp, version) -> {
-                String path = layout.owner(group, tp);
-                try {
-                    znodes.client().delete().withVersion(version).forPath(path);
-                    released.add(tp);
-                } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
-                    // not ours any more
-                } catch (Exception e) {
-                    throw RegistryException.of("releasing", path, e);
-                }
-            });
+        for (String deleted : znodes.deleteOwnEphemerals(paths)) {
+            if (byPath.containsKey(deleted)) {
+                released.add(byPath.get(deleted));
+            }
         }
         released.sort(null);
         return released;
     }
 
-    private CuratorOp deleteOp(String path, int version) {
-        try {
-            return znodes.client().transactionOp().delete().withVersion(version).forPath(path);
-        } catch (Exception e) {
-            throw RegistryException.of("preparing delete of", path, e);
-        }
+    /**
+     * The owners of those of {@code partitions} that have an owner znode, read at once (about one round trip);
+     * {@code watcher} (if given) is armed on each existing owner znode, so it hears when the owner lets go.
+     */
+    public Map<TopicAndPartition, PartitionOwner> owners(String group, Collection<TopicAndPartition> partitions,
+                                                         org.apache.zookeeper.Watcher watcher) {
+        Map<String, TopicAndPartition> byPath = new TreeMap<>();
+        partitions.forEach(tp -> byPath.put(layout.owner(group, tp), tp));
+        Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
+        znodes.readAll(byPath.keySet(), watcher).forEach((path, data) -> {
+            TopicAndPartition tp = byPath.get(path);
+            owners.put(tp, new PartitionOwner(tp, text(data.bytes()), data.stat().getEphemeralOwner()));
+        });
+        return owners;
     }
 
     /** The owner of one partition, if any. */

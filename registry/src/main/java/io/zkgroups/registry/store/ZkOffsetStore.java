@@ -6,8 +6,6 @@ import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.codec.DecodeException;
 import io.zkgroups.registry.codec.OffsetCodec;
 import io.zkgroups.registry.model.TopicAndPartition;
-import org.apache.curator.framework.api.BackgroundCallback;
-import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -25,9 +23,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 
 /**
  * Offsets under {@code /consumers/G/offsets/T/P}: decimal text of the next offset to consume.
@@ -54,7 +49,6 @@ public final class ZkOffsetStore {
     }
 
     static final int MAX_OPS_PER_BATCH = 1000;
-    private static final long TIMEOUT_SECONDS = 30;
     private static final int OP_OVERHEAD_BYTES = 64;
 
     private final Znodes znodes;
@@ -77,16 +71,18 @@ public final class ZkOffsetStore {
         for (TopicAndPartition tp : partitions) {
             byPath.put(layout.offset(group, tp), tp);
         }
-        Map<TopicAndPartition, Long> offsets = new ConcurrentHashMap<>();
-        List<Unreadable> unreadable = java.util.Collections.synchronizedList(new ArrayList<>());
-        pipeline(byPath.keySet(), (path, op) -> op.getData(path), (path, event) -> {
-            if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+        Map<TopicAndPartition, Long> offsets = new HashMap<>();
+        List<Unreadable> unreadable = new ArrayList<>();
+        Map<String, Znodes.Data> found = znodes.readAll(byPath.keySet(), null);
+        byPath.forEach((path, tp) -> {
+            Znodes.Data data = found.get(path);
+            if (data == null) {
                 checkpoint.remove(path);
                 return;
             }
             try {
-                long offset = OffsetCodec.decode(event.getData());
-                offsets.put(byPath.get(path), offset);
+                long offset = OffsetCodec.decode(data.bytes());
+                offsets.put(tp, offset);
                 checkpoint.put(path, offset);
             } catch (DecodeException e) {
                 unreadable.add(new Unreadable(path, e.getMessage()));
@@ -224,12 +220,7 @@ public final class ZkOffsetStore {
         }
         String offsetsDir = layout.offsets(group);
         toList.add(offsetsDir);
-        Map<String, List<String>> listed = new ConcurrentHashMap<>();
-        pipeline(toList, (dir, op) -> op.getChildren(dir), (dir, event) -> {
-            if (event.getResultCode() == KeeperException.Code.OK.intValue()) { // else NONODE: no such directory
-                listed.put(dir, event.getChildren());
-            }
-        });
+        Map<String, List<String>> listed = znodes.childrenAll(toList);
         toList.remove(offsetsDir);
         List<String> missing = toList.stream().filter(dir -> !listed.containsKey(dir)).toList();
         if (!missing.isEmpty()) {
@@ -265,65 +256,6 @@ public final class ZkOffsetStore {
             } catch (Exception e) {
                 throw RegistryException.of("creating offset directories under", offsetsDir, e);
             }
-        }
-    }
-
-    /** An asynchronous ZooKeeper operation started for one path. */
-    private interface AsyncOp {
-        void start(String path, Ops ops) throws Exception;
-    }
-
-    /** The two asynchronous reads the pipelines need. */
-    private final class Ops {
-        private final BackgroundCallback callback;
-
-        Ops(BackgroundCallback callback) {
-            this.callback = callback;
-        }
-
-        void getData(String path) throws Exception {
-            znodes.client().getData().inBackground(callback).forPath(path);
-        }
-
-        void getChildren(String path) throws Exception {
-            znodes.client().getChildren().inBackground(callback).forPath(path);
-        }
-    }
-
-    /** Runs {@code op} for every path at once and waits for all replies; fails on any error but NONODE. */
-    private void pipeline(Collection<String> paths, AsyncOp op, BiConsumer<String, CuratorEvent> onReply) {
-        if (paths.isEmpty()) {
-            return;
-        }
-        CountDownLatch replies = new CountDownLatch(paths.size());
-        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        Ops ops = new Ops((client, event) -> {
-            try {
-                int rc = event.getResultCode();
-                if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
-                    onReply.accept(event.getPath(), event);
-                } else {
-                    failures.add(event.getPath() + ": " + KeeperException.Code.get(rc));
-                }
-            } finally {
-                replies.countDown();
-            }
-        });
-        try {
-            for (String path : paths) {
-                op.start(path, ops);
-            }
-            if (!replies.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                throw new RegistryException("no reply from ZooKeeper within " + TIMEOUT_SECONDS + " s for "
-                        + replies.getCount() + " of " + paths.size() + " znodes (is ZooKeeper reachable?)");
-            }
-        } catch (RegistryException e) {
-            throw e;
-        } catch (Exception e) {
-            throw RegistryException.of("reading", paths.iterator().next() + " (and " + (paths.size() - 1) + " more)", e);
-        }
-        if (!failures.isEmpty()) {
-            throw new RegistryException("reading offsets failed for " + failures.size() + " znodes, e.g. " + failures.get(0));
         }
     }
 }

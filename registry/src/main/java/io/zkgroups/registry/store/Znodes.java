@@ -7,9 +7,22 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
  * The few ZooKeeper primitives the stores share, with 0.8.2.2's semantics: parents are persistent with
@@ -19,6 +32,7 @@ import java.util.Optional;
 public final class Znodes {
 
     private static final byte[] EMPTY = new byte[0];
+    private static final long PIPELINE_TIMEOUT_SECONDS = 30;
 
     private final CuratorFramework client;
 
@@ -138,6 +152,125 @@ public final class Znodes {
             // already gone
         } catch (Exception e) {
             throw RegistryException.of("deleting", path, e);
+        }
+    }
+
+    /**
+     * Data of every path, read at once: the requests go out back to back and the replies come back together,
+     * so many znodes cost about one round trip instead of one each. Missing nodes are absent from the result;
+     * {@code watcher} (if given) is armed on each node that exists.
+     */
+    public Map<String, Data> readAll(Collection<String> paths, Watcher watcher) {
+        Map<String, Data> read = new ConcurrentHashMap<>();
+        pipeline(paths, (path, callback) -> {
+            if (watcher == null) {
+                client.getData().inBackground(callback).forPath(path);
+            } else {
+                client.getData().usingWatcher(watcher).inBackground(callback).forPath(path);
+            }
+        }, (path, event) -> {
+            if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+                read.put(path, new Data(event.getData(), event.getStat()));
+            }
+        });
+        return new TreeMap<>(read);
+    }
+
+    /** Children of every path, listed at once (about one round trip); missing nodes are absent. */
+    public Map<String, List<String>> childrenAll(Collection<String> paths) {
+        Map<String, List<String>> listed = new ConcurrentHashMap<>();
+        pipeline(paths, (path, callback) -> client.getChildren().inBackground(callback).forPath(path), (path, event) -> {
+            if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+                listed.put(path, event.getChildren());
+            }
+        });
+        return new TreeMap<>(listed);
+    }
+
+    /**
+     * Deletes those of {@code paths} that are ephemeral nodes of this client's session, all in one transaction
+     * (after one pipelined read that finds which they are); nodes of other sessions are left alone. If the
+     * transaction fails (something changed between the read and the delete), it goes one by one, skipping what
+     * is gone. Returns the paths deleted.
+     */
+    public List<String> deleteOwnEphemerals(Collection<String> paths) {
+        long session = sessionId();
+        Map<String, Integer> versions = new TreeMap<>();
+        readAll(paths, null).forEach((path, data) -> {
+            if (data.stat().getEphemeralOwner() == session) {
+                versions.put(path, data.stat().getVersion());
+            }
+        });
+        if (versions.isEmpty()) {
+            return List.of();
+        }
+        try {
+            List<CuratorOp> ops = new ArrayList<>();
+            for (Map.Entry<String, Integer> node : versions.entrySet()) {
+                ops.add(client.transactionOp().delete().withVersion(node.getValue()).forPath(node.getKey()));
+            }
+            client.transaction().forOperations(ops);
+            return List.copyOf(versions.keySet());
+        } catch (Exception batchFailed) {
+            List<String> deleted = new ArrayList<>();
+            versions.forEach((path, version) -> {
+                try {
+                    client.delete().withVersion(version).forPath(path);
+                    deleted.add(path);
+                } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
+                    // not ours any more
+                } catch (Exception e) {
+                    throw RegistryException.of("deleting", path, e);
+                }
+            });
+            return deleted;
+        }
+    }
+
+    /** An asynchronous ZooKeeper request for one path, answering to {@code callback}. */
+    private interface AsyncRequest {
+        void send(String path, BackgroundCallback callback) throws Exception;
+    }
+
+    /** Sends {@code request} for every path at once and waits for all replies; fails on any error but NONODE. */
+    private void pipeline(Collection<String> paths, AsyncRequest request, BiConsumer<String, CuratorEvent> onReply) {
+        if (paths.isEmpty()) {
+            return;
+        }
+        CountDownLatch replies = new CountDownLatch(paths.size());
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        BackgroundCallback callback = (c, event) -> {
+            try {
+                int rc = event.getResultCode();
+                if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
+                    onReply.accept(event.getPath(), event);
+                } else {
+                    failures.add(event.getPath() + ": " + KeeperException.Code.get(rc));
+                }
+            } finally {
+                replies.countDown();
+            }
+        };
+        try {
+            for (String path : paths) {
+                request.send(path, callback);
+            }
+            if (!replies.await(PIPELINE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new RegistryException("no reply from ZooKeeper within " + PIPELINE_TIMEOUT_SECONDS + " s for "
+                        + replies.getCount() + " of " + paths.size() + " znodes, e.g. " + paths.iterator().next()
+                        + " (is ZooKeeper reachable?)");
+            }
+        } catch (RegistryException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw RegistryException.of("reading", paths.iterator().next() + " (and " + (paths.size() - 1) + " more)", e);
+        } catch (Exception e) {
+            throw RegistryException.of("reading", paths.iterator().next() + " (and " + (paths.size() - 1) + " more)", e);
+        }
+        if (!failures.isEmpty()) {
+            throw new RegistryException("reading " + failures.size() + " of " + paths.size() + " znodes failed, e.g. "
+                    + failures.get(0));
         }
     }
 

@@ -158,4 +158,42 @@ class OwnerRegistryIT {
         assertThat(owners.unreadable()).extracting(Unreadable::path)
                 .containsExactlyInAnyOrder("/consumers/o7/owners/T/zz", "/consumers/o7/owners/T/3");
     }
+
+    @Test
+    void leavingReleasesOwnPartitionsAndTheRegistrationTogetherAndLeavesOthersAlone() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ZkRegistry other = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o9", "leaver");
+        ConsumerId stays = join(other, "o9", "stays");
+        registry.owners().claim("o9", me, claims(me, 0, 1));
+        other.owners().claim("o9", stays, claims(stays, 2));
+
+        List<TopicAndPartition> released = registry.owners().releaseAndUnregister("o9", me,
+                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1), TopicAndPartition.of("T", 2)));
+
+        assertThat(released).containsExactly(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1));
+        assertThat(client.checkExists().forPath("/consumers/o9/ids/o9_leaver")).isNull();
+        assertThat(other.owners().owners("o9").entries()).extracting(PartitionOwner::value).containsExactly("o9_stays-0");
+        assertThat(other.members().ids("o9", null)).containsExactly(stays);
+    }
+
+    @Test
+    void ownersOfSomePartitionsAreReadAtOnceAndWatchedUntilTheyLetGo() throws Exception {
+        ZkRegistry holderRegistry = ZkRegistry.of(zk.newClient());
+        ConsumerId holder = join(holderRegistry, "o10", "holder");
+        holderRegistry.owners().claim("o10", holder, claims(holder, 0, 2));
+        ZkRegistry reader = ZkRegistry.of(zk.newClient());
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(2);
+
+        Map<TopicAndPartition, PartitionOwner> owners = reader.owners().owners("o10",
+                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1), TopicAndPartition.of("T", 2)),
+                event -> letGo.countDown());
+
+        assertThat(owners).containsOnlyKeys(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 2));
+        assertThat(owners.values()).allSatisfy(o -> assertThat(o.thread()).contains(holder.thread(0)));
+        assertThat(letGo.getCount()).isEqualTo(2);
+        holderRegistry.owners().release("o10", List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 2)));
+        assertThat(letGo.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
 }

@@ -1,0 +1,155 @@
+package io.zkgroups.registry.store;
+
+import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.codec.DecodeException;
+import io.zkgroups.registry.codec.MemberRegistrationCodec;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One group's members, read again and again by the same client (a member's rebalance attempts): each read lists
+ * {@code /consumers/G/ids} and reads only the registrations it cannot vouch for. The others cannot have changed:
+ * <ul>
+ *   <li>every create and delete under {@code ids} bumps its cversion, so when the cversion moved by exactly the
+ *       number of names that appeared and disappeared, no name was deleted and created again in between;</li>
+ *   <li>every registration read arms a data watch, and a fired watch marks that registration for re-reading;</li>
+ *   <li>watches do not outlive a session, so a new session reads everything again.</li>
+ * </ul>
+ * A steady group of N members thus costs one listing per read instead of N + 1 requests. Not thread-safe:
+ * one caller at a time (the member's event loop).
+ */
+public final class MemberList {
+
+    /**
+     * One read of the group.
+     *
+     * @param listing  the members (sorted by id) and the registrations that could not be decoded
+     * @param cversion the cversion of {@code ids} the listing was taken at; -1 when {@code ids} does not exist
+     * @param readNow  how many registrations this read fetched from ZooKeeper (the rest came from earlier reads)
+     */
+    public record Read(Listing<Member> listing, int cversion, int readNow) {
+    }
+
+    /** What one child of {@code ids} was read as: a member or an unreadable registration. */
+    private record Entry(Member member, Unreadable unreadable) {
+    }
+
+    private final Znodes znodes;
+    private final ZkLayout layout;
+    private final String group;
+    private final Map<String, Entry> known = new HashMap<>();
+    private final Set<String> changed = ConcurrentHashMap.newKeySet();
+    private int knownCversion = -1;
+    private long knownSession;
+    private boolean knownWatched;
+    private volatile Watcher onChange;
+    private final Watcher watcher = this::changed;
+
+    MemberList(Znodes znodes, ZkLayout layout, String group) {
+        this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
+        this.layout = Objects.requireNonNull(layout, "layout cannot be null");
+        this.group = Objects.requireNonNull(group, "group cannot be null");
+    }
+
+    /**
+     * Reads the group. {@code onChange} (if given) is armed on the membership and on every registration, so it
+     * hears of members joining and leaving and of registrations being rewritten. Without it nothing is watched,
+     * and the next read reads everything again.
+     */
+    public Read read(Watcher onChange) {
+        this.onChange = onChange;
+        Watcher watch = onChange == null ? null : watcher;
+        String ids = layout.memberIds(group);
+        long session = znodes.sessionId();
+        Stat stat = new Stat();
+        List<String> names;
+        try {
+            names = watch == null
+                    ? znodes.client().getChildren().storingStatIn(stat).forPath(ids)
+                    : znodes.client().getChildren().storingStatIn(stat).usingWatcher(watch).forPath(ids);
+        } catch (KeeperException.NoNodeException missing) {
+            if (watch != null) {
+                znodes.existsWatch(ids, watch);
+            }
+            known.clear();
+            knownCversion = -1;
+            return new Read(Listing.empty(), -1, 0);
+        } catch (Exception e) {
+            throw RegistryException.of("listing", ids, e);
+        }
+        Set<String> appeared = new HashSet<>(names);
+        appeared.removeAll(known.keySet());
+        long disappeared = known.keySet().stream().filter(name -> !names.contains(name)).count();
+        boolean trusted = knownWatched && session == knownSession && knownCversion >= 0
+                && stat.getCversion() - knownCversion == appeared.size() + disappeared;
+        List<String> toRead = new ArrayList<>();
+        for (String name : names) {
+            if (!trusted || appeared.contains(name) || changed.remove(name)) {
+                toRead.add(layout.memberIds(group) + "/" + name);
+            }
+        }
+        Map<String, Znodes.Data> read = znodes.readAll(toRead, watch);
+        Map<String, Entry> now = new HashMap<>();
+        for (String name : names) {
+            String path = ids + "/" + name;
+            if (!toRead.contains(path)) {
+                now.put(name, known.get(name));
+            } else if (read.containsKey(path)) {
+                now.put(name, decode(name, path, read.get(path)));
+            } // else: left between the listing and the read; the watch tells the caller
+        }
+        known.clear();
+        known.putAll(now);
+        knownCversion = stat.getCversion();
+        knownSession = session;
+        knownWatched = watch != null;
+        List<Member> members = new ArrayList<>();
+        List<Unreadable> unreadable = new ArrayList<>();
+        now.values().forEach(entry -> {
+            if (entry.member() != null) {
+                members.add(entry.member());
+            } else {
+                unreadable.add(entry.unreadable());
+            }
+        });
+        members.sort(Comparator.comparing(Member::id));
+        unreadable.sort(Comparator.comparing(Unreadable::path));
+        return new Read(new Listing<>(members, unreadable), stat.getCversion(), toRead.size());
+    }
+
+    private static Entry decode(String name, String path, Znodes.Data data) {
+        try {
+            MemberRegistration registration = MemberRegistrationCodec.decode(data.bytes());
+            return new Entry(new Member(new ConsumerId(name), registration, data.stat().getCzxid(),
+                    data.stat().getEphemeralOwner()), null);
+        } catch (DecodeException e) {
+            return new Entry(null, new Unreadable(path, e.getMessage()));
+        }
+    }
+
+    private void changed(WatchedEvent event) {
+        String path = event.getPath();
+        if (event.getType() == Watcher.Event.EventType.NodeDataChanged && path != null) {
+            changed.add(path.substring(path.lastIndexOf('/') + 1));
+        }
+        Watcher forward = onChange;
+        if (forward != null) {
+            forward.process(event);
+        }
+    }
+}

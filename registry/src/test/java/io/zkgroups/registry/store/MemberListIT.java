@@ -1,0 +1,190 @@
+package io.zkgroups.registry.store;
+
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** MemberList reads only what may have changed, and never serves a registration that did change. */
+@Timeout(60)
+class MemberListIT {
+
+    private static final AtomicInteger GROUPS = new AtomicInteger();
+    private static TestZooKeeper zk;
+
+    @BeforeAll
+    static void startZooKeeper() {
+        zk = TestZooKeeper.start();
+    }
+
+    @AfterAll
+    static void stopZooKeeper() {
+        zk.close();
+    }
+
+    private static MemberRegistration subscribedTo(String topic, long timestamp) {
+        return MemberRegistration.of(Subscription.topics(Map.of(topic, 1)), timestamp);
+    }
+
+    /** Registers {@code name} on a client of its own (ephemeral nodes need a live session). */
+    private static CuratorFramework join(String group, String name, String topic) {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry.of(client).members().register(group, ConsumerId.ofOverride(group, name), subscribedTo(topic, 1L),
+                Duration.ofSeconds(1));
+        return client;
+    }
+
+    private static Map<String, String> topicsByMember(MemberList.Read read) {
+        Map<String, String> byMember = new java.util.TreeMap<>();
+        read.listing().entries().forEach(m -> byMember.put(m.id().value(),
+                String.join(",", m.registration().subscription().topicStreams(java.util.List.of(), true).keySet())));
+        return byMember;
+    }
+
+    @Test
+    void aSteadyGroupIsListedWithoutReadingRegistrationsAgain() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        join(group, "b", "t");
+        join(group, "c", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        AtomicInteger events = new AtomicInteger();
+
+        MemberList.Read first = list.read(event -> events.incrementAndGet());
+        MemberList.Read second = list.read(event -> events.incrementAndGet());
+
+        assertThat(first.readNow()).isEqualTo(3);
+        assertThat(second.readNow()).isZero();
+        assertThat(second.listing()).isEqualTo(first.listing());
+        assertThat(second.cversion()).isEqualTo(first.cversion());
+        assertThat(events).hasValue(0);
+    }
+
+    @Test
+    void joinsAndLeavesCostOnlyTheNewRegistrations() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        CuratorFramework b = join(group, "b", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        list.read(event -> { });
+
+        b.close();
+        join(group, "c", "u");
+        MemberList.Read read = list.read(event -> { });
+
+        assertThat(read.readNow()).isEqualTo(1);
+        assertThat(topicsByMember(read)).containsExactly(Map.entry(group + "_a", "t"), Map.entry(group + "_c", "u"));
+    }
+
+    @Test
+    void aMemberThatLeftAndCameBackWithADifferentRegistrationIsReadAgain() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        CuratorFramework b = join(group, "b", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        list.read(event -> { });
+
+        b.close();
+        join(group, "b", "other"); // same name, new registration: the name set is unchanged, the cversion is not
+
+        MemberList.Read read = list.read(event -> { });
+        assertThat(read.readNow()).isEqualTo(2); // cannot tell which one changed: reads all
+        assertThat(topicsByMember(read)).containsEntry(group + "_b", "other");
+    }
+
+    @Test
+    void aRegistrationRewrittenInPlaceIsReadAgainAndTheCallerIsTold() throws Exception {
+        String group = "ml" + GROUPS.incrementAndGet();
+        CuratorFramework a = join(group, "a", "t");
+        join(group, "b", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        AtomicInteger events = new AtomicInteger();
+        list.read(event -> events.incrementAndGet());
+
+        ZkRegistry.of(a).members().update(group, ConsumerId.ofOverride(group, "a"), subscribedTo("rewritten", 2L));
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.get() > 0);
+
+        MemberList.Read read = list.read(event -> { });
+        assertThat(read.readNow()).isEqualTo(1);
+        assertThat(topicsByMember(read)).containsEntry(group + "_a", "rewritten");
+    }
+
+    @Test
+    void malformedRegistrationsAreReportedOnEveryReadAndGarbageFixedInPlaceIsSeen() throws Exception {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        CuratorFramework vandal = zk.newClient();
+        vandal.create().withMode(CreateMode.EPHEMERAL).forPath("/consumers/" + group + "/ids/" + group + "_junk",
+                "{not json".getBytes(StandardCharsets.UTF_8));
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        AtomicInteger events = new AtomicInteger();
+
+        MemberList.Read first = list.read(event -> events.incrementAndGet());
+        MemberList.Read second = list.read(event -> events.incrementAndGet());
+        assertThat(first.listing().unreadable()).singleElement()
+                .satisfies(u -> assertThat(u.path()).isEqualTo("/consumers/" + group + "/ids/" + group + "_junk"));
+        assertThat(second.listing()).isEqualTo(first.listing());
+
+        vandal.setData().forPath("/consumers/" + group + "/ids/" + group + "_junk",
+                io.zkgroups.registry.codec.MemberRegistrationCodec.encode(subscribedTo("fixed", 3L)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.get() > 0);
+        MemberList.Read fixed = list.read(event -> { });
+        assertThat(fixed.listing().unreadable()).isEmpty();
+        assertThat(topicsByMember(fixed)).containsEntry(group + "_junk", "fixed");
+    }
+
+    @Test
+    void withoutAWatcherNothingIsTrustedNextTime() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        join(group, "b", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+
+        assertThat(list.read(null).readNow()).isEqualTo(2);
+        assertThat(list.read(null).readNow()).isEqualTo(2);
+    }
+
+    @Test
+    void aNewSessionReadsEverythingAgain() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        join(group, "b", "t");
+        CuratorFramework reader = zk.newClient();
+        MemberList list = ZkRegistry.of(reader).members().memberList(group);
+        list.read(event -> { });
+
+        TestZooKeeper.expireSession(reader);
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> reader.getZookeeperClient().isConnected() && list.read(event -> { }).readNow() == 2);
+    }
+
+    @Test
+    void aGroupWithoutIdsIsEmptyAndItsCreationIsWatched() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        AtomicInteger events = new AtomicInteger();
+
+        MemberList.Read none = list.read(event -> events.incrementAndGet());
+        join(group, "a", "t");
+
+        assertThat(none.listing().entries()).isEmpty();
+        assertThat(none.cversion()).isEqualTo(-1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.get() > 0);
+        assertThat(list.read(event -> { }).listing().entries()).extracting(m -> m.id().value()).containsExactly(group + "_a");
+    }
+}
