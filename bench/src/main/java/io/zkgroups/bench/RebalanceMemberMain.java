@@ -48,6 +48,8 @@ import java.util.stream.Collectors;
  */
 public final class RebalanceMemberMain {
 
+    private static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warmup.rounds", 3);
+
     private RebalanceMemberMain() {
     }
 
@@ -58,7 +60,7 @@ public final class RebalanceMemberMain {
      */
     private static void warmUp(CuratorFramework client, GroupMemberConfig config, String group, String name,
                                String topic) throws InterruptedException {
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < WARM_UP_ROUNDS; round++) {
             GroupMemberConfig warm = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
                     Subscription.topics(Map.of(topic, 1))).withAssignmentStrategy(config.assignmentStrategy());
             java.util.concurrent.CountDownLatch assigned = new java.util.concurrent.CountDownLatch(1);

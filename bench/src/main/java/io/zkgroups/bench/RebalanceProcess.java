@@ -63,17 +63,29 @@ final class RebalanceProcess implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /**
+     * Extra options for member JVMs from {@code BENCH_MEMBER_JVM_OPTS} (space-separated; {@code {name}} becomes the
+     * member's name), e.g. {@code -XX:StartFlightRecording=filename=/tmp/{name}.jfr} to profile the members.
+     */
+    private static List<String> extraJvmOptions(String name) {
+        String opts = System.getenv("BENCH_MEMBER_JVM_OPTS");
+        if (opts == null || opts.isBlank()) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(opts.trim().split("\\s+")).map(o -> o.replace("{name}", name)).toList();
+    }
+
     /** One of ours, with the coordinator's own classpath. */
     static RebalanceProcess ours(String connect, String group, String name, String topic, int sessionMs,
                                  String strategy, long debounceMs, Path logDir) {
         List<String> command = new ArrayList<>(List.of(java(), "-Xmx96m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
-                "-cp", System.getProperty("java.class.path"),
-                RebalanceMemberMain.class.getName(), connect, group, name, topic, Integer.toString(sessionMs),
+                "-cp", System.getProperty("java.class.path")));
+        command.addAll(extraJvmOptions(name));
+        command.addAll(List.of(RebalanceMemberMain.class.getName(), connect, group, name, topic, Integer.toString(sessionMs),
                 strategy, Long.toString(debounceMs)));
         return launch(name, ConsumerId.ofOverride(group, name), false, command, logDir);
     }

@@ -13,7 +13,10 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -29,6 +32,11 @@ public final class TopicRegistry {
     public TopicRegistry(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
+    }
+
+    /** The ZooKeeper session this registry's reads and watches belong to (watches end with it). */
+    public long sessionId() {
+        return znodes.sessionId();
     }
 
     /**
@@ -85,6 +93,29 @@ public final class TopicRegistry {
     public Optional<TopicRegistration> read(String topic, Watcher watcher) {
         String path = layout.topic(topic);
         return znodes.read(path, watcher).map(data -> decode(path, data.bytes()));
+    }
+
+    /**
+     * Registrations of {@code topics}, read at once (about one round trip for all of them); topics that are not
+     * registered are absent. {@code watcher} (if given) is armed on each topic's data, or on its creation when it
+     * does not exist yet.
+     *
+     * @throws CorruptZnodeException if a registration cannot be decoded
+     */
+    public Map<String, TopicRegistration> readAll(Collection<String> topics, Watcher watcher) {
+        Map<String, String> byPath = new TreeMap<>();
+        topics.forEach(topic -> byPath.put(layout.topic(topic), topic));
+        Map<String, Znodes.Data> read = znodes.readAll(byPath.keySet(), watcher);
+        Map<String, TopicRegistration> registrations = new TreeMap<>();
+        byPath.forEach((path, topic) -> {
+            Znodes.Data data = read.get(path);
+            if (data != null) {
+                registrations.put(topic, decode(path, data.bytes()));
+            } else if (watcher != null && znodes.existsWatch(path, watcher)) {
+                read(topic, watcher).ifPresent(r -> registrations.put(topic, r)); // created meanwhile; rare
+            }
+        });
+        return registrations;
     }
 
     /** Names of every registered topic (children of {@code /brokers/topics}); arms {@code watcher} if given. */

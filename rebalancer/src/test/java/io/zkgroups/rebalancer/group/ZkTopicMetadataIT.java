@@ -1,0 +1,131 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.TopicRegistration;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import org.apache.curator.drivers.TracerDriver;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Partition counts are served from memory while their watch is armed, and never once it may have fired. */
+@Timeout(60)
+class ZkTopicMetadataIT {
+
+    private static final AtomicInteger TOPICS = new AtomicInteger();
+    private static TestZooKeeper zk;
+
+    @BeforeAll
+    static void startZooKeeper() {
+        zk = TestZooKeeper.start();
+    }
+
+    @AfterAll
+    static void stopZooKeeper() {
+        zk.close();
+    }
+
+    /** Counts the data reads a client sends (Curator traces every operation). */
+    private static AtomicInteger countDataReads(CuratorFramework client) {
+        AtomicInteger reads = new AtomicInteger();
+        client.getZookeeperClient().setTracerDriver(new TracerDriver() {
+            @Override
+            public void addTrace(String name, long time, TimeUnit unit) {
+                if (name.startsWith("GetDataBuilderImpl")) {
+                    reads.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void addCount(String name, int increment) {
+            }
+        });
+        return reads;
+    }
+
+    private static String newTopic(ZkRegistry admin, int partitions) {
+        String topic = "zm" + TOPICS.incrementAndGet();
+        admin.topics().create(topic, TopicRegistration.v1(partitions, List.of(0)));
+        return topic;
+    }
+
+    @Test
+    void aCountIsReadOnceAndServedUntilPartitionsAreAdded() throws Exception {
+        ZkRegistry admin = ZkRegistry.of(zk.newClient());
+        String topic = newTopic(admin, 4);
+        CuratorFramework client = zk.newClient();
+        AtomicInteger reads = countDataReads(client);
+        ZkTopicMetadata metadata = new ZkTopicMetadata(ZkRegistry.of(client).topics());
+        CountDownLatch changed = new CountDownLatch(1);
+        Runnable onChange = changed::countDown;
+
+        assertThat(metadata.partitionCounts(List.of(topic), onChange)).isEqualTo(Map.of(topic, 4));
+        int afterFirst = reads.get();
+        assertThat(metadata.partitionCounts(List.of(topic), onChange)).isEqualTo(Map.of(topic, 4));
+        assertThat(reads.get()).as("second call read ZooKeeper").isEqualTo(afterFirst);
+
+        admin.topics().addPartitions(topic, 6, List.of(0));
+        assertThat(changed.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(metadata.partitionCounts(List.of(topic), onChange)).isEqualTo(Map.of(topic, 6));
+        assertThat(reads.get()).isGreaterThan(afterFirst);
+    }
+
+    @Test
+    void aMissingTopicIsWatchedAndSeenOnceCreated() throws Exception {
+        ZkRegistry admin = ZkRegistry.of(zk.newClient());
+        String topic = "zm-later" + TOPICS.incrementAndGet();
+        ZkTopicMetadata metadata = new ZkTopicMetadata(ZkRegistry.of(zk.newClient()).topics());
+        CountDownLatch created = new CountDownLatch(1);
+        Runnable onChange = created::countDown;
+
+        assertThat(metadata.partitionCounts(List.of(topic), onChange)).isEmpty();
+        assertThat(metadata.partitionCounts(List.of(topic), onChange)).isEmpty();
+        admin.topics().create(topic, TopicRegistration.v1(3, List.of(0)));
+        assertThat(created.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(metadata.partitionCounts(List.of(topic), onChange)).isEqualTo(Map.of(topic, 3));
+    }
+
+    @Test
+    void aNewSessionReadsAgainAndSeesChangesItWasNotToldAbout() {
+        ZkRegistry admin = ZkRegistry.of(zk.newClient());
+        String topic = newTopic(admin, 2);
+        CuratorFramework client = zk.newClient();
+        ZkTopicMetadata metadata = new ZkTopicMetadata(ZkRegistry.of(client).topics());
+        Runnable onChange = () -> { };
+        assertThat(metadata.partitionCounts(List.of(topic), onChange)).isEqualTo(Map.of(topic, 2));
+        long session = client.getZookeeperClient().getInstanceIndex();
+
+        TestZooKeeper.expireSession(client);
+        admin.topics().addPartitions(topic, 5, List.of(0));
+
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> client.getZookeeperClient().getInstanceIndex() != session
+                        && metadata.partitionCounts(List.of(topic), onChange).equals(Map.of(topic, 5)));
+    }
+
+    @Test
+    void withoutACallbackNothingIsCached() {
+        ZkRegistry admin = ZkRegistry.of(zk.newClient());
+        String topic = newTopic(admin, 2);
+        CuratorFramework client = zk.newClient();
+        AtomicInteger reads = countDataReads(client);
+        ZkTopicMetadata metadata = new ZkTopicMetadata(ZkRegistry.of(client).topics());
+
+        metadata.partitionCounts(List.of(topic), null);
+        int afterFirst = reads.get();
+        metadata.partitionCounts(List.of(topic), null);
+        assertThat(reads.get()).isGreaterThan(afterFirst);
+    }
+}
