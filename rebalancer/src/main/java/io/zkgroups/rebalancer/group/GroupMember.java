@@ -53,8 +53,8 @@ import java.util.function.Consumer;
  * Watch events (members joining or leaving, partitions added, topics created), connection-state changes and
  * retries are coalesced into rebalance attempts. One attempt: read a fresh view of the group → compute the
  * whole group's assignment (0.8.2.2-identical) → for partitions that move away: {@link MembershipListener#onRevoked}
- * (commit) → delete their owner znodes → claim the new ones all-or-nothing in one transaction →
- * {@link MembershipListener#onAssigned}. Partitions it keeps are neither released nor re-claimed; 0.8.2.2 members
+ * (commit) → one transaction that deletes their owner znodes and claims the new ones all-or-nothing (only the
+ * deletes while a previous owner still holds one of them) → {@link MembershipListener#onAssigned}. Partitions it keeps are neither released nor re-claimed; 0.8.2.2 members
  * only need an owner znode gone when they are the ones assigned the partition, so this is wire-compatible.
  * <p>
  * It never gives up: failed attempts retry with capped exponential backoff and jitter, a claim blocked by a
@@ -328,14 +328,17 @@ public final class GroupMember implements Closeable {
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
             toClaim.keySet().removeAll(owned.keySet());
             checkNotClosing();
-            Map<TopicAndPartition, PartitionOwner> held = heldByOthers(toClaim);
+            // One transaction releases what moved away and, unless someone else still holds part of it, claims
+            // what is new; the owner znodes it found held are watched (ownerGone).
+            Map<TopicAndPartition, PartitionOwner> held = registry.owners()
+                    .releaseAndClaim(group, me, unreleased, toClaim, ownerGone);
+            unreleased.clear();
             if (!held.isEmpty()) {
                 waitForOwners(new ClaimConflictException(group, held), view, true);
                 waitingView = view;
                 waitingViewCversion = members.cversion();
                 return;
             }
-            registry.owners().claim(group, me, toClaim);
             owned.putAll(toClaim);
             if (registry.znodes().sessionId() != registeredSession) {
                 // the attempt outlived its session (it stalled): what it computed and kept is not ours any more
@@ -448,7 +451,6 @@ public final class GroupMember implements Closeable {
             handOver(Collections.unmodifiableSet(moving)); // commit happens here, before the release
             forget(moving);
         }
-        releaseHandedOver();
     }
 
     /**
@@ -467,25 +469,6 @@ public final class GroupMember implements Closeable {
             registry.owners().release(group, unreleased);
             unreleased.clear();
         }
-    }
-
-    /**
-     * Which of {@code toClaim} another session holds now, read before claiming, each read arming
-     * {@link #ownerGone}. A claim that would collide is not sent: the collision would cost a failed transaction
-     * (a write) and then the reads to find out who holds what. Here it is the reads alone, all at once.
-     */
-    private Map<TopicAndPartition, PartitionOwner> heldByOthers(Map<TopicAndPartition, ThreadId> toClaim) {
-        Map<TopicAndPartition, PartitionOwner> held = new TreeMap<>();
-        if (toClaim.isEmpty()) {
-            return held;
-        }
-        long session = registry.znodes().sessionId();
-        registry.owners().owners(group, toClaim.keySet(), ownerGone).forEach((tp, owner) -> {
-            if (owner.session() != session || !owner.value().equals(toClaim.get(tp).toString())) {
-                held.put(tp, owner);
-            }
-        });
-        return held;
     }
 
     /**

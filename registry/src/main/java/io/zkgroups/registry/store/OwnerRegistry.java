@@ -53,24 +53,12 @@ public final class OwnerRegistry {
         if (claims.isEmpty()) {
             return;
         }
-        claims.keySet().stream().map(TopicAndPartition::topic).distinct()
-                .map(topic -> layout.owners(group, topic))
-                .filter(parent -> !knownParents.contains(parent))
-                .forEach(parent -> {
-                    znodes.ensurePersistent(parent);
-                    knownParents.add(parent);
-                });
+        ensureParents(group, claims.keySet());
         String memberPath = layout.member(group, member);
         Map<TopicAndPartition, ThreadId> toCreate = new TreeMap<>(claims);
         for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
             try {
-                List<CuratorOp> ops = new ArrayList<>();
-                ops.add(znodes.client().transactionOp().check().forPath(memberPath));
-                for (Map.Entry<TopicAndPartition, ThreadId> claim : toCreate.entrySet()) {
-                    ops.add(znodes.client().transactionOp().create().withMode(CreateMode.EPHEMERAL)
-                            .forPath(layout.owner(group, claim.getKey()), bytes(claim.getValue())));
-                }
-                znodes.client().transaction().forOperations(ops);
+                znodes.client().transaction().forOperations(claimOps(group, member, toCreate));
                 return;
             } catch (KeeperException e) {
                 if (!znodes.exists(memberPath)) {
@@ -102,6 +90,99 @@ public final class OwnerRegistry {
         }
         throw new RegistryException("claim in group " + group + " did not settle after " + MAX_CLAIM_ROUNDS
                 + " rounds: owners keep changing under " + layout.owners(group));
+    }
+
+    private void ensureParents(String group, Collection<TopicAndPartition> partitions) {
+        partitions.stream().map(TopicAndPartition::topic).distinct()
+                .map(topic -> layout.owners(group, topic))
+                .filter(parent -> !knownParents.contains(parent))
+                .forEach(parent -> {
+                    znodes.ensurePersistent(parent);
+                    knownParents.add(parent);
+                });
+    }
+
+    /**
+     * One step of a rebalance in (usually) two round trips: reads every owner znode involved at once, then in one
+     * transaction deletes this session's owner znodes of {@code release} and — if nobody else holds any of
+     * {@code claims} — creates {@code claims} for {@code member}, checking that it is still registered.
+     * <p>
+     * If another session holds some of {@code claims}, only the release happens, {@code letGo} is armed on the
+     * held owner znodes, and they are returned: nothing was claimed. If the transaction fails because something
+     * changed after the read, it falls back to {@link #release} and {@link #claim}.
+     *
+     * @return the partitions of {@code claims} held by others (empty: everything is claimed)
+     * @throws ClaimConflictException if the fallback claim collides
+     * @throws RegistryException      if {@code member} is not registered, or ZooKeeper fails
+     */
+    public Map<TopicAndPartition, PartitionOwner> releaseAndClaim(String group, ConsumerId member,
+                                                                  Collection<TopicAndPartition> release,
+                                                                  Map<TopicAndPartition, ThreadId> claims,
+                                                                  org.apache.zookeeper.Watcher letGo) {
+        ensureParents(group, claims.keySet());
+        Map<String, TopicAndPartition> releasePaths = new TreeMap<>();
+        release.forEach(tp -> releasePaths.put(layout.owner(group, tp), tp));
+        Map<String, TopicAndPartition> claimPaths = new TreeMap<>();
+        claims.keySet().forEach(tp -> claimPaths.put(layout.owner(group, tp), tp));
+        List<String> paths = new ArrayList<>(releasePaths.keySet());
+        paths.addAll(claimPaths.keySet());
+        Map<String, Znodes.Data> read = znodes.readAllWatching(paths, path -> claimPaths.containsKey(path) ? letGo : null);
+
+        long session = znodes.sessionId();
+        Map<TopicAndPartition, PartitionOwner> held = new TreeMap<>();
+        Map<TopicAndPartition, ThreadId> toCreate = new TreeMap<>(claims);
+        claimPaths.forEach((path, tp) -> {
+            Znodes.Data data = read.get(path);
+            if (data == null) {
+                return;
+            }
+            PartitionOwner owner = new PartitionOwner(tp, text(data.bytes()), data.stat().getEphemeralOwner());
+            if (owner.session() == session && owner.value().equals(claims.get(tp).toString())) {
+                toCreate.remove(tp); // ours already (a claim whose reply was lost)
+            } else {
+                held.put(tp, owner);
+            }
+        });
+        Map<String, Znodes.Data> releasable = new TreeMap<>();
+        releasePaths.keySet().forEach(path -> {
+            if (read.containsKey(path)) {
+                releasable.put(path, read.get(path));
+            }
+        });
+        List<CuratorOp> ops = new ArrayList<>(znodes.deleteOps(znodes.ownEphemerals(releasable)));
+        if (held.isEmpty() && !toCreate.isEmpty()) {
+            ops.addAll(claimOps(group, member, toCreate));
+        }
+        if (ops.isEmpty()) {
+            return held;
+        }
+        try {
+            znodes.client().transaction().forOperations(ops);
+            return held;
+        } catch (KeeperException changed) {
+            release(group, release);
+            if (held.isEmpty()) {
+                claim(group, member, claims);
+            }
+            return held;
+        } catch (Exception e) {
+            throw RegistryException.of("releasing and claiming partitions under", layout.owners(group), e);
+        }
+    }
+
+    /** A check that {@code member} is registered, then the creates of {@code claims}. */
+    private List<CuratorOp> claimOps(String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
+        try {
+            List<CuratorOp> ops = new ArrayList<>();
+            ops.add(znodes.client().transactionOp().check().forPath(layout.member(group, member)));
+            for (Map.Entry<TopicAndPartition, ThreadId> claim : claims.entrySet()) {
+                ops.add(znodes.client().transactionOp().create().withMode(CreateMode.EPHEMERAL)
+                        .forPath(layout.owner(group, claim.getKey()), bytes(claim.getValue())));
+            }
+            return ops;
+        } catch (Exception e) {
+            throw RegistryException.of("preparing the claim under", layout.owners(group), e);
+        }
     }
 
     /**

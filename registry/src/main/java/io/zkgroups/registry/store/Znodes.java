@@ -161,8 +161,14 @@ public final class Znodes {
      * {@code watcher} (if given) is armed on each node that exists.
      */
     public Map<String, Data> readAll(Collection<String> paths, Watcher watcher) {
+        return readAllWatching(paths, path -> watcher);
+    }
+
+    /** As {@link #readAll(Collection, Watcher)}, arming on each path the watcher {@code watcherOf} gives (or none). */
+    public Map<String, Data> readAllWatching(Collection<String> paths, java.util.function.Function<String, Watcher> watcherOf) {
         Map<String, Data> read = new ConcurrentHashMap<>();
         pipeline(paths, (path, callback) -> {
+            Watcher watcher = watcherOf.apply(path);
             if (watcher == null) {
                 client.getData().inBackground(callback).forPath(path);
             } else {
@@ -194,22 +200,12 @@ public final class Znodes {
      * is gone. Returns the paths deleted.
      */
     public List<String> deleteOwnEphemerals(Collection<String> paths) {
-        long session = sessionId();
-        Map<String, Integer> versions = new TreeMap<>();
-        readAll(paths, null).forEach((path, data) -> {
-            if (data.stat().getEphemeralOwner() == session) {
-                versions.put(path, data.stat().getVersion());
-            }
-        });
+        Map<String, Integer> versions = ownEphemerals(readAll(paths, null));
         if (versions.isEmpty()) {
             return List.of();
         }
         try {
-            List<CuratorOp> ops = new ArrayList<>();
-            for (Map.Entry<String, Integer> node : versions.entrySet()) {
-                ops.add(client.transactionOp().delete().withVersion(node.getValue()).forPath(node.getKey()));
-            }
-            client.transaction().forOperations(ops);
+            client.transaction().forOperations(deleteOps(versions));
             return List.copyOf(versions.keySet());
         } catch (Exception batchFailed) {
             List<String> deleted = new ArrayList<>();
@@ -225,6 +221,31 @@ public final class Znodes {
             });
             return deleted;
         }
+    }
+
+    /** Of the nodes {@code read}, those that are ephemerals of this session, with their versions. */
+    Map<String, Integer> ownEphemerals(Map<String, Data> read) {
+        long session = sessionId();
+        Map<String, Integer> versions = new TreeMap<>();
+        read.forEach((path, data) -> {
+            if (data.stat().getEphemeralOwner() == session) {
+                versions.put(path, data.stat().getVersion());
+            }
+        });
+        return versions;
+    }
+
+    /** Versioned deletes of {@code versions}' paths, for a transaction. */
+    List<CuratorOp> deleteOps(Map<String, Integer> versions) {
+        List<CuratorOp> ops = new ArrayList<>();
+        for (Map.Entry<String, Integer> node : versions.entrySet()) {
+            try {
+                ops.add(client.transactionOp().delete().withVersion(node.getValue()).forPath(node.getKey()));
+            } catch (Exception e) {
+                throw RegistryException.of("preparing the delete of", node.getKey(), e);
+            }
+        }
+        return ops;
     }
 
     /** An asynchronous ZooKeeper request for one path, answering to {@code callback}. */

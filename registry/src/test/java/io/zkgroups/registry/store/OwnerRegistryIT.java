@@ -196,4 +196,54 @@ class OwnerRegistryIT {
         holderRegistry.owners().release("o10", List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 2)));
         assertThat(letGo.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     }
+
+    @Test
+    void releaseAndClaimSwapsPartitionsInOneTransaction() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ConsumerId me = join(registry, "o11", "swapper");
+        registry.owners().claim("o11", me, claims(me, 0, 1));
+
+        Map<TopicAndPartition, PartitionOwner> held = registry.owners().releaseAndClaim("o11", me,
+                List.of(TopicAndPartition.of("T", 0)), claims(me, 1, 2, 3), null);
+
+        assertThat(held).isEmpty();
+        assertThat(registry.owners().owners("o11").entries()).extracting(PartitionOwner::partition)
+                .containsExactly(TopicAndPartition.of("T", 1), TopicAndPartition.of("T", 2), TopicAndPartition.of("T", 3));
+    }
+
+    @Test
+    void releaseAndClaimOnlyReleasesWhileSomeoneElseHoldsAClaimAndWatchesIt() throws Exception {
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        ZkRegistry other = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o12", "me");
+        ConsumerId holder = join(other, "o12", "holder");
+        registry.owners().claim("o12", me, claims(me, 0));
+        other.owners().claim("o12", holder, claims(holder, 2));
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(1);
+
+        Map<TopicAndPartition, PartitionOwner> held = registry.owners().releaseAndClaim("o12", me,
+                List.of(TopicAndPartition.of("T", 0)), claims(me, 1, 2), event -> letGo.countDown());
+
+        assertThat(held).containsOnlyKeys(TopicAndPartition.of("T", 2));
+        assertThat(held.get(TopicAndPartition.of("T", 2)).thread()).contains(holder.thread(0));
+        assertThat(registry.owners().owners("o12").entries()).extracting(PartitionOwner::value)
+                .containsExactly("o12_holder-0"); // 0 released, 1 not claimed (all or nothing)
+        other.owners().release("o12", List.of(TopicAndPartition.of("T", 2)));
+        assertThat(letGo.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(registry.owners().releaseAndClaim("o12", me, List.of(), claims(me, 1, 2), null)).isEmpty();
+        assertThat(registry.owners().owners("o12").entries()).extracting(PartitionOwner::value)
+                .containsExactly("o12_me-0", "o12_me-0");
+    }
+
+    @Test
+    void releaseAndClaimRefusesAMemberThatIsNotRegisteredAndClaimsNothing() {
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        ConsumerId ghost = ConsumerId.ofOverride("o13", "ghost");
+        join(ZkRegistry.of(zk.newClient()), "o13", "someone");
+
+        assertThatThrownBy(() -> registry.owners().releaseAndClaim("o13", ghost, List.of(), claims(ghost, 0), null))
+                .isInstanceOf(RegistryException.class).hasMessageContaining("not registered");
+        assertThat(registry.owners().owners("o13").entries()).isEmpty();
+    }
 }
