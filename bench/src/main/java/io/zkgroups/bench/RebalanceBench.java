@@ -118,10 +118,16 @@ public final class RebalanceBench {
         }
     }
 
+    /**
+     * The server's request count when the last wait for a stable group ended, before the coordinator's own check of
+     * the owner znodes (up to P + 1 reads, which are not the members' doing).
+     */
+    private long packetsAtEnd;
+
     /** Records requests and RTT samples of one measured window that started at {@code startNanos}, {@code startPackets}. */
     private void probe(Probe probe, long startNanos, long startPackets, long endNanos) {
         List<Double> window = new ArrayList<>(rtts.subMap(startNanos, endNanos).values());
-        probe.requests.add((double) (packets() - startPackets - window.size())); // not counting the sampler's own
+        probe.requests.add((double) (packetsAtEnd - startPackets - window.size())); // not counting the sampler's own
         if (window.isEmpty()) {
             Map.Entry<Long, Double> next = rtts.ceilingEntry(startNanos);
             if (next != null) {
@@ -297,6 +303,7 @@ public final class RebalanceBench {
             end[0] = latest;
             return true;
         }, WAIT);
+        packetsAtEnd = packets();
         if (!done) {
             anomalies.add(what + ": not stable within " + WAIT + ": " + live);
             System.out.println("TIMEOUT " + what + ": " + live);
@@ -441,6 +448,7 @@ public final class RebalanceBench {
             throws Exception {
         Map<Integer, String> expected = expected(live, topic, p, new TreeMap<>());
         long end = observer.awaitOwners(expected, WAIT);
+        packetsAtEnd = packets();
         if (end < 0) {
             anomalies.add(what + ": owner znodes never matched within " + WAIT + ": " + observer.owners());
             System.out.println("TIMEOUT " + what);

@@ -48,40 +48,76 @@ import java.util.stream.Collectors;
  */
 public final class RebalanceMemberMain {
 
-    private static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warmup.rounds", 3);
+    private static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warmup.rounds", 10);
 
     private RebalanceMemberMain() {
     }
 
     /**
-     * Runs the whole member life cycle once (join, claim, leave) alone in a throw-away group, so that the
-     * measured rebalances run warm code: what is measured is the protocol, not class loading and the JIT of a
-     * JVM that has just started.
+     * Warms the JVM up on the paths a measured rebalance takes, in a throw-away group of two members (the second
+     * on a client of its own): join alone, a second member joins (revoke, release, wait for the previous owner,
+     * claim), the first leaves (the second claims it all), the second leaves. What is measured afterwards is the
+     * protocol, not class loading and the JIT of a JVM that has just started (long-running consumers are warm).
      */
-    private static void warmUp(CuratorFramework client, GroupMemberConfig config, String group, String name,
-                               String topic) throws InterruptedException {
-        for (int round = 0; round < WARM_UP_ROUNDS; round++) {
-            GroupMemberConfig warm = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
-                    Subscription.topics(Map.of(topic, 1))).withAssignmentStrategy(config.assignmentStrategy());
-            java.util.concurrent.CountDownLatch assigned = new java.util.concurrent.CountDownLatch(1);
-            GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), warm, new MembershipListener() {
-                @Override
-                public void onRevoked(java.util.Set<TopicAndPartition> partitions) {
-                }
-
-                @Override
-                public void onLost(java.util.Set<TopicAndPartition> partitions) {
-                }
-
-                @Override
-                public void onAssigned(java.util.Set<TopicAndPartition> partitions) {
-                    assigned.countDown();
-                }
-            });
-            member.start();
-            assigned.await(30, TimeUnit.SECONDS);
-            member.close();
+    private static void warmUp(CuratorFramework client, String connect, int sessionMs, GroupMemberConfig config,
+                               String group, String name, String topic) throws InterruptedException {
+        CuratorFramework second = newClient(connect, sessionMs);
+        try {
+            for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+                GroupMember first = warmMember(client, config, group, name);
+                first.start();
+                await(first, h -> h.isStable() && h.generation() >= 1);
+                GroupMember other = warmMember(second, config, group, name + "-other");
+                other.start();
+                await(other, h -> h.isStable() && h.generation() >= 1);
+                await(first, h -> h.isStable() && h.generation() >= 2);
+                first.close();
+                await(other, h -> h.isStable() && h.generation() >= 2);
+                other.close();
+            }
+        } finally {
+            second.close();
         }
+    }
+
+    private static GroupMember warmMember(CuratorFramework client, GroupMemberConfig config, String group, String name) {
+        GroupMemberConfig warm = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
+                        config.subscription()).withAssignmentStrategy(config.assignmentStrategy())
+                .withDebounce(config.debounce());
+        return GroupMember.onZooKeeper(client, ZkLayout.root(), warm, MembershipListener.NONE);
+    }
+
+    /** Waits, on the member's own health notifications, until {@code condition} holds for its health. */
+    private static void await(GroupMember member, java.util.function.Predicate<MemberHealth> condition)
+            throws InterruptedException {
+        java.util.concurrent.CountDownLatch met = new java.util.concurrent.CountDownLatch(1);
+        java.util.function.Consumer<MemberHealth> listener = health -> {
+            if (condition.test(health)) {
+                met.countDown();
+            }
+        };
+        member.addHealthListener(listener);
+        try {
+            if (!condition.test(member.health()) && !met.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("warm-up member " + member.consumerId() + " stuck: " + member.health());
+            }
+        } finally {
+            member.removeHealthListener(listener);
+        }
+    }
+
+    private static CuratorFramework newClient(String connect, int sessionMs) throws InterruptedException {
+        CuratorFramework client = CuratorFrameworkFactory.builder()
+                .connectString(connect)
+                .sessionTimeoutMs(sessionMs)
+                .connectionTimeoutMs(Math.min(sessionMs, 15_000))
+                .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
+                .build();
+        client.start();
+        if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("no connection to " + connect);
+        }
+        return client;
     }
 
     public static void main(String[] args) throws Exception {
@@ -98,22 +134,19 @@ public final class RebalanceMemberMain {
         long debounceMs = Long.parseLong(args[6]);
 
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-        CuratorFramework client = CuratorFrameworkFactory.builder()
-                .connectString(connect)
-                .sessionTimeoutMs(sessionMs)
-                .connectionTimeoutMs(Math.min(sessionMs, 15_000))
-                .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
-                .build();
-        client.start();
-        if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
-            out.println("ERROR no connection to " + connect);
+        CuratorFramework client;
+        try {
+            client = newClient(connect, sessionMs);
+        } catch (IllegalStateException e) {
+            out.println("ERROR " + e.getMessage());
             System.exit(2);
+            return;
         }
         GroupMemberConfig config = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
                         Subscription.topics(Map.of(topic, 1)))
                 .withAssignmentStrategy(strategy)
                 .withDebounce(Duration.ofMillis(debounceMs));
-        warmUp(client, config, group + "-warmup-" + name, name, topic);
+        warmUp(client, connect, sessionMs, config, group + "-warmup-" + name, name, topic);
         GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
 
         // Changes are stamped where they happen and printed from another thread, off the member's event loop.

@@ -93,11 +93,6 @@ public final class GroupMember implements Closeable {
     private final List<RebalanceCause> pendingCauses = new ArrayList<>();
     private final Runnable onChange = () -> request(null);
     private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
-    private final Watcher ownerGone = event -> {
-        if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-            request(OWNER_LET_GO);
-        }
-    };
     private final Watcher membershipWatcher = event -> {
         if (event.getType() != Watcher.Event.EventType.None) {
             request(null);
@@ -121,6 +116,9 @@ public final class GroupMember implements Closeable {
     /** The view of the last attempt that had to wait for previous owners, and the ids cversion it was read at. */
     private GroupView waitingView;
     private int waitingViewCversion;
+    /** What that attempt would have claimed, and the owner znodes it waits for. */
+    private Map<TopicAndPartition, ThreadId> waitingClaim;
+    private volatile OwnerWait ownerWait;
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
 
     // --- scheduling (any thread) ----------------------------------------------------------------------
@@ -242,7 +240,8 @@ public final class GroupMember implements Closeable {
                 pendingCauses.add(cause);
             }
         }
-        schedule(config.debounce());
+        // The last awaited owner letting go is a single event that gathers nothing: claim at once.
+        schedule(cause == OWNER_LET_GO ? Duration.ZERO : config.debounce());
     }
 
     /** Makes sure an attempt runs within {@code delay}; an earlier one already scheduled stays. */
@@ -288,7 +287,18 @@ public final class GroupMember implements Closeable {
         viewStale = false;
         GroupView waitedWith = waitingView;
         waitingView = null;
+        Map<TopicAndPartition, ThreadId> waitedClaim = waitingClaim;
+        waitingClaim = null;
+        boolean ownersLetGoOnly = !stale && !causes.isEmpty() && causes.stream().allMatch(c -> c == OWNER_LET_GO);
         try {
+            if (ownersLetGoOnly && waitedWith != null && registeredSession != 0
+                    && registry.znodes().sessionId() == registeredSession) {
+                // Nothing but previous owners letting go since the last attempt read the group and released what
+                // moved away: the rest of that attempt is its claim. (A membership change would have set viewStale
+                // through the watch that read armed.)
+                claimAfterWait(waitedWith, waitedClaim);
+                return;
+            }
             boolean joining = registeredSession == 0;
             ensureRegistered(causes);
             if (joining && !config.debounce().isZero()) {
@@ -329,28 +339,21 @@ public final class GroupMember implements Closeable {
             toClaim.keySet().removeAll(owned.keySet());
             checkNotClosing();
             // One transaction releases what moved away and, unless someone else still holds part of it, claims
-            // what is new; the owner znodes it found held are watched (ownerGone).
+            // what is new; the owner znodes it found held are watched.
+            OwnerWait wait = new OwnerWait();
             Map<TopicAndPartition, PartitionOwner> held = registry.owners()
-                    .releaseAndClaim(group, me, unreleased, toClaim, ownerGone);
+                    .releaseAndClaim(group, me, unreleased, toClaim, wait);
             unreleased.clear();
             if (!held.isEmpty()) {
-                waitForOwners(new ClaimConflictException(group, held), view, true);
                 waitingView = view;
                 waitingViewCversion = members.cversion();
+                waitingClaim = toClaim;
+                waitForOwners(new ClaimConflictException(group, held), view, wait);
                 return;
             }
-            owned.putAll(toClaim);
-            if (registry.znodes().sessionId() != registeredSession) {
-                // the attempt outlived its session (it stalled): what it computed and kept is not ours any more
-                throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
-                        + " ended during the rebalance");
-            }
-            if (!toClaim.isEmpty()) {
-                listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
-            }
-            succeeded(view);
+            claimed(view, toClaim);
         } catch (ClaimConflictException e) {
-            waitForOwners(e, null, false);
+            waitForOwners(e, null, null);
         } catch (ClosingException e) {
             // close() takes it from here
         } catch (AssignmentRefusedException e) {
@@ -360,6 +363,42 @@ public final class GroupMember implements Closeable {
         } catch (RuntimeException e) {
             failed(e.getMessage() == null ? e.toString() : e.getMessage(), null);
         }
+    }
+
+    /** The end of an attempt whose owners were waited for: claims what it computed then, or waits again. */
+    private void claimAfterWait(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
+        OwnerWait wait = ownerWait;
+        waitingView = view;
+        waitingClaim = toClaim;
+        if (wait != null && !wait.allGone()) {
+            schedule(backoff.delay(Math.max(1, failures))); // some are still held: keep waiting (and the safety net)
+            return;
+        }
+        checkNotClosing();
+        try {
+            registry.owners().claim(group, me, toClaim);
+        } catch (ClaimConflictException takenMeanwhile) {
+            waitForOwners(takenMeanwhile, view, null);
+            return;
+        }
+        waitingView = null;
+        waitingClaim = null;
+        claimed(view, toClaim);
+    }
+
+    /** {@code toClaim} is ours now: the attempt that computed {@code view} succeeded. */
+    private void claimed(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
+        ownerWait = null;
+        owned.putAll(toClaim);
+        if (registry.znodes().sessionId() != registeredSession) {
+            // the attempt outlived its session (it stalled): what it computed and kept is not ours any more
+            throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
+                    + " ended during the rebalance");
+        }
+        if (!toClaim.isEmpty()) {
+            listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
+        }
+        succeeded(view);
     }
 
     private void ensureRegistered(List<RebalanceCause> causes) {
@@ -472,17 +511,23 @@ public final class GroupMember implements Closeable {
     }
 
     /**
-     * Waits for the holders of a claim that collided to let go: their znodes are watched (already, when
-     * {@code watchesArmed}). {@code view} is the group as read by this attempt (null: read the member list).
+     * Waits for the holders of a claim that collided to let go: their owner znodes are watched by {@code armed}
+     * (null: read them again, arming a new wait). {@code view} is the group as read by this attempt (null: read
+     * the member list). When the last of them is gone, the wait asks for the claim at once.
      */
-    private void waitForOwners(ClaimConflictException conflict, GroupView view, boolean watchesArmed) {
+    private void waitForOwners(ClaimConflictException conflict, GroupView view, OwnerWait armed) {
+        OwnerWait wait = armed;
+        Set<TopicAndPartition> stillHeld = conflict.heldBy().keySet();
+        if (wait == null) {
+            wait = new OwnerWait();
+            stillHeld = registry.owners().owners(group, conflict.heldBy().keySet(), wait).keySet();
+        }
+        Set<String> paths = new TreeSet<>();
+        stillHeld.forEach(tp -> paths.add(registry.layout().owner(group, tp)));
+        wait.await(paths);
         boolean holderAlive = false;
         Set<ConsumerId> members = view != null ? view.members().keySet() : lastKnownMembers();
         for (PartitionOwner holder : conflict.heldBy().values()) {
-            String path = registry.layout().owner(group, holder.partition());
-            if (!watchesArmed && !registry.znodes().existsWatch(path, ownerGone)) {
-                request(OWNER_LET_GO);
-            }
             holderAlive |= holder.thread().map(t -> members.contains(t.consumer())).orElse(false);
         }
         // A registered holder is releasing right now: the watch wakes us. An unregistered one is a dead member
@@ -494,6 +539,39 @@ public final class GroupMember implements Closeable {
             lastError = reason;
             publishHealth();
             schedule(config.maxBackoff());
+        }
+    }
+
+    /**
+     * The owner znodes one wait is for. Its watch on them asks for the claim the moment the last of them is
+     * deleted; a new wait replaces it (events of older ones are ignored, their watches fire into nothing).
+     */
+    private final class OwnerWait implements Watcher {
+        private final Set<String> gone = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private volatile Set<String> awaited;
+
+        @Override
+        public void process(org.apache.zookeeper.WatchedEvent event) {
+            if (event.getType() == Watcher.Event.EventType.NodeDeleted && event.getPath() != null) {
+                gone.add(event.getPath());
+                if (ownerWait == this && allGone()) {
+                    request(OWNER_LET_GO);
+                }
+            }
+        }
+
+        /** Starts waiting for {@code paths}, whose watches are armed already. */
+        void await(Set<String> paths) {
+            awaited = Set.copyOf(paths);
+            ownerWait = this;
+            if (allGone()) {
+                request(OWNER_LET_GO);
+            }
+        }
+
+        boolean allGone() {
+            Set<String> waitingFor = awaited;
+            return waitingFor != null && gone.containsAll(waitingFor);
         }
     }
 
