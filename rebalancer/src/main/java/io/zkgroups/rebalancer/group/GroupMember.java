@@ -33,6 +33,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -102,6 +103,8 @@ public final class GroupMember implements Closeable {
 
     // --- state confined to the event loop ------------------------------------------------------------
     private final SortedMap<TopicAndPartition, ThreadId> owned = new TreeMap<>();
+    /** An unmodifiable copy of {@code owned}'s keys for {@link #health()}; null when {@code owned} changed since. */
+    private SortedSet<TopicAndPartition> ownedSnapshot;
     /** Handed over (the listener was told) but their owner znodes may still exist: released before anything else. */
     private final Set<TopicAndPartition> unreleased = new TreeSet<>();
     private long registeredSession;
@@ -390,6 +393,7 @@ public final class GroupMember implements Closeable {
     private void claimed(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
         ownerWait = null;
         owned.putAll(toClaim);
+        ownedSnapshot = null;
         if (registry.znodes().sessionId() != registeredSession) {
             // the attempt outlived its session (it stalled): what it computed and kept is not ours any more
             throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
@@ -498,6 +502,7 @@ public final class GroupMember implements Closeable {
      */
     private void forget(Set<TopicAndPartition> partitions) {
         owned.keySet().removeAll(partitions);
+        ownedSnapshot = null;
         unreleased.addAll(partitions);
         publishHealth();
     }
@@ -534,7 +539,7 @@ public final class GroupMember implements Closeable {
         // whose session has not ended yet: that is waiting, not failing, so do not escalate the backoff.
         String reason = "waiting for previous owners: " + conflict.getMessage();
         if (holderAlive) {
-            failed(reason, null);
+            failed(reason, null, true);
         } else {
             lastError = reason;
             publishHealth();
@@ -596,10 +601,19 @@ public final class GroupMember implements Closeable {
     }
 
     private void failed(String error, Duration fixedDelay) {
+        failed(error, fixedDelay, false);
+    }
+
+    /** {@code routine}: part of every handover (a previous owner still releasing), logged at debug level only. */
+    private void failed(String error, Duration fixedDelay, boolean routine) {
         failures++;
         lastError = error;
         Duration delay = fixedDelay != null ? fixedDelay : backoff.delay(failures);
-        LOG.info("[{}] rebalance attempt {} failed, retrying in {} ms: {}", me, failures, delay.toMillis(), error);
+        if (routine) {
+            LOG.debug("[{}] rebalance attempt {} waits, retrying in {} ms at the latest: {}", me, failures, delay.toMillis(), error);
+        } else {
+            LOG.info("[{}] rebalance attempt {} failed, retrying in {} ms: {}", me, failures, delay.toMillis(), error);
+        }
         publishHealth();
         schedule(delay);
     }
@@ -645,6 +659,7 @@ public final class GroupMember implements Closeable {
         if (!owned.isEmpty()) {
             Set<TopicAndPartition> lost = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
             owned.clear();
+            ownedSnapshot = null;
             publishHealth();
             LOG.warn("[{}] session lost: partitions {} are no longer ours", me, lost);
             listener.onLost(lost);
@@ -758,8 +773,10 @@ public final class GroupMember implements Closeable {
 
     private void publishHealth() {
         synchronized (publishing) { // one publisher at a time, so listeners see the values in order
-            MemberHealth now = new MemberHealth(state.get(), generation,
-                    Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet())), lastCauses,
+            if (ownedSnapshot == null) {
+                ownedSnapshot = Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet()));
+            }
+            MemberHealth now = new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
                     Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed);
             if (now.equals(health)) {
                 return;
