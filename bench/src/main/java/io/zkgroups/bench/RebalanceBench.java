@@ -532,7 +532,7 @@ public final class RebalanceBench {
         int legacyBurstReps = 3;
         int sessionMs = 2_000;
         int legacySessionMs = 6_000;
-        long debounceMs = 10;
+        long debounceMs = 5;
         String strategy = "range";
         long legacyBackoffMs = 2_000;
         int legacyRetries = 4;
@@ -545,7 +545,7 @@ public final class RebalanceBench {
                 if (!args[i].startsWith("--") || i + 1 >= args.length) {
                     throw new IllegalArgumentException("usage: RebalanceBench [--sizes 4x16,10x100] [--impl ours,legacy] "
                             + "[--reps 10] [--kill-reps 5] [--burst-reps 5] [--legacy-reps 3] [--legacy-burst-reps 3] "
-                            + "[--session-ms 2000] [--debounce-ms 10] [--strategy range] [--legacy-session-ms 6000] "
+                            + "[--session-ms 2000] [--debounce-ms 5] [--strategy range] [--legacy-session-ms 6000] "
                             + "[--legacy-backoff-ms 2000] [--legacy-retries 4] [--legacy-classpath CP]; bad: " + args[i]);
                 }
                 values.put(args[i].substring(2), args[++i]);

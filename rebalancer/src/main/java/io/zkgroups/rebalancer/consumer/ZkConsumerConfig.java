@@ -39,7 +39,7 @@ public final class ZkConsumerConfig {
     static final Map<String, String> ZKGROUPS_DEFAULTS = Map.of(
             MAX_GROUP_SIZE, "0",
             STREAMS_PER_TOPIC, "1",
-            REBALANCE_DEBOUNCE_MS, "10",
+            REBALANCE_DEBOUNCE_MS, "5",
             ADVERTISE_CAPABILITIES, "false",
             METADATA_REFRESH_MS, "1000",
             OFFSETS_REFRESH_MS, "3600000",

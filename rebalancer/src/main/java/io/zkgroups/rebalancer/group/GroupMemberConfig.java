@@ -46,9 +46,9 @@ public record GroupMemberConfig(String group, ConsumerId consumerId, Subscriptio
         }
     }
 
-    /** Defaults: range, internal topics excluded, 10 ms debounce, 50 ms → 2 s backoff, no size cap. */
+    /** Defaults: range, internal topics excluded, 5 ms debounce (the best of 0/5/10 ms in bench/rebalance.sh), 50 ms → 2 s backoff, no size cap. */
     public static GroupMemberConfig of(String group, ConsumerId consumerId, Subscription subscription) {
-        return new GroupMemberConfig(group, consumerId, subscription, "range", true, Duration.ofMillis(10),
+        return new GroupMemberConfig(group, consumerId, subscription, "range", true, Duration.ofMillis(5),
                 Duration.ofMillis(50), Duration.ofSeconds(2), 0, 0.25, false);
     }
 
