@@ -343,7 +343,7 @@ public final class GroupMember implements Closeable {
             checkNotClosing();
             // One transaction releases what moved away and, unless someone else still holds part of it, claims
             // what is new; the owner znodes it found held are watched.
-            OwnerWait wait = new OwnerWait();
+            OwnerWait wait = reusableWait();
             Map<TopicAndPartition, PartitionOwner> held = registry.owners()
                     .releaseAndClaim(group, me, unreleased, toClaim, wait);
             unreleased.clear();
@@ -524,7 +524,7 @@ public final class GroupMember implements Closeable {
         OwnerWait wait = armed;
         Set<TopicAndPartition> stillHeld = conflict.heldBy().keySet();
         if (wait == null) {
-            wait = new OwnerWait();
+            wait = reusableWait();
             stillHeld = registry.owners().owners(group, conflict.heldBy().keySet(), wait).keySet();
         }
         Set<String> paths = new TreeSet<>();
@@ -545,6 +545,16 @@ public final class GroupMember implements Closeable {
             publishHealth();
             schedule(config.maxBackoff());
         }
+    }
+
+    /**
+     * The current wait if none of the znodes it watches went yet (its watches are all still armed, so arming it
+     * again on the same znodes adds nothing: ZooKeeper keeps one watch per watcher and path), else a new one.
+     * Retries against a holder that never lets go thus do not pile up watches.
+     */
+    private OwnerWait reusableWait() {
+        OwnerWait current = ownerWait;
+        return current != null && current.gone.isEmpty() ? current : new OwnerWait();
     }
 
     /**
