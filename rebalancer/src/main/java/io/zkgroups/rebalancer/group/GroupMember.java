@@ -95,7 +95,11 @@ public final class GroupMember implements Closeable {
     private final Runnable onChange = () -> request(null);
     private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
     private final Watcher membershipWatcher = event -> {
-        if (event.getType() != Watcher.Event.EventType.None) {
+        if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+            // A member left (its registration's data watch): nothing is gained by gathering more events, and
+            // whoever gets its partitions waits for us. Joins are debounced: they come in bursts at deploy time.
+            request(null, Duration.ZERO);
+        } else if (event.getType() != Watcher.Event.EventType.None) {
             request(null);
         }
     };
@@ -232,6 +236,11 @@ public final class GroupMember implements Closeable {
     // --- scheduling ---------------------------------------------------------------------------------
 
     private void request(RebalanceCause cause) {
+        // The last awaited owner letting go is a single event that gathers nothing: claim at once.
+        request(cause, cause == OWNER_LET_GO ? Duration.ZERO : config.debounce());
+    }
+
+    private void request(RebalanceCause cause, Duration delay) {
         if (closing) {
             return;
         }
@@ -243,8 +252,7 @@ public final class GroupMember implements Closeable {
                 pendingCauses.add(cause);
             }
         }
-        // The last awaited owner letting go is a single event that gathers nothing: claim at once.
-        schedule(cause == OWNER_LET_GO ? Duration.ZERO : config.debounce());
+        schedule(delay);
     }
 
     /** Makes sure an attempt runs within {@code delay}; an earlier one already scheduled stays. */
