@@ -52,16 +52,21 @@ import java.util.function.Consumer;
  * {@link #close()}, and one serial event loop that owns all protocol state.
  * <p>
  * Watch events (members joining or leaving, partitions added, topics created), connection-state changes and
- * retries are coalesced into rebalance attempts. One attempt: read a fresh view of the group → compute the
- * whole group's assignment (0.8.2.2-identical) → for partitions that move away: {@link MembershipListener#onRevoked}
- * (commit) → one transaction that deletes their owner znodes and claims the new ones all-or-nothing (only the
- * deletes while a previous owner still holds one of them) → {@link MembershipListener#onAssigned}. Partitions it keeps are neither released nor re-claimed; 0.8.2.2 members
- * only need an owner znode gone when they are the ones assigned the partition, so this is wire-compatible.
+ * retries are coalesced into rebalance attempts: joins and other changes after a short debounce (they come in
+ * bursts at deploy time), a member leaving at once. One attempt: read the group (the member list re-reads only
+ * registrations that are new or changed; partition counts are kept while their watch is armed) → compute the whole
+ * group's assignment (0.8.2.2-identical) → for partitions that move away: {@link MembershipListener#onRevoked}
+ * (commit) → one read of every owner znode involved, then one transaction that deletes this session's owner znodes
+ * of what moved away and claims the new partitions all-or-nothing (only the deletes while a previous owner still
+ * holds one of them) → {@link MembershipListener#onAssigned}. Partitions it keeps are neither released nor
+ * re-claimed; 0.8.2.2 members only need an owner znode gone when they are the ones assigned the partition, so this
+ * is wire-compatible.
  * <p>
- * It never gives up: failed attempts retry with capped exponential backoff and jitter, a claim blocked by a
- * previous owner is retried the moment that owner znode is deleted (a watch), and a change of the membership it
- * computed from wakes it through the watch its read armed, however far the attempt got. Everything it knows is in
- * {@link #health()}.
+ * It never gives up: failed attempts retry with capped exponential backoff and jitter; a claim blocked by previous
+ * owners is sent the moment the last of their owner znodes is deleted (a watch), without reading the group again —
+ * a membership change meanwhile would have woken it through the watch its read armed, however far the attempt got,
+ * and makes it start over. Leaving deletes its owner znodes and its registration in one transaction. Everything it
+ * knows is in {@link #health()}, and {@link #addHealthListener} hears of every change.
  * <p>
  * Ownership is a lease on the ZooKeeper session ({@link SessionLease}): {@link #canDeliver()} is false as soon as
  * the session may have expired on the server, and on LOST or a new session every owned partition is reported
