@@ -187,4 +187,64 @@ class MemberListIT {
         await().atMost(Duration.ofSeconds(5)).until(() -> events.get() > 0);
         assertThat(list.read(event -> { }).listing().entries()).extracting(m -> m.id().value()).containsExactly(group + "_a");
     }
+
+    @Test
+    void aLeaveIsPredictedWithoutListingAndTheBackgroundListingConfirmsIt() throws Exception {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        CuratorFramework b = join(group, "b", "t");
+        join(group, "c", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        java.util.concurrent.CountDownLatch bLeft = new java.util.concurrent.CountDownLatch(1);
+        list.read(event -> {
+            if (event.getType() == org.apache.zookeeper.Watcher.Event.EventType.NodeDeleted) {
+                bLeft.countDown();
+            }
+        });
+        AtomicInteger wrong = new AtomicInteger();
+
+        b.close();
+        assertThat(bLeft.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        MemberList.Read predicted = list.readAfterLeave(java.util.Set.of(group + "_b"), wrong::incrementAndGet).orElseThrow();
+
+        assertThat(predicted.listing().entries()).extracting(m -> m.id().value()).containsExactly(group + "_a", group + "_c");
+        MemberList.Read listed = list.read(event -> { });
+        assertThat(listed.listing()).isEqualTo(predicted.listing());
+        assertThat(listed.cversion()).isEqualTo(predicted.cversion());
+        assertThat(listed.readNow()).isZero();
+        assertThat(wrong).hasValue(0);
+    }
+
+    @Test
+    void aWrongPredictionIsReportedAndTheNextReadTrustsNothing() throws Exception {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        CuratorFramework b = join(group, "b", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        list.read(event -> { });
+        java.util.concurrent.CountDownLatch wrong = new java.util.concurrent.CountDownLatch(1);
+
+        b.close();
+        join(group, "d", "u"); // a join the prediction does not know about
+        MemberList.Read predicted = list.readAfterLeave(java.util.Set.of(group + "_b"), wrong::countDown).orElseThrow();
+
+        assertThat(predicted.listing().entries()).extracting(m -> m.id().value()).containsExactly(group + "_a");
+        assertThat(wrong.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        MemberList.Read listed = list.read(event -> { });
+        assertThat(listed.readNow()).isEqualTo(2);
+        assertThat(listed.listing().entries()).extracting(m -> m.id().value()).containsExactly(group + "_a", group + "_d");
+    }
+
+    @Test
+    void nothingIsPredictedForAnUnknownNameOrWithoutAWatchedRead() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+
+        assertThat(list.readAfterLeave(java.util.Set.of(group + "_a"), () -> { })).isEmpty(); // never read
+        list.read(null);
+        assertThat(list.readAfterLeave(java.util.Set.of(group + "_a"), () -> { })).isEmpty(); // read without a watch
+        list.read(event -> { });
+        assertThat(list.readAfterLeave(java.util.Set.of(group + "_zz"), () -> { })).isEmpty();
+    }
 }
