@@ -99,25 +99,15 @@ public final class GroupMember implements Closeable {
     private final List<RebalanceCause> pendingCauses = new ArrayList<>();
     private final Runnable onChange = () -> request(null);
     private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
-    /** Registrations seen deleted since the group was last listed. */
-    private final Set<String> leftSinceRead = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** Whether anything but leaves and ids events happened since the group was last listed. */
-    private final java.util.concurrent.atomic.AtomicBoolean otherChangeSinceRead = new java.util.concurrent.atomic.AtomicBoolean(true);
     private final Watcher membershipWatcher = event -> {
-        String path = event.getPath();
-        if (event.getType() == Watcher.Event.EventType.NodeDeleted && path != null && path.startsWith(idsPrefix())) {
+        if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
             // A member left (its registration's data watch): nothing is gained by gathering more events, and
             // whoever gets its partitions waits for us. Joins are debounced: they come in bursts at deploy time.
-            leftSinceRead.add(path.substring(idsPrefix().length()));
-            request(null, Duration.ZERO, true);
-        } else if (event.getType() == Watcher.Event.EventType.NodeChildrenChanged) {
-            // a join, or the same leave seen by the ids watch: a leave-only attempt checks its prediction anyway
-            request(null, debounce(), true);
+            request(null, Duration.ZERO);
         } else if (event.getType() != Watcher.Event.EventType.None) {
             request(null);
         }
     };
-    private final Runnable mispredicted = () -> request(null);
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
     // --- state confined to the event loop ------------------------------------------------------------
@@ -256,19 +246,11 @@ public final class GroupMember implements Closeable {
     }
 
     private void request(RebalanceCause cause, Duration delay) {
-        request(cause, delay, false);
-    }
-
-    /** {@code membershipOnly}: a membership watch event, which a leave-only attempt can account for. */
-    private void request(RebalanceCause cause, Duration delay, boolean membershipOnly) {
         if (closing) {
             return;
         }
         if (cause != OWNER_LET_GO) {
             viewStale = true;
-            if (!membershipOnly) {
-                otherChangeSinceRead.set(true);
-            }
         }
         synchronized (pendingCauses) {
             if (cause != null) {
@@ -345,7 +327,7 @@ public final class GroupMember implements Closeable {
                 request(null);
                 return;
             }
-            MemberList.Read members = readMembers(joining);
+            MemberList.Read members = memberList.read(membershipWatcher);
             // Only previous owners let go since the last attempt waited for them, and nobody joined or left
             // (the cversion counts every create and delete under /ids): the group is as that attempt read it.
             GroupView view = !stale && waitedWith != null && members.cversion() == waitingViewCversion
@@ -434,32 +416,6 @@ public final class GroupMember implements Closeable {
             listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
         }
         succeeded(view);
-    }
-
-    /**
-     * The group's members: predicted from the last listing when the only news since are members that left (their
-     * registrations' watches said so; the prediction is checked in the background, and a wrong one asks for
-     * another attempt), else listed.
-     */
-    private MemberList.Read readMembers(boolean joining) {
-        boolean other = otherChangeSinceRead.getAndSet(false);
-        Set<String> left = new TreeSet<>(leftSinceRead);
-        leftSinceRead.removeAll(left);
-        if (!other && !joining && !left.isEmpty() && state.get() == MemberState.STABLE && unreleased.isEmpty()) {
-            Optional<MemberList.Read> predicted = memberList.readAfterLeave(left, mispredicted);
-            if (predicted.isPresent()) {
-                return predicted.get();
-            }
-        }
-        return memberList.read(membershipWatcher);
-    }
-
-    private Duration debounce() {
-        return config.debounce();
-    }
-
-    private String idsPrefix() {
-        return registry.layout().memberIds(group) + "/";
     }
 
     private void ensureRegistered(List<RebalanceCause> causes) {

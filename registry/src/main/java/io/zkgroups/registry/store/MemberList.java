@@ -59,8 +59,6 @@ public final class MemberList {
     private boolean knownWatched;
     private volatile Watcher onChange;
     private final Watcher watcher = this::changed;
-    /** Set when a prediction ({@link #readAfterLeave}) turned out wrong: the next read trusts nothing. */
-    private volatile boolean mispredicted;
 
     MemberList(Znodes znodes, ZkLayout layout, String group) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
@@ -97,7 +95,7 @@ public final class MemberList {
         Set<String> appeared = new HashSet<>(names);
         appeared.removeAll(known.keySet());
         long disappeared = known.keySet().stream().filter(name -> !names.contains(name)).count();
-        boolean trusted = !mispredicted && knownWatched && session == knownSession && knownCversion >= 0
+        boolean trusted = knownWatched && session == knownSession && knownCversion >= 0
                 && stat.getCversion() - knownCversion == appeared.size() + disappeared;
         List<String> toRead = new ArrayList<>();
         for (String name : names) {
@@ -105,7 +103,6 @@ public final class MemberList {
                 toRead.add(layout.memberIds(group) + "/" + name);
             }
         }
-        mispredicted = false; // this read lists for itself
         Map<String, Znodes.Data> read = znodes.readAll(toRead, watch);
         Map<String, Entry> now = new HashMap<>();
         for (String name : names) {
@@ -121,50 +118,9 @@ public final class MemberList {
         knownCversion = stat.getCversion();
         knownSession = session;
         knownWatched = watch != null;
-        return new Read(listingOfKnown(), stat.getCversion(), toRead.size());
-    }
-
-    /**
-     * The group as it is once the members named {@code left} are gone, without waiting for ZooKeeper: for a caller
-     * told by their registrations' watches that they left, and of no other change since its last read. The watch
-     * on {@code ids} (which their deletion fired) is armed again in the background, and that listing checks the
-     * prediction: exactly those names gone and the cversion moved by exactly their deletes. If it does not hold,
-     * the next read reads everything and {@code onMispredicted} runs.
-     *
-     * @return empty when the prediction cannot be vouched for (nothing was read before with a watcher, a new
-     *         session, or a name that was not a member): do a {@link #read} instead
-     */
-    public java.util.Optional<Read> readAfterLeave(Set<String> left, Runnable onMispredicted) {
-        if (!knownWatched || onChange == null || knownCversion < 0 || mispredicted
-                || znodes.sessionId() != knownSession || left.isEmpty() || !known.keySet().containsAll(left)) {
-            return java.util.Optional.empty();
-        }
-        left.forEach(known::remove);
-        knownCversion += left.size();
-        Set<String> expectedNames = Set.copyOf(known.keySet());
-        int expectedCversion = knownCversion;
-        String ids = layout.memberIds(group);
-        try {
-            znodes.client().getChildren().usingWatcher(watcher).inBackground((client, event) -> {
-                boolean held = event.getResultCode() == KeeperException.Code.OK.intValue() && event.getStat() != null
-                        && event.getStat().getCversion() == expectedCversion
-                        && new HashSet<>(event.getChildren()).equals(expectedNames);
-                if (!held) {
-                    mispredicted = true;
-                    onMispredicted.run();
-                }
-            }).forPath(ids);
-        } catch (Exception e) {
-            mispredicted = true;
-            throw RegistryException.of("listing", ids, e);
-        }
-        return java.util.Optional.of(new Read(listingOfKnown(), expectedCversion, 0));
-    }
-
-    private Listing<Member> listingOfKnown() {
         List<Member> members = new ArrayList<>();
         List<Unreadable> unreadable = new ArrayList<>();
-        known.values().forEach(entry -> {
+        now.values().forEach(entry -> {
             if (entry.member() != null) {
                 members.add(entry.member());
             } else {
@@ -173,7 +129,7 @@ public final class MemberList {
         });
         members.sort(Comparator.comparing(Member::id));
         unreadable.sort(Comparator.comparing(Unreadable::path));
-        return new Listing<>(members, unreadable);
+        return new Read(new Listing<>(members, unreadable), stat.getCversion(), toRead.size());
     }
 
     private static Entry decode(String name, String path, Znodes.Data data) {
