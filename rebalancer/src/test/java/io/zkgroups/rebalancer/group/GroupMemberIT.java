@@ -305,4 +305,47 @@ class GroupMemberIT {
             assertThat(seen.get(seen.size() - 1).owned()).isEmpty();
         }
     }
+
+    @Test
+    void aLeaveAndAJoinAtTheSameMomentConverge() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("swap", 12);
+            Subscription one = Subscription.topics(Map.of("swap", 1));
+            GroupMember leaving = group.start("a", one);
+            group.start("b", one);
+            group.start("c", one);
+            group.awaitConverged();
+
+            for (int round = 0; round < 3; round++) {
+                GroupMember joining = group.create("n" + round, one, c -> c);
+                CompletableFuture<Void> leave = CompletableFuture.runAsync(() -> group.stop(members(group).get(0)));
+                joining.start();
+                leave.join();
+                group.awaitConverged();
+            }
+            assertThat(leaving.health().state()).isEqualTo(MemberState.CLOSED);
+        }
+    }
+
+    @Test
+    void leavesOneAfterAnotherEachReconverge() {
+        try (TestGroup group = group("roundrobin")) {
+            group.createTopic("drain", 10);
+            Subscription one = Subscription.topics(Map.of("drain", 1));
+            for (int i = 0; i < 5; i++) {
+                group.start("m" + i, one);
+            }
+            group.awaitConverged();
+            while (group.members.size() > 1) {
+                group.stop(members(group).get(0));
+                group.awaitConverged();
+            }
+        }
+    }
+
+    private static List<GroupMember> members(TestGroup group) {
+        List<GroupMember> sorted = new ArrayList<>(group.members.values());
+        sorted.sort(java.util.Comparator.comparing(m -> m.consumerId().value()));
+        return sorted;
+    }
 }
