@@ -1,11 +1,24 @@
 package io.zkgroups.it.cli;
 
+import io.zkgroups.tool.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** {@code zkgroups consume}: prints records one per line and commits exactly what it printed. */
 @Timeout(180)
@@ -48,5 +61,50 @@ class ConsumeCliIT {
         CliCluster.Run run = CliCluster.raw("consume", "--topic", "x");
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err()).contains("--zookeeper");
+    }
+
+    /**
+     * A real SIGTERM to a {@code zkgroups consume} process: by the time the process has exited, it has committed
+     * what it printed and left the group (registration and owner znodes gone). Its session timeout is 30 s, so only
+     * a graceful leave — not the session's expiry — can explain that. Rolling-bounce scripts rely on it.
+     */
+    @Test
+    void sigtermCommitsWhatWasPrintedAndLeavesTheGroupBeforeTheProcessExits(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        cluster.kafka.createTopic("sigterm", 2);
+        cluster.fill("sigterm", 2, 5);
+        Path config = dir.resolve("consumer.properties");
+        Files.writeString(config, "zookeeper.session.timeout.ms=30000\n");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "consume", "--group", "sigterm-g", "--topic", "sigterm", "--from-beginning",
+                "--consumer.config", config.toString(), "--zookeeper", cluster.zookeeper()));
+        Process child = new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile()).start();
+        List<String> printed = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    printed.add(line);
+                }
+            } catch (Exception e) {
+                // the child is gone
+            }
+        }, "consume-child-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> printed.size() == 10);
+            assertThat(cluster.registry.members().ids("sigterm-g", null)).hasSize(1);
+
+            child.destroy(); // SIGTERM
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
+
+            assertThat(cluster.registry.members().ids("sigterm-g", null)).as("registration left behind").isEmpty();
+            assertThat(cluster.registry.owners().owners("sigterm-g").entries()).as("owner znodes left behind").isEmpty();
+            assertThat(cluster.zkOffset("sigterm-g", "sigterm", 0)).isEqualTo(5);
+            assertThat(cluster.zkOffset("sigterm-g", "sigterm", 1)).isEqualTo(5);
+        } finally {
+            child.destroyForcibly();
+        }
     }
 }

@@ -84,21 +84,26 @@ final class ConsumeCommand implements Callable<Integer> {
         Properties props = properties();
         PrintWriter out = spec.commandLine().getOut();
         CountDownLatch finished = new CountDownLatch(1);
-        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
-            Thread stopper = new Thread(() -> {
-                consumer.wakeup();
-                awaitQuietly(finished);
-            }, "zkgroups-consume-stop");
-            Runtime.getRuntime().addShutdownHook(stopper);
+        ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+        // On SIGTERM the JVM halts as soon as its shutdown hooks return, so this hook must wait until close() has
+        // committed and left the group; released only after close(), never before.
+        Thread stopper = new Thread(() -> {
+            consumer.wakeup();
+            awaitQuietly(finished);
+        }, "zkgroups-consume-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        try {
             try {
                 consume(consumer, out);
             } finally {
-                finished.countDown();
-                try {
-                    Runtime.getRuntime().removeShutdownHook(stopper);
-                } catch (IllegalStateException shuttingDown) {
-                    // SIGTERM: the hook is waiting for the close below
-                }
+                consumer.close(); // commits what was printed, releases the partitions, deletes the registration
+            }
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopper);
+            } catch (IllegalStateException shuttingDown) {
+                // SIGTERM: the hook is returning now that close() is done
             }
         }
         return ExitCode.OK.code();
