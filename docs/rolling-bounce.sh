@@ -4,6 +4,9 @@
 #   docs/rolling-bounce.sh --group orders-indexer --members 4 \
 #       --restart 'ssh {} sudo systemctl restart orders-indexer' host1 host2 host3 host4
 #
+# The restart command must return only once the old process has exited (`systemctl restart` does; a bare
+# `kill` does not): a gate that runs while the old member is still leaving can see the group as it was.
+#
 # Before the first bounce and after each one, the group must be healthy: exactly --members members registered,
 # every partition owned, owners exactly as the assignor computes them, no change for --settle. The store check is
 # off during a bounce (members of both configurations commit differently while the bounce is in progress); run
@@ -19,7 +22,7 @@ zkgroups="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bin/zkgroups"
 group="" members="" restart="" wait="5m" settle="5s" zk_args="" strategy=""
 
 usage() {
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
   echo "options: --group G --members N --restart 'CMD with {} for the host' [--wait 5m] [--settle 5s]" \
        "[--strategy range|roundrobin] [--zk-args '--zookeeper zk:2181/kafka ...'] HOST..." >&2
   exit 2
