@@ -186,7 +186,8 @@ public final class Demo implements Callable<Integer> {
                 new String[] {"deliveries", Long.toString(ledger.deliveries())},
                 new String[] {"duplicates", ledger.duplicates() + " (re-deliveries since a killed member's last commit)"},
                 new String[] {"lost", Long.toString(ledger.lost())},
-                new String[] {"time the group was unstable", unstable.toMillis() + " ms"},
+                new String[] {"time the group was unstable", "at most " + unstable.toMillis()
+                        + " ms (summed over the steps: until `health --wait` passed)"},
                 new String[] {"total demo time", Duration.ofNanos(System.nanoTime() - start).toSeconds() + " s"}));
         if (ledger.lost() > 0) {
             throw new DemoFailure(ledger.lost() + " records were produced but never consumed");
