@@ -125,10 +125,9 @@ public final class GroupMember implements Closeable {
     /** Causes seen since the last successful attempt: a success reports all of them. */
     private final java.util.LinkedHashSet<RebalanceCause> causesSinceSuccess = new java.util.LinkedHashSet<>();
     private String lastError;
-    /** The view of the last attempt that had to wait for previous owners, and the ids cversion it was read at. */
+    /** The view of the last attempt that had to wait for previous owners, what it would have claimed, and the
+     *  owner znodes it waits for. */
     private GroupView waitingView;
-    private int waitingViewCversion;
-    /** What that attempt would have claimed, and the owner znodes it waits for. */
     private Map<TopicAndPartition, ThreadId> waitingClaim;
     private volatile OwnerWait ownerWait;
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
@@ -327,11 +326,7 @@ public final class GroupMember implements Closeable {
                 request(null);
                 return;
             }
-            MemberList.Read members = memberList.read(membershipWatcher);
-            // Only previous owners let go since the last attempt waited for them, and nobody joined or left
-            // (the cversion counts every create and delete under /ids): the group is as that attempt read it.
-            GroupView view = !stale && waitedWith != null && members.cversion() == waitingViewCversion
-                    ? waitedWith : viewOf(members.listing());
+            GroupView view = viewOf(memberList.read(membershipWatcher).listing());
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
             causesSinceSuccess.addAll(changes);
@@ -362,7 +357,6 @@ public final class GroupMember implements Closeable {
             unreleased.clear();
             if (!held.isEmpty()) {
                 waitingView = view;
-                waitingViewCversion = members.cversion();
                 waitingClaim = toClaim;
                 waitForOwners(new ClaimConflictException(group, held), view, wait);
                 return;

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Topic metadata from {@code /brokers/topics}, with the watches 0.8.2.2 members use: data of each
@@ -30,8 +29,8 @@ public final class ZkTopicMetadata implements TopicMetadata {
     private final TopicRegistry topics;
     /** Counts whose watch is armed and has not fired, for {@link #cachedFor}'s callback. */
     private final Map<String, Integer> counts = new ConcurrentHashMap<>();
-    /** Bumped by every invalidation: a read that raced with one does not fill the cache. */
-    private final AtomicLong invalidations = new AtomicLong();
+    /** Bumped by every invalidation (under {@code this}): a read that raced with one does not fill the cache. */
+    private long invalidations;
     private volatile Runnable cachedFor;
     private volatile long cachedSession;
 
@@ -61,7 +60,7 @@ public final class ZkTopicMetadata implements TopicMetadata {
             }
         }
         if (!missing.isEmpty()) {
-            long before = invalidations.get();
+            long before = invalidationCount();
             Map<String, Integer> read = new HashMap<>();
             missing.forEach(topic -> read.put(topic, ABSENT));
             topics.readAll(missing, new Invalidating(this, onChange))
@@ -71,8 +70,8 @@ public final class ZkTopicMetadata implements TopicMetadata {
                     result.put(topic, count);
                 }
             });
-            synchronized (invalidations) {
-                if (invalidations.get() == before) {
+            synchronized (this) {
+                if (invalidations == before) {
                     counts.putAll(read);
                 }
             }
@@ -86,9 +85,13 @@ public final class ZkTopicMetadata implements TopicMetadata {
     }
 
     /** Forgets {@code topic}'s count (all counts when null). */
+    private synchronized long invalidationCount() {
+        return invalidations;
+    }
+
     private void invalidate(String topic) {
-        synchronized (invalidations) {
-            invalidations.incrementAndGet();
+        synchronized (this) {
+            invalidations++;
             if (topic == null) {
                 counts.clear();
             } else {

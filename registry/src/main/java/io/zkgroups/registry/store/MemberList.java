@@ -92,22 +92,23 @@ public final class MemberList {
         } catch (Exception e) {
             throw RegistryException.of("listing", ids, e);
         }
-        Set<String> appeared = new HashSet<>(names);
+        Set<String> current = new HashSet<>(names);
+        Set<String> appeared = new HashSet<>(current);
         appeared.removeAll(known.keySet());
-        long disappeared = known.keySet().stream().filter(name -> !names.contains(name)).count();
+        long disappeared = known.keySet().stream().filter(name -> !current.contains(name)).count();
         boolean trusted = knownWatched && session == knownSession && knownCversion >= 0
                 && stat.getCversion() - knownCversion == appeared.size() + disappeared;
-        List<String> toRead = new ArrayList<>();
+        Set<String> toRead = new HashSet<>();
         for (String name : names) {
             if (!trusted || appeared.contains(name) || changed.remove(name)) {
-                toRead.add(layout.memberIds(group) + "/" + name);
+                toRead.add(name);
             }
         }
-        Map<String, Znodes.Data> read = znodes.readAll(toRead, watch);
+        Map<String, Znodes.Data> read = znodes.readAll(toRead.stream().map(name -> ids + "/" + name).toList(), watch);
         Map<String, Entry> now = new HashMap<>();
         for (String name : names) {
             String path = ids + "/" + name;
-            if (!toRead.contains(path)) {
+            if (!toRead.contains(name)) {
                 now.put(name, known.get(name));
             } else if (read.containsKey(path)) {
                 now.put(name, decode(name, path, read.get(path)));

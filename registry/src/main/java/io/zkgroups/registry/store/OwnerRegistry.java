@@ -73,7 +73,7 @@ public final class OwnerRegistry {
                     PartitionOwner owner = owners.get(claim.getKey());
                     if (owner == null) {
                         stillMissing.put(claim.getKey(), claim.getValue());
-                    } else if (owner.session() != session || !owner.value().equals(claim.getValue().toString())) {
+                    } else if (!owner.isClaimOf(session, claim.getValue())) {
                         conflicts.put(claim.getKey(), owner);
                     }
                 }
@@ -90,6 +90,13 @@ public final class OwnerRegistry {
         }
         throw new RegistryException("claim in group " + group + " did not settle after " + MAX_CLAIM_ROUNDS
                 + " rounds: owners keep changing under " + layout.owners(group));
+    }
+
+    /** The owner znode path of each partition. */
+    private Map<String, TopicAndPartition> pathsOf(String group, Collection<TopicAndPartition> partitions) {
+        Map<String, TopicAndPartition> byPath = new TreeMap<>();
+        partitions.forEach(tp -> byPath.put(layout.owner(group, tp), tp));
+        return byPath;
     }
 
     private void ensureParents(String group, Collection<TopicAndPartition> partitions) {
@@ -120,10 +127,8 @@ public final class OwnerRegistry {
                                                                   Map<TopicAndPartition, ThreadId> claims,
                                                                   org.apache.zookeeper.Watcher letGo) {
         ensureParents(group, claims.keySet());
-        Map<String, TopicAndPartition> releasePaths = new TreeMap<>();
-        release.forEach(tp -> releasePaths.put(layout.owner(group, tp), tp));
-        Map<String, TopicAndPartition> claimPaths = new TreeMap<>();
-        claims.keySet().forEach(tp -> claimPaths.put(layout.owner(group, tp), tp));
+        Map<String, TopicAndPartition> releasePaths = pathsOf(group, release);
+        Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
         List<String> paths = new ArrayList<>(releasePaths.keySet());
         paths.addAll(claimPaths.keySet());
         Map<String, Znodes.Data> read = znodes.readAllWatching(paths, path -> claimPaths.containsKey(path) ? letGo : null);
@@ -137,18 +142,14 @@ public final class OwnerRegistry {
                 return;
             }
             PartitionOwner owner = new PartitionOwner(tp, text(data.bytes()), data.stat().getEphemeralOwner());
-            if (owner.session() == session && owner.value().equals(claims.get(tp).toString())) {
+            if (owner.isClaimOf(session, claims.get(tp))) {
                 toCreate.remove(tp); // ours already (a claim whose reply was lost)
             } else {
                 held.put(tp, owner);
             }
         });
-        Map<String, Znodes.Data> releasable = new TreeMap<>();
-        releasePaths.keySet().forEach(path -> {
-            if (read.containsKey(path)) {
-                releasable.put(path, read.get(path));
-            }
-        });
+        Map<String, Znodes.Data> releasable = new TreeMap<>(read);
+        releasable.keySet().retainAll(releasePaths.keySet());
         List<CuratorOp> ops = new ArrayList<>(znodes.deleteOps(znodes.ownEphemerals(releasable)));
         if (held.isEmpty() && !toCreate.isEmpty()) {
             ops.addAll(claimOps(group, member, toCreate));
@@ -204,8 +205,7 @@ public final class OwnerRegistry {
     }
 
     private List<TopicAndPartition> releaseAnd(String group, Collection<TopicAndPartition> partitions, List<String> alsoDelete) {
-        Map<String, TopicAndPartition> byPath = new TreeMap<>();
-        partitions.forEach(tp -> byPath.put(layout.owner(group, tp), tp));
+        Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
         List<String> paths = new ArrayList<>(byPath.keySet());
         paths.addAll(alsoDelete);
         List<TopicAndPartition> released = new ArrayList<>();
@@ -224,8 +224,7 @@ public final class OwnerRegistry {
      */
     public Map<TopicAndPartition, PartitionOwner> owners(String group, Collection<TopicAndPartition> partitions,
                                                          org.apache.zookeeper.Watcher watcher) {
-        Map<String, TopicAndPartition> byPath = new TreeMap<>();
-        partitions.forEach(tp -> byPath.put(layout.owner(group, tp), tp));
+        Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
         Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
         znodes.readAll(byPath.keySet(), watcher).forEach((path, data) -> {
             TopicAndPartition tp = byPath.get(path);

@@ -14,6 +14,11 @@ import java.util.Optional;
  */
 public record PartitionOwner(TopicAndPartition partition, String value, long session) {
 
+    /** Whether this is {@code thread}'s claim made by {@code session} (a claim whose reply was lost, say). */
+    public boolean isClaimOf(long session, ThreadId thread) {
+        return this.session == session && value.equals(thread.toString());
+    }
+
     /** The owning thread, if the value has the {@code CID-n} shape. */
     public Optional<ThreadId> thread() {
         return ThreadId.parse(value);
