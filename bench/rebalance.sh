@@ -7,8 +7,10 @@
 #   bench/rebalance.sh --sizes 4x16 --reps 3 --kill-reps 1 --burst-reps 1   # a quick look
 #
 # Options (defaults): --sizes 4x16,10x100 --impl ours --reps 10 --kill-reps 5 --burst-reps 5 --session-ms 2000
-#   --debounce-ms 5 --strategy range --legacy-reps 3 --legacy-burst-reps 3 --legacy-session-ms 6000
+#   --debounce-ms 5 --warmup-rounds 150 --strategy range --legacy-reps 3 --legacy-burst-reps 3 --legacy-session-ms 6000
 #   --legacy-backoff-ms 2000 --legacy-retries 4 (0.8.2.2's defaults)
+# Every member JVM first runs --warmup-rounds two-member rebalances, so that what is measured is JIT-compiled code
+# (with 10 rounds three quarters of the members' CPU samples were interpreted frames).
 # Set MVN_OPTS="-o" to build offline. Child logs: bench/target/rebalance-logs/. Results go to docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."

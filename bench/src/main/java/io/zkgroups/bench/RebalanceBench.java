@@ -76,11 +76,41 @@ public final class RebalanceBench {
      * What ZooKeeper saw while a scenario ran: requests the server received during each measured window (JMX
      * {@code PacketsReceived}, including the background of pings and lease beats) and the round-trip time of a
      * tiny request sampled every 20 ms by the coordinator — on a loaded machine the latencies are roughly
-     * "round trips on the critical path × this".
+     * "round trips on the critical path × this"; and the CPU time it cost: summed over the member JVMs (their
+     * threads' CPU time, reported with each STATE line) and in the coordinator's JVM, which runs the ZooKeeper server.
+     * Two cores give 2 ms of CPU per millisecond: when these add up to about twice the latency, the scenario is
+     * CPU-bound on this machine.
      */
     static final class Probe {
         final List<Double> requests = new ArrayList<>();
         final List<Double> rttMillis = new ArrayList<>();
+        final List<Double> memberCpuMillis = new ArrayList<>();
+        final List<Double> coordinatorCpuMillis = new ArrayList<>();
+    }
+
+    /** CPU nanos each live member had used when its latest STATE line was stamped (0 if none yet). */
+    private static Map<RebalanceProcess, Long> memberCpu(Collection<RebalanceProcess> members) {
+        Map<RebalanceProcess, Long> cpu = new java.util.IdentityHashMap<>();
+        members.forEach(m -> cpu.put(m, m.status == null ? m.firstCpuNanos : m.status.cpuNanos()));
+        return cpu;
+    }
+
+    /** The CPU time of this JVM (ZooKeeper server, observer, sampler) when the last wait for a stable group ended. */
+    private long cpuAtEnd;
+
+    /**
+     * Records the CPU a measured window cost: members (their CPU at their final STATE minus {@code before}; members
+     * new to the window count from their first line) and this JVM, which runs the ZooKeeper server.
+     */
+    private void cpuProbe(Probe probe, Map<RebalanceProcess, Long> before, Collection<RebalanceProcess> live, long coordinatorBefore) {
+        long sum = 0;
+        for (RebalanceProcess m : live) {
+            if (m.status != null) {
+                sum += m.status.cpuNanos() - before.getOrDefault(m, m.firstCpuNanos);
+            }
+        }
+        probe.memberCpuMillis.add(millis(sum));
+        probe.coordinatorCpuMillis.add(millis(cpuAtEnd - coordinatorBefore));
     }
 
     private RebalanceBench(Options options) throws IOException {
@@ -146,9 +176,10 @@ public final class RebalanceBench {
         RebalanceBench bench = new RebalanceBench(options);
         Runtime.getRuntime().addShutdownHook(new Thread(bench::killEverything));
         try {
-            System.out.printf("rebalance bench: %s, %d cores, Java %s, session %d ms, strategy %s, debounce %d ms%n",
+            System.out.printf("rebalance bench: %s, %d cores, Java %s, session %d ms, strategy %s, debounce %d ms, "
+                            + "%d warm-up rounds per member JVM%n",
                     started, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-                    options.sessionMs, options.strategy, options.debounceMs);
+                    options.sessionMs, options.strategy, options.debounceMs, options.warmUpRounds);
             for (int[] size : options.sizes) {
                 if (options.impls.contains("ours")) {
                     bench.runOurs(size[0], size[1]);
@@ -196,11 +227,14 @@ public final class RebalanceBench {
                 RebalanceProcess joining = launchOurs(group, topic);
                 awaitReady(List.of(joining));
                 long packets = packets();
+                Map<RebalanceProcess, Long> cpu = memberCpu(live);
+                long coordinatorCpu = RebalanceMemberMain.cpuNanos();
                 joining.send("start");
                 live.add(joining);
                 long end = awaitStable("join " + size, live, topic, p, observer);
                 if (end > 0) {
                     probe(joinProbe, joining.startingAt, packets, end);
+                    cpuProbe(joinProbe, cpu, live, coordinatorCpu);
                     join.add(millis(end - joining.startingAt));
                     long registered = observer.registeredAt(joining.id.value());
                     if (registered > 0) {
@@ -210,11 +244,14 @@ public final class RebalanceBench {
 
                 RebalanceProcess leaving = live.remove(0); // the oldest
                 packets = packets();
+                cpu = memberCpu(live);
+                coordinatorCpu = RebalanceMemberMain.cpuNanos();
                 leaving.send("leave");
                 end = awaitStable("leave " + size, live, topic, p, observer);
                 if (end > 0) {
                     RebalanceProcess.await(() -> leaving.leavingAt != 0, WAIT);
                     probe(leaveProbe, leaving.leavingAt, packets, end);
+                    cpuProbe(leaveProbe, cpu, live, coordinatorCpu);
                     leave.add(millis(end - leaving.leavingAt));
                 }
                 leaving.awaitExit(WAIT);
@@ -254,11 +291,14 @@ public final class RebalanceBench {
                 }
                 awaitReady(all);
                 long packets = packets();
+                Map<RebalanceProcess, Long> cpu = memberCpu(all);
+                long coordinatorCpu = RebalanceMemberMain.cpuNanos();
                 all.forEach(m -> m.send("start"));
                 long end = awaitStable("burst " + size, all, topic, p, observer);
                 if (end > 0) {
                     long first = all.stream().mapToLong(m -> m.startingAt).min().orElseThrow();
                     probe(burstProbe, first, packets, end);
+                    cpuProbe(burstProbe, cpu, all, coordinatorCpu);
                     burst.add(millis(end - first));
                 }
                 closeAll(all);
@@ -277,7 +317,7 @@ public final class RebalanceBench {
 
     private RebalanceProcess launchOurs(String group, String topic) {
         RebalanceProcess process = RebalanceProcess.ours(zk.connectString(), group, "m" + names.incrementAndGet(), topic,
-                options.sessionMs, options.strategy, options.debounceMs, logDir);
+                options.sessionMs, options.strategy, options.debounceMs, options.warmUpRounds, logDir);
         everything.add(process);
         return process;
     }
@@ -303,6 +343,7 @@ public final class RebalanceBench {
             end[0] = latest;
             return true;
         }, WAIT);
+        cpuAtEnd = RebalanceMemberMain.cpuNanos();
         packetsAtEnd = packets();
         if (!done) {
             anomalies.add(what + ": not stable within " + WAIT + ": " + live);
@@ -469,15 +510,17 @@ public final class RebalanceBench {
     private void report() {
         System.out.println();
         System.out.println("| implementation | members × partitions | scenario | n | median ms | p90 ms | max ms | target "
-                + "| ZK requests (median) | ZK RTT ms (median) |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+                + "| ZK requests (median) | ZK RTT ms (median) | members' CPU ms (median) | ZK server JVM CPU ms (median) |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Result r : results) {
             List<Double> sorted = sorted(r.millis());
-            System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |%n", r.impl(), r.size().replace("x", " × "),
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |%n", r.impl(), r.size().replace("x", " × "),
                     r.scenario(), sorted.size(), pct(sorted, 50), pct(sorted, 90),
                     sorted.isEmpty() ? "–" : fmt(sorted.get(sorted.size() - 1)), r.target(),
                     r.probe() == null ? "" : pct(sorted(r.probe().requests), 50),
-                    r.probe() == null ? "" : pct(sorted(r.probe().rttMillis), 50));
+                    r.probe() == null ? "" : pct(sorted(r.probe().rttMillis), 50),
+                    r.probe() == null ? "" : pct(sorted(r.probe().memberCpuMillis), 50),
+                    r.probe() == null ? "" : pct(sorted(r.probe().coordinatorCpuMillis), 50));
         }
         System.out.println();
         System.out.println("raw (ms, in run order):");
@@ -533,6 +576,7 @@ public final class RebalanceBench {
         int sessionMs = 2_000;
         int legacySessionMs = 6_000;
         long debounceMs = 5;
+        int warmUpRounds = 150;
         String strategy = "range";
         long legacyBackoffMs = 2_000;
         int legacyRetries = 4;
@@ -545,7 +589,7 @@ public final class RebalanceBench {
                 if (!args[i].startsWith("--") || i + 1 >= args.length) {
                     throw new IllegalArgumentException("usage: RebalanceBench [--sizes 4x16,10x100] [--impl ours,legacy] "
                             + "[--reps 10] [--kill-reps 5] [--burst-reps 5] [--legacy-reps 3] [--legacy-burst-reps 3] "
-                            + "[--session-ms 2000] [--debounce-ms 5] [--strategy range] [--legacy-session-ms 6000] "
+                            + "[--session-ms 2000] [--debounce-ms 5] [--warmup-rounds 150] [--strategy range] [--legacy-session-ms 6000] "
                             + "[--legacy-backoff-ms 2000] [--legacy-retries 4] [--legacy-classpath CP]; bad: " + args[i]);
                 }
                 values.put(args[i].substring(2), args[++i]);
@@ -565,6 +609,7 @@ public final class RebalanceBench {
                     case "session-ms" -> o.sessionMs = Integer.parseInt(value);
                     case "legacy-session-ms" -> o.legacySessionMs = Integer.parseInt(value);
                     case "debounce-ms" -> o.debounceMs = Long.parseLong(value);
+                    case "warmup-rounds" -> o.warmUpRounds = Integer.parseInt(value);
                     case "strategy" -> o.strategy = value;
                     case "legacy-backoff-ms" -> o.legacyBackoffMs = Long.parseLong(value);
                     case "legacy-retries" -> o.legacyRetries = Integer.parseInt(value);

@@ -36,9 +36,10 @@ import java.util.stream.Collectors;
  * {@code start} and {@code leave} (close the member and exit; end of stdin does the same). Events, one per line,
  * stamped with {@code System.nanoTime()} (CLOCK_MONOTONIC: comparable across processes of one machine):
  * <pre>
- * READY &lt;nanos&gt;
+ * READY &lt;nanos&gt; &lt;cpu&gt;
  * STARTING &lt;nanos&gt;                               right before GroupMember.start()
- * STATE &lt;nanos&gt; &lt;state&gt; &lt;generation&gt; &lt;p,p,...|-&gt;   whenever state, generation or owned partitions change
+ * STATE &lt;nanos&gt; &lt;state&gt; &lt;generation&gt; &lt;p,p,...|-&gt; &lt;cpu&gt;   whenever state, generation or owned partitions
+ *                                              change; cpu: CPU nanos of all of the JVM's live threads when printed
  * LEAVING &lt;nanos&gt; / LEFT &lt;nanos&gt;                 around GroupMember.close()
  * </pre>
  * The STATE lines come from {@link GroupMember#addHealthListener}: stamped on the member's event loop the
@@ -48,7 +49,7 @@ import java.util.stream.Collectors;
  */
 public final class RebalanceMemberMain {
 
-    private static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warmup.rounds", 10);
+    private static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warmup.rounds", 150);
 
     private RebalanceMemberMain() {
     }
@@ -57,7 +58,8 @@ public final class RebalanceMemberMain {
      * Warms the JVM up on the paths a measured rebalance takes, in a throw-away group of two members (the second
      * on a client of its own): join alone, a second member joins (revoke, release, wait for the previous owner,
      * claim), the first leaves (the second claims it all), the second leaves. What is measured afterwards is the
-     * protocol, not class loading and the JIT of a JVM that has just started (long-running consumers are warm).
+     * protocol, not class loading and the JIT of a JVM that has just started: as in a JMH warm-up, the rounds run until
+     * the rebalance code is compiled (a method is compiled after a few hundred calls; one round makes a handful).
      */
     private static void warmUp(CuratorFramework client, String connect, int sessionMs, GroupMemberConfig config,
                                String group, String name, String topic) throws InterruptedException {
@@ -120,6 +122,20 @@ public final class RebalanceMemberMain {
         return client;
     }
 
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /** CPU time of every live thread of this JVM, in nanoseconds (process CPU time has only 10 ms resolution). */
+    static long cpuNanos() {
+        long sum = 0;
+        for (long id : THREADS.getAllThreadIds()) {
+            long t = THREADS.getThreadCpuTime(id);
+            if (t > 0) {
+                sum += t;
+            }
+        }
+        return sum;
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length != 7) {
             System.err.println("usage: RebalanceMemberMain CONNECT GROUP NAME TOPIC SESSION_MS STRATEGY DEBOUNCE_MS");
@@ -159,17 +175,18 @@ public final class RebalanceMemberMain {
         member.addHealthListener(health -> {
             long at = System.nanoTime();
             printer.execute(() -> {
+                long cpu = cpuNanos(); // here, not on the member's event loop: a dozen syscalls
                 String now = health.state() + " " + health.generation() + " " + (health.owned().isEmpty() ? "-"
                         : health.owned().stream().map(TopicAndPartition::partition).map(String::valueOf)
                         .collect(Collectors.joining(",")));
                 if (!Objects.equals(now, last[0])) {
                     last[0] = now;
-                    out.println("STATE " + at + " " + now);
+                    out.println("STATE " + at + " " + now + " " + cpu);
                 }
             });
         });
 
-        out.println("READY " + System.nanoTime());
+        out.println("READY " + System.nanoTime() + " " + cpuNanos());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {

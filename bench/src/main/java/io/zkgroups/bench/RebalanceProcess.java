@@ -33,7 +33,7 @@ final class RebalanceProcess implements AutoCloseable {
     static final Object MONITOR = new Object();
 
     /** The latest {@code STATE} line of one of our members. */
-    record Status(long nanos, String state, long generation, Set<Integer> owned) {
+    record Status(long nanos, String state, long generation, Set<Integer> owned, long cpuNanos) {
     }
 
     final String name;
@@ -45,6 +45,8 @@ final class RebalanceProcess implements AutoCloseable {
     volatile long startingAt;
     volatile long leavingAt;
     volatile Status status;
+    /** CPU nanos of the member when it printed READY (it had connected and warmed up). */
+    volatile long firstCpuNanos;
     volatile boolean ended;
     volatile String error;
 
@@ -77,10 +79,11 @@ final class RebalanceProcess implements AutoCloseable {
 
     /** One of ours, with the coordinator's own classpath. */
     static RebalanceProcess ours(String connect, String group, String name, String topic, int sessionMs,
-                                 String strategy, long debounceMs, Path logDir) {
+                                 String strategy, long debounceMs, int warmUpRounds, Path logDir) {
         // C1 only: on a 2-core machine the C2 compiler threads of 10 member JVMs compete with the rebalance being
         // measured (joins and leaves at 10 x 100 took 20-40 % longer with tiered compilation after the same warm-up).
         List<String> command = new ArrayList<>(List.of(java(), "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dbench.warmup.rounds=" + warmUpRounds,
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
@@ -177,12 +180,15 @@ final class RebalanceProcess implements AutoCloseable {
                 String[] f = line.split(" ");
                 synchronized (MONITOR) {
                     switch (f[0]) {
-                        case "READY" -> readyAt = legacy ? now : Long.parseLong(f[1]);
+                        case "READY" -> {
+                            readyAt = legacy ? now : Long.parseLong(f[1]);
+                            firstCpuNanos = !legacy && f.length > 2 ? Long.parseLong(f[2]) : 0;
+                        }
                         case "STARTING" -> startingAt = Long.parseLong(f[1]);
                         case "LEAVING" -> leavingAt = Long.parseLong(f[1]);
                         case "STATE" -> status = new Status(Long.parseLong(f[1]), f[2], Long.parseLong(f[3]),
                                 f[4].equals("-") ? Set.of() : new TreeSet<>(Arrays.stream(f[4].split(","))
-                                        .map(Integer::valueOf).toList()));
+                                        .map(Integer::valueOf).toList()), f.length > 5 ? Long.parseLong(f[5]) : 0);
                         case "ERROR" -> error = line;
                         default -> {
                             // LEFT, CLOSED, MSG...: nothing to track

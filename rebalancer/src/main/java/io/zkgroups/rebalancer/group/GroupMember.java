@@ -56,16 +56,18 @@ import java.util.function.Consumer;
  * bursts at deploy time), a member leaving at once. One attempt: read the group (the member list re-reads only
  * registrations that are new or changed; partition counts are kept while their watch is armed) → compute the whole
  * group's assignment (0.8.2.2-identical) → for partitions that move away: {@link MembershipListener#onRevoked}
- * (commit) → one read of every owner znode involved, then one transaction that deletes this session's owner znodes
- * of what moved away and claims the new partitions all-or-nothing (only the deletes while a previous owner still
- * holds one of them) → {@link MembershipListener#onAssigned}. Partitions it keeps are neither released nor
+ * (commit) → in one round trip, a transaction that deletes this session's owner znodes of what moved away, one that
+ * claims the new partitions all-or-nothing, and a read of the claimed owner znodes that tells who still holds what
+ * could not be claimed (see {@link io.zkgroups.registry.store.OwnerRegistry#releaseAndClaim}) →
+ * {@link MembershipListener#onAssigned}. Partitions it keeps are neither released nor
  * re-claimed; 0.8.2.2 members only need an owner znode gone when they are the ones assigned the partition, so this
  * is wire-compatible.
  * <p>
  * It never gives up: failed attempts retry with capped exponential backoff and jitter; a claim blocked by previous
  * owners is sent the moment the last of their owner znodes is deleted (a watch), without reading the group again —
  * a membership change meanwhile would have woken it through the watch its read armed, however far the attempt got,
- * and makes it start over. Leaving deletes its owner znodes and its registration in one transaction. Everything it
+ * and makes it start over. Leaving deletes its owner znodes and its registration in one transaction, without
+ * reading them first while the watches armed when they were read still vouch for them. Everything it
  * knows is in {@link #health()}, and {@link #addHealthListener} hears of every change.
  * <p>
  * Ownership is a lease on the ZooKeeper session ({@link SessionLease}): {@link #canDeliver()} is false as soon as
@@ -349,7 +351,7 @@ public final class GroupMember implements Closeable {
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
             toClaim.keySet().removeAll(owned.keySet());
             checkNotClosing();
-            // One transaction releases what moved away and, unless someone else still holds part of it, claims
+            // One round trip releases what moved away and, unless someone else still holds part of it, claims
             // what is new; the owner znodes it found held are watched.
             OwnerWait wait = reusableWait();
             Map<TopicAndPartition, PartitionOwner> held = registry.owners()
@@ -757,7 +759,8 @@ public final class GroupMember implements Closeable {
                 }
             }
             if (registeredSession != 0) {
-                registry.owners().releaseAndUnregister(group, me, unreleased); // one transaction
+                // one transaction; no read first when our watches vouch for the registration and the claims
+                registry.owners().releaseAndUnregister(group, me, unreleased, memberList.vouchesFor(me, registeredSession));
                 unreleased.clear();
             } else {
                 releaseHandedOver();

@@ -104,6 +104,7 @@ public final class MemberList {
                 toRead.add(name);
             }
         }
+        changed.retainAll(current); // marks of members gone for good (a name that comes back is read anyway)
         Map<String, Znodes.Data> read = znodes.readAll(toRead.stream().map(name -> ids + "/" + name).toList(), watch);
         Map<String, Entry> now = new HashMap<>();
         for (String name : names) {
@@ -133,6 +134,18 @@ public final class MemberList {
         return new Read(new Listing<>(members, unreadable), stat.getCversion(), toRead.size());
     }
 
+    /**
+     * True if {@code id}'s registration is, as far as this list can tell, still the node the last read found as an
+     * ephemeral of {@code session}: that read watched it, in {@code session}, and its watch has not fired since
+     * (a registration is never rewritten, so any change to it fires the watch first). Its owner may then delete it
+     * without reading it again.
+     */
+    public boolean vouchesFor(ConsumerId id, long session) {
+        Entry entry = known.get(id.value());
+        return knownWatched && knownSession == session && entry != null && entry.member() != null
+                && entry.member().ephemeralOwner() == session && !changed.contains(id.value());
+    }
+
     private static Entry decode(String name, String path, Znodes.Data data) {
         try {
             MemberRegistration registration = MemberRegistrationCodec.decode(data.bytes());
@@ -145,7 +158,8 @@ public final class MemberList {
 
     private void changed(WatchedEvent event) {
         String path = event.getPath();
-        if (event.getType() == Watcher.Event.EventType.NodeDataChanged && path != null) {
+        if ((event.getType() == Watcher.Event.EventType.NodeDataChanged
+                || event.getType() == Watcher.Event.EventType.NodeDeleted) && path != null) {
             changed.add(path.substring(path.lastIndexOf('/') + 1));
         }
         Watcher forward = onChange;

@@ -35,6 +35,8 @@ public final class OwnerRegistry {
     private final ZkLayout layout;
     /** Owner topic directories known to exist: persistent, never deleted by members. */
     private final Set<String> knownParents = ConcurrentHashMap.newKeySet();
+    /** Armed on every owner znode this registry reads with a watch: vouches for our claims, wakes deletion waiters. */
+    private final WatchedOwners watched = new WatchedOwners();
 
     public OwnerRegistry(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
@@ -50,10 +52,14 @@ public final class OwnerRegistry {
      * @throws RegistryException      if {@code member} is not registered, or ZooKeeper fails
      */
     public void claim(String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
-        if (claims.isEmpty()) {
-            return;
+        Map<TopicAndPartition, PartitionOwner> held = releaseAndClaim(group, member, List.of(), claims, null);
+        if (!held.isEmpty()) {
+            throw new ClaimConflictException(group, held);
         }
-        ensureParents(group, claims.keySet());
+    }
+
+    /** The claim the slow way, when the pipelined one failed without anyone else holding a partition. */
+    private void claimWithRetries(String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
         String memberPath = layout.member(group, member);
         Map<TopicAndPartition, ThreadId> toCreate = new TreeMap<>(claims);
         for (int round = 0; round < MAX_CLAIM_ROUNDS; round++) {
@@ -110,16 +116,16 @@ public final class OwnerRegistry {
     }
 
     /**
-     * One step of a rebalance in (usually) two round trips: reads every owner znode involved at once, then in one
-     * transaction deletes this session's owner znodes of {@code release} and — if nobody else holds any of
-     * {@code claims} — creates {@code claims} for {@code member}, checking that it is still registered.
-     * <p>
-     * If another session holds some of {@code claims}, only the release happens, {@code letGo} is armed on the
-     * held owner znodes, and they are returned: nothing was claimed. If the transaction fails because something
-     * changed after the read, it falls back to {@link #release} and {@link #claim}.
+     * One step of a rebalance, in one round trip: a transaction that deletes this session's owner znodes of
+     * {@code release}, then a transaction that creates {@code claims} for {@code member} all-or-nothing (checking that
+     * it is still registered), then a read of every claimed owner znode — sent back to back. The read tells who holds
+     * what could not be claimed and arms a watch on it: {@code letGo} (if given) hears when a holder's znode is
+     * deleted. What was claimed is read back under the same watch, so its release later needs no read (see
+     * {@link WatchedOwners}); owner znodes not claimed that way are read before they are deleted.
      *
-     * @return the partitions of {@code claims} held by others (empty: everything is claimed)
-     * @throws ClaimConflictException if the fallback claim collides
+     * @return the partitions of {@code claims} held by others; empty: everything is claimed. When some are held,
+     *         nothing was claimed, and the release happened all the same
+     * @throws ClaimConflictException if a claim that failed without a visible holder is retried and collides
      * @throws RegistryException      if {@code member} is not registered, or ZooKeeper fails
      */
     public Map<TopicAndPartition, PartitionOwner> releaseAndClaim(String group, ConsumerId member,
@@ -127,48 +133,48 @@ public final class OwnerRegistry {
                                                                   Map<TopicAndPartition, ThreadId> claims,
                                                                   org.apache.zookeeper.Watcher letGo) {
         ensureParents(group, claims.keySet());
-        Map<String, TopicAndPartition> releasePaths = pathsOf(group, release);
-        Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
-        List<String> paths = new ArrayList<>(releasePaths.keySet());
-        paths.addAll(claimPaths.keySet());
-        Map<String, Znodes.Data> read = znodes.readAllWatching(paths, path -> claimPaths.containsKey(path) ? letGo : null);
-
         long session = znodes.sessionId();
+        Map<String, Integer> releasable = ownNodes(group, release, List.of(), session);
+        Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
+        if (letGo != null) {
+            claimPaths.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before the read: no event is missed
+        }
+        releasable.keySet().forEach(watched::forget);
+        Znodes.Committed done = znodes.commitThenRead(
+                List.of(znodes.deleteOps(releasable), claims.isEmpty() ? List.of() : claimOps(group, member, claims)),
+                claimPaths.keySet(), watched);
+        if (!done.ok(0)) {
+            release(group, release); // a node we vouched for changed under us: read, then release what is still ours
+        }
         Map<TopicAndPartition, PartitionOwner> held = new TreeMap<>();
-        Map<TopicAndPartition, ThreadId> toCreate = new TreeMap<>(claims);
+        Map<TopicAndPartition, ThreadId> missing = new TreeMap<>();
         claimPaths.forEach((path, tp) -> {
-            Znodes.Data data = read.get(path);
+            Znodes.Data data = done.reads().get(path);
             if (data == null) {
-                return;
-            }
-            PartitionOwner owner = new PartitionOwner(tp, text(data.bytes()), data.stat().getEphemeralOwner());
-            if (owner.isClaimOf(session, claims.get(tp))) {
-                toCreate.remove(tp); // ours already (a claim whose reply was lost)
+                missing.put(tp, claims.get(tp));
             } else {
-                held.put(tp, owner);
+                PartitionOwner owner = new PartitionOwner(tp, text(data.bytes()), data.stat().getEphemeralOwner());
+                if (owner.isClaimOf(session, claims.get(tp))) {
+                    watched.vouch(path, session, data.stat().getVersion());
+                } else {
+                    held.put(tp, owner);
+                }
+            }
+            if (!held.containsKey(tp)) {
+                watched.stopAwaiting(path);
             }
         });
-        Map<String, Znodes.Data> releasable = new TreeMap<>(read);
-        releasable.keySet().retainAll(releasePaths.keySet());
-        List<CuratorOp> ops = new ArrayList<>(znodes.deleteOps(znodes.ownEphemerals(releasable)));
-        if (held.isEmpty() && !toCreate.isEmpty()) {
-            ops.addAll(claimOps(group, member, toCreate));
+        if (done.ok(1)) {
+            return Map.of(); // claimed; a read that saw something else saw a later change (not vouched, so re-read)
         }
-        if (ops.isEmpty()) {
-            return held;
+        if (!held.isEmpty()) {
+            return held; // nothing claimed: wait for the holders
         }
-        try {
-            znodes.client().transaction().forOperations(ops);
-            return held;
-        } catch (KeeperException changed) {
-            release(group, release);
-            if (held.isEmpty()) {
-                claim(group, member, claims);
-            }
-            return held;
-        } catch (Exception e) {
-            throw RegistryException.of("releasing and claiming partitions under", layout.owners(group), e);
+        // Nobody holds any of it: the member is not registered, or the holders let go between the two requests.
+        if (!missing.isEmpty()) {
+            claimWithRetries(group, member, missing);
         }
+        return Map.of();
     }
 
     /** A check that {@code member} is registered, then the creates of {@code claims}. */
@@ -191,7 +197,7 @@ public final class OwnerRegistry {
      * left alone (0.8.2.2 deletes by path without looking). Returns the partitions released.
      */
     public List<TopicAndPartition> release(String group, Collection<TopicAndPartition> partitions) {
-        return releaseAnd(group, partitions, List.of());
+        return releaseAnd(group, partitions, Map.of(), List.of());
     }
 
     /**
@@ -201,15 +207,36 @@ public final class OwnerRegistry {
      */
     public List<TopicAndPartition> releaseAndUnregister(String group, ConsumerId member,
                                                         Collection<TopicAndPartition> partitions) {
-        return releaseAnd(group, partitions, List.of(layout.member(group, member)));
+        return releaseAndUnregister(group, member, partitions, false);
     }
 
-    private List<TopicAndPartition> releaseAnd(String group, Collection<TopicAndPartition> partitions, List<String> alsoDelete) {
+    /**
+     * As {@link #releaseAndUnregister(String, ConsumerId, Collection)}; {@code registrationVouched}: the caller has
+     * watched the registration since it read it as this session's ephemeral, and the watch has not fired
+     * ({@link MemberList#vouchesFor}), so it is deleted without being read first. With vouched owner znodes too,
+     * leaving is a single request.
+     */
+    public List<TopicAndPartition> releaseAndUnregister(String group, ConsumerId member,
+                                                        Collection<TopicAndPartition> partitions,
+                                                        boolean registrationVouched) {
+        String registration = layout.member(group, member);
+        return releaseAnd(group, partitions, registrationVouched ? Map.of(registration, -1) : Map.of(),
+                registrationVouched ? List.of() : List.of(registration));
+    }
+
+    /**
+     * Deletes, in one transaction, this session's owner znodes of {@code partitions}, {@code vouchedToo} (path → version)
+     * and those of {@code alsoIfOwn} that are this session's ephemerals; falls back to reading and deleting one by one.
+     */
+    private List<TopicAndPartition> releaseAnd(String group, Collection<TopicAndPartition> partitions,
+                                               Map<String, Integer> vouchedToo, List<String> alsoIfOwn) {
+        long session = znodes.sessionId();
+        Map<String, Integer> toDelete = ownNodes(group, partitions, alsoIfOwn, session);
+        toDelete.putAll(vouchedToo);
+        toDelete.keySet().forEach(watched::forget);
         Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
-        List<String> paths = new ArrayList<>(byPath.keySet());
-        paths.addAll(alsoDelete);
         List<TopicAndPartition> released = new ArrayList<>();
-        for (String deleted : znodes.deleteOwnEphemerals(paths)) {
+        for (String deleted : znodes.deleteAll(toDelete)) {
             if (byPath.containsKey(deleted)) {
                 released.add(byPath.get(deleted));
             }
@@ -219,15 +246,47 @@ public final class OwnerRegistry {
     }
 
     /**
+     * Path → version of the owner znodes of {@code partitions} and of the nodes {@code alsoIfOwn} that are this
+     * session's: vouched claims as they are, the rest read first (one round trip, only if there are any).
+     */
+    private Map<String, Integer> ownNodes(String group, Collection<TopicAndPartition> partitions, List<String> alsoIfOwn,
+                                         long session) {
+        Map<String, Integer> own = new TreeMap<>();
+        List<String> toRead = new ArrayList<>(alsoIfOwn);
+        for (String path : pathsOf(group, partitions).keySet()) {
+            OptionalInt version = watched.vouchedVersion(path, session);
+            if (version.isPresent()) {
+                own.put(path, version.getAsInt());
+            } else {
+                toRead.add(path);
+            }
+        }
+        if (!toRead.isEmpty()) {
+            own.putAll(znodes.ownEphemerals(znodes.readAll(toRead, null)));
+        }
+        return own;
+    }
+
+    /**
      * The owners of those of {@code partitions} that have an owner znode, read at once (about one round trip);
      * {@code watcher} (if given) is armed on each existing owner znode, so it hears when the owner lets go.
      */
     public Map<TopicAndPartition, PartitionOwner> owners(String group, Collection<TopicAndPartition> partitions,
                                                          org.apache.zookeeper.Watcher watcher) {
         Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
+        if (watcher != null) {
+            byPath.keySet().forEach(path -> watched.awaitDeletion(path, watcher)); // before the read: no event is missed
+        }
         Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
-        znodes.readAll(byPath.keySet(), watcher).forEach((path, data) -> {
-            TopicAndPartition tp = byPath.get(path);
+        Map<String, Znodes.Data> read = znodes.readAll(byPath.keySet(), watcher == null ? null : watched);
+        byPath.forEach((path, tp) -> {
+            Znodes.Data data = read.get(path);
+            if (data == null) {
+                if (watcher != null) {
+                    watched.stopAwaiting(path);
+                }
+                return;
+            }
             owners.put(tp, new PartitionOwner(tp, text(data.bytes()), data.stat().getEphemeralOwner()));
         });
         return owners;

@@ -10,6 +10,7 @@ import org.apache.zookeeper.data.Stat;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -200,7 +201,16 @@ public final class Znodes {
      * is gone. Returns the paths deleted.
      */
     public List<String> deleteOwnEphemerals(Collection<String> paths) {
-        Map<String, Integer> versions = ownEphemerals(readAll(paths, null));
+        return deleteAll(ownEphemerals(readAll(paths, null)));
+    }
+
+    /**
+     * Deletes every path of {@code versions} (path → expected version, -1 for any) in one transaction, the caller
+     * knowing them to be this session's ephemerals. If the transaction fails, something changed since the caller
+     * looked: the nodes are read again and those still this session's are deleted one by one. Returns the paths
+     * deleted.
+     */
+    public List<String> deleteAll(Map<String, Integer> versions) {
         if (versions.isEmpty()) {
             return List.of();
         }
@@ -209,7 +219,7 @@ public final class Znodes {
             return List.copyOf(versions.keySet());
         } catch (Exception batchFailed) {
             List<String> deleted = new ArrayList<>();
-            versions.forEach((path, version) -> {
+            ownEphemerals(readAll(versions.keySet(), null)).forEach((path, version) -> {
                 try {
                     client.delete().withVersion(version).forPath(path);
                     deleted.add(path);
@@ -258,41 +268,129 @@ public final class Znodes {
         if (paths.isEmpty()) {
             return;
         }
-        CountDownLatch replies = new CountDownLatch(paths.size());
-        List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        BackgroundCallback callback = (c, event) -> {
-            try {
-                int rc = event.getResultCode();
-                if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
-                    onReply.accept(event.getPath(), event);
-                } else {
-                    failures.add(event.getPath() + ": " + KeeperException.Code.get(rc));
-                }
-            } finally {
-                replies.countDown();
-            }
-        };
+        Replies replies = new Replies(paths.size());
+        BackgroundCallback callback = replies.callback(onReply);
         try {
             for (String path : paths) {
                 request.send(path, callback);
             }
-            if (!replies.await(PIPELINE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                throw new RegistryException("no reply from ZooKeeper within " + PIPELINE_TIMEOUT_SECONDS + " s for "
-                        + replies.getCount() + " of " + paths.size() + " znodes, e.g. " + paths.iterator().next()
-                        + " (is ZooKeeper reachable?)");
-            }
-        } catch (RegistryException e) {
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw RegistryException.of("reading", paths.iterator().next() + " (and " + (paths.size() - 1) + " more)", e);
         } catch (Exception e) {
-            throw RegistryException.of("reading", paths.iterator().next() + " (and " + (paths.size() - 1) + " more)", e);
+            throw RegistryException.of("reading", describe(paths), e);
         }
-        if (!failures.isEmpty()) {
-            throw new RegistryException("reading " + failures.size() + " of " + paths.size() + " znodes failed, e.g. "
-                    + failures.get(0));
+        replies.await(paths);
+    }
+
+    /**
+     * What {@link #commitThenRead} got back: per transaction its result code and, when ZooKeeper gave them, the
+     * results of its operations; and the data of every path read (missing nodes are absent).
+     */
+    public record Committed(List<KeeperException.Code> codes, List<List<CuratorTransactionResult>> results,
+                            Map<String, Data> reads) {
+
+        public boolean ok(int transaction) {
+            return codes.get(transaction) == KeeperException.Code.OK;
         }
+    }
+
+    /**
+     * Sends {@code transactions} (empty ones are skipped and count as committed) and then reads {@code paths}, arming
+     * {@code watcher} (if given) on each node that exists — all back to back, so the whole costs about one round trip.
+     * ZooKeeper answers a session's requests in the order they were sent, so the reads see the outcome of every
+     * transaction. A failed transaction is reported in the result, not thrown.
+     */
+    public Committed commitThenRead(List<List<CuratorOp>> transactions, Collection<String> paths, Watcher watcher) {
+        int count = transactions.size();
+        KeeperException.Code[] codes = new KeeperException.Code[count];
+        List<List<CuratorTransactionResult>> results = new ArrayList<>(Collections.nCopies(count, List.of()));
+        Map<String, Data> read = new ConcurrentHashMap<>();
+        long sent = transactions.stream().filter(ops -> !ops.isEmpty()).count();
+        Replies replies = new Replies(Math.toIntExact(sent) + paths.size());
+        BackgroundCallback readCallback = replies.callback((path, event) -> {
+            if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+                read.put(path, new Data(event.getData(), event.getStat()));
+            }
+        });
+        try {
+            for (int i = 0; i < count; i++) {
+                if (transactions.get(i).isEmpty()) {
+                    codes[i] = KeeperException.Code.OK;
+                    continue;
+                }
+                int index = i;
+                client.transaction().inBackground((c, event) -> {
+                    codes[index] = KeeperException.Code.get(event.getResultCode());
+                    if (event.getOpResults() != null) {
+                        results.set(index, List.copyOf(event.getOpResults()));
+                    }
+                    replies.arrived();
+                }).forOperations(transactions.get(i));
+            }
+            for (String path : paths) {
+                if (watcher == null) {
+                    client.getData().inBackground(readCallback).forPath(path);
+                } else {
+                    client.getData().usingWatcher(watcher).inBackground(readCallback).forPath(path);
+                }
+            }
+        } catch (Exception e) {
+            throw RegistryException.of("committing and reading", paths.isEmpty() ? "a transaction" : describe(paths), e);
+        }
+        replies.await(paths.isEmpty() ? List.of("a transaction") : paths);
+        return new Committed(List.of(codes), List.copyOf(results), new TreeMap<>(read));
+    }
+
+    /** Counts the replies of requests sent back to back and collects the unexpected errors among them. */
+    private static final class Replies {
+        private final CountDownLatch pending;
+        private final int expected;
+        private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+
+        Replies(int expected) {
+            this.expected = expected;
+            this.pending = new CountDownLatch(expected);
+        }
+
+        void arrived() {
+            pending.countDown();
+        }
+
+        /** A callback that hands OK and NONODE replies to {@code onReply} and records any other error. */
+        BackgroundCallback callback(BiConsumer<String, CuratorEvent> onReply) {
+            return (c, event) -> {
+                try {
+                    int rc = event.getResultCode();
+                    if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
+                        onReply.accept(event.getPath(), event);
+                    } else {
+                        failures.add(event.getPath() + ": " + KeeperException.Code.get(rc));
+                    }
+                } finally {
+                    pending.countDown();
+                }
+            };
+        }
+
+        /** Waits for every reply; throws if one did not come or was an unexpected error. */
+        void await(Collection<String> paths) {
+            try {
+                if (!pending.await(PIPELINE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    throw new RegistryException("no reply from ZooKeeper within " + PIPELINE_TIMEOUT_SECONDS + " s for "
+                            + pending.getCount() + " of " + expected + " requests, e.g. for " + paths.iterator().next()
+                            + " (is ZooKeeper reachable?)");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw RegistryException.of("reading", describe(paths), e);
+            }
+            if (!failures.isEmpty()) {
+                throw new RegistryException("reading " + failures.size() + " of " + paths.size() + " znodes failed, e.g. "
+                        + failures.get(0));
+            }
+        }
+    }
+
+    private static String describe(Collection<String> paths) {
+        return paths.iterator().next() + (paths.size() > 1 ? " (and " + (paths.size() - 1) + " more)" : "");
     }
 
     public static String parentOf(String path) {

@@ -187,4 +187,41 @@ class MemberListIT {
         await().atMost(Duration.ofSeconds(5)).until(() -> events.get() > 0);
         assertThat(list.read(event -> { }).listing().entries()).extracting(m -> m.id().value()).containsExactly(group + "_a");
     }
+
+    @Test
+    void vouchesForARegistrationOnlyWhileItsWatchIsQuiet() throws Exception {
+        String group = "ml" + GROUPS.incrementAndGet();
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ConsumerId me = ConsumerId.ofOverride(group, "me");
+        registry.members().register(group, me, subscribedTo("t", 1L), Duration.ofSeconds(1));
+        long session = registry.znodes().sessionId();
+        MemberList list = registry.members().memberList(group);
+
+        assertThat(list.vouchesFor(me, session)).as("nothing read yet").isFalse();
+        list.read(null);
+        assertThat(list.vouchesFor(me, session)).as("read without a watch").isFalse();
+        list.read(event -> { });
+        assertThat(list.vouchesFor(me, session)).isTrue();
+        assertThat(list.vouchesFor(me, session + 1)).as("another session").isFalse();
+
+        client.setData().forPath("/consumers/" + group + "/ids/" + me.value(),
+                "{\"version\":1,\"subscription\":{\"t\":1},\"pattern\":\"static\",\"timestamp\":\"2\"}"
+                        .getBytes(StandardCharsets.UTF_8));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !list.vouchesFor(me, session));
+        list.read(event -> { });
+        assertThat(list.vouchesFor(me, session)).as("read again").isTrue();
+    }
+
+    @Test
+    void doesNotVouchForSomeoneElsesNodeUnderItsName() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "x", "t"); // another session's registration
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        MemberList list = registry.members().memberList(group);
+
+        list.read(event -> { });
+
+        assertThat(list.vouchesFor(ConsumerId.ofOverride(group, "x"), registry.znodes().sessionId())).isFalse();
+    }
 }

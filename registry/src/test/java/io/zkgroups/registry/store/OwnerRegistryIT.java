@@ -246,4 +246,64 @@ class OwnerRegistryIT {
                 .isInstanceOf(RegistryException.class).hasMessageContaining("not registered");
         assertThat(registry.owners().owners("o13").entries()).isEmpty();
     }
+
+    /** Returns once {@code client}'s event thread has handled every watch event ZooKeeper sent it before now. */
+    private static void drainEvents(CuratorFramework client) throws Exception {
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        client.checkExists().inBackground((c, event) -> done.countDown()).forPath("/"); // answered after earlier events
+        assertThat(done.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aClaimDeletedAndTakenByAnotherMemberBehindOurBackIsNotReleased() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ZkRegistry other = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o14", "me");
+        ConsumerId thief = join(other, "o14", "thief");
+        registry.owners().claim("o14", me, claims(me, 0, 1)); // claimed and read back under a watch: vouched for
+
+        CuratorFramework operator = zk.newClient();
+        operator.delete().forPath("/consumers/o14/owners/T/0"); // someone deletes our live owner znode...
+        other.owners().claim("o14", thief, claims(thief, 0)); // ...and another member takes the partition
+        drainEvents(client);
+
+        List<TopicAndPartition> released = registry.owners().release("o14",
+                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)));
+
+        assertThat(released).containsExactly(TopicAndPartition.of("T", 1));
+        assertThat(other.owners().owner("o14", TopicAndPartition.of("T", 0))).get()
+                .extracting(PartitionOwner::value).isEqualTo("o14_thief-0");
+    }
+
+    @Test
+    void leavingWithAVouchedRegistrationDeletesItAndTheClaimsWithoutTouchingOthers() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ZkRegistry other = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o15", "leaver");
+        ConsumerId stays = join(other, "o15", "stays");
+        registry.owners().claim("o15", me, claims(me, 0));
+        other.owners().claim("o15", stays, claims(stays, 1));
+
+        List<TopicAndPartition> released = registry.owners().releaseAndUnregister("o15", me,
+                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)), true);
+
+        assertThat(released).containsExactly(TopicAndPartition.of("T", 0));
+        assertThat(client.checkExists().forPath("/consumers/o15/ids/o15_leaver")).isNull();
+        assertThat(other.owners().owners("o15").entries()).extracting(PartitionOwner::value).containsExactly("o15_stays-0");
+        assertThat(other.members().ids("o15", null)).containsExactly(stays);
+    }
+
+    @Test
+    void aClaimThatFailedBecauseItsHolderLetGoMeanwhileIsRetried() throws Exception {
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o16", "me");
+        // our own node from a claim whose reply was "lost": the transaction fails on it, the read finds it ours
+        registry.owners().claim("o16", me, claims(me, 0));
+
+        assertThat(registry.owners().releaseAndClaim("o16", me, List.of(), claims(me, 0, 1), null)).isEmpty();
+        assertThat(registry.owners().owners("o16").entries()).extracting(PartitionOwner::partition)
+                .containsExactly(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1));
+    }
 }
