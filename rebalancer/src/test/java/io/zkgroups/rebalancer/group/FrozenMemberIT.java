@@ -210,8 +210,9 @@ class FrozenMemberIT {
     /**
      * The mildest form of a stale view: {@code health().owned()} — what monitoring and the double-ownership
      * checks read — must stop listing a partition before its owner znode is deleted, because the moment it is
-     * deleted another member may claim it. The member's ZooKeeper handle runs a check right after each
-     * transaction that deletes owner znodes, on the member's own thread, before the member takes another step.
+     * deleted another member may claim it. The member's ZooKeeper handle runs a check on every transaction that
+     * deletes owner znodes, on the member's own thread: after a synchronous one returns, before an asynchronous one
+     * is sent.
      */
     @Test
     void healthStopsReportingAPartitionBeforeItsOwnerZnodeIsDeleted() throws Exception {
@@ -229,6 +230,18 @@ class FrozenMemberIT {
                         public List<org.apache.zookeeper.OpResult> multi(Iterable<org.apache.zookeeper.Op> ops)
                                 throws InterruptedException, org.apache.zookeeper.KeeperException {
                             List<org.apache.zookeeper.OpResult> results = super.multi(ops);
+                            check(ops);
+                            return results;
+                        }
+
+                        @Override
+                        public void multi(Iterable<org.apache.zookeeper.Op> ops, org.apache.zookeeper.AsyncCallback.MultiCallback cb,
+                                          Object ctx) {
+                            check(ops); // before it is even sent: stricter than after
+                            super.multi(ops, cb, ctx);
+                        }
+
+                        private void check(Iterable<org.apache.zookeeper.Op> ops) {
                             Set<TopicAndPartition> deleted = new TreeSet<>();
                             for (org.apache.zookeeper.Op op : ops) {
                                 if (op.getType() == org.apache.zookeeper.ZooDefs.OpCode.delete && op.getPath().startsWith(ownersPrefix)) {
@@ -242,7 +255,6 @@ class FrozenMemberIT {
                                 checks.add(reported.isEmpty() ? "ok" : "owner znodes of " + deleted
                                         + " deleted while health() still reports " + reported);
                             }
-                            return results;
                         }
                     })
                     .build();

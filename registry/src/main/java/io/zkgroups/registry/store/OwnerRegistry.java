@@ -140,10 +140,9 @@ public final class OwnerRegistry {
             claimPaths.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before the read: no event is missed
         }
         releasable.keySet().forEach(watched::forget);
-        Znodes.Committed done = znodes.commitThenRead(
-                List.of(znodes.deleteOps(releasable), claims.isEmpty() ? List.of() : claimOps(group, member, claims)),
-                claimPaths.keySet(), watched);
-        if (!done.ok(0)) {
+        Znodes.Committed done = znodes.deleteCommitRead(session, releasable,
+                claims.isEmpty() ? List.of() : claimOps(group, member, claims), claimPaths.keySet(), watched);
+        if (!done.deleted()) {
             release(group, release); // a node we vouched for changed under us: read, then release what is still ours
         }
         Map<TopicAndPartition, PartitionOwner> held = new TreeMap<>();
@@ -164,7 +163,7 @@ public final class OwnerRegistry {
                 watched.stopAwaiting(path);
             }
         });
-        if (done.ok(1)) {
+        if (done.committed()) {
             return Map.of(); // claimed; a read that saw something else saw a later change (not vouched, so re-read)
         }
         if (!held.isEmpty()) {
@@ -236,7 +235,7 @@ public final class OwnerRegistry {
         toDelete.keySet().forEach(watched::forget);
         Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
         List<TopicAndPartition> released = new ArrayList<>();
-        for (String deleted : znodes.deleteAll(toDelete)) {
+        for (String deleted : znodes.deleteAll(session, toDelete)) {
             if (byPath.containsKey(deleted)) {
                 released.add(byPath.get(deleted));
             }

@@ -3,7 +3,11 @@ package io.zkgroups.registry.store;
 import io.zkgroups.registry.RegistryException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
@@ -201,36 +205,53 @@ public final class Znodes {
      * is gone. Returns the paths deleted.
      */
     public List<String> deleteOwnEphemerals(Collection<String> paths) {
-        return deleteAll(ownEphemerals(readAll(paths, null)));
+        return deleteAll(sessionId(), ownEphemerals(readAll(paths, null)));
     }
 
     /**
      * Deletes every path of {@code versions} (path → expected version, -1 for any) in one transaction, the caller
-     * knowing them to be this session's ephemerals. If the transaction fails, something changed since the caller
-     * looked: the nodes are read again and those still this session's are deleted one by one. Returns the paths
-     * deleted.
+     * knowing them to be ephemerals of {@code session}: sent on that session's handle only ({@link #deleteVouched}).
+     * If the transaction fails, something changed since the caller looked (or the session ended): the nodes are read
+     * again and those that are the current session's are deleted one by one. Returns the paths deleted.
      */
-    public List<String> deleteAll(Map<String, Integer> versions) {
+    public List<String> deleteAll(long session, Map<String, Integer> versions) {
         if (versions.isEmpty()) {
             return List.of();
         }
+        CountDownLatch done = new CountDownLatch(1);
+        boolean[] deleted = {false};
         try {
-            client.transaction().forOperations(deleteOps(versions));
-            return List.copyOf(versions.keySet());
-        } catch (Exception batchFailed) {
-            List<String> deleted = new ArrayList<>();
-            ownEphemerals(readAll(versions.keySet(), null)).forEach((path, version) -> {
-                try {
-                    client.delete().withVersion(version).forPath(path);
-                    deleted.add(path);
-                } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
-                    // not ours any more
-                } catch (Exception e) {
-                    throw RegistryException.of("deleting", path, e);
-                }
+            deleteVouched(session, versions, (rc, path, ctx, results) -> {
+                deleted[0] = rc == KeeperException.Code.OK.intValue();
+                done.countDown();
             });
-            return deleted;
+            if (!done.await(PIPELINE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new RegistryException("no reply from ZooKeeper within " + PIPELINE_TIMEOUT_SECONDS
+                        + " s deleting " + describe(versions.keySet()) + " (is ZooKeeper reachable?)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw RegistryException.of("deleting", describe(versions.keySet()), e);
+        } catch (RegistryException e) {
+            throw e;
+        } catch (Exception e) {
+            throw RegistryException.of("deleting", describe(versions.keySet()), e);
         }
+        if (deleted[0]) {
+            return List.copyOf(versions.keySet());
+        }
+        List<String> gone = new ArrayList<>();
+        ownEphemerals(readAll(versions.keySet(), null)).forEach((path, version) -> {
+            try {
+                client.delete().withVersion(version).forPath(path);
+                gone.add(path);
+            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException notOurs) {
+                // not ours any more
+            } catch (Exception e) {
+                throw RegistryException.of("deleting", path, e);
+            }
+        });
+        return gone;
     }
 
     /** Of the nodes {@code read}, those that are ephemerals of this session, with their versions. */
@@ -243,19 +264,6 @@ public final class Znodes {
             }
         });
         return versions;
-    }
-
-    /** Versioned deletes of {@code versions}' paths, for a transaction. */
-    List<CuratorOp> deleteOps(Map<String, Integer> versions) {
-        List<CuratorOp> ops = new ArrayList<>();
-        for (Map.Entry<String, Integer> node : versions.entrySet()) {
-            try {
-                ops.add(client.transactionOp().delete().withVersion(node.getValue()).forPath(node.getKey()));
-            } catch (Exception e) {
-                throw RegistryException.of("preparing the delete of", node.getKey(), e);
-            }
-        }
-        return ops;
     }
 
     /** An asynchronous ZooKeeper request for one path, answering to {@code callback}. */
@@ -281,49 +289,55 @@ public final class Znodes {
     }
 
     /**
-     * What {@link #commitThenRead} got back: per transaction its result code and, when ZooKeeper gave them, the
-     * results of its operations; and the data of every path read (missing nodes are absent).
+     * What {@link #deleteCommitRead} got back: whether the deletes went through, the result code of the transaction
+     * and, when ZooKeeper gave them, the results of its operations; and the data of every path read (missing nodes are
+     * absent).
      */
-    public record Committed(List<KeeperException.Code> codes, List<List<CuratorTransactionResult>> results,
+    public record Committed(boolean deleted, KeeperException.Code code, List<CuratorTransactionResult> results,
                             Map<String, Data> reads) {
 
-        public boolean ok(int transaction) {
-            return codes.get(transaction) == KeeperException.Code.OK;
+        public boolean committed() {
+            return code == KeeperException.Code.OK;
         }
     }
 
     /**
-     * Sends {@code transactions} (empty ones are skipped and count as committed) and then reads {@code paths}, arming
-     * {@code watcher} (if given) on each node that exists — all back to back, so the whole costs about one round trip.
-     * ZooKeeper answers a session's requests in the order they were sent, so the reads see the outcome of every
-     * transaction. A failed transaction is reported in the result, not thrown.
+     * Three requests back to back, about one round trip for all: {@code deletes} (path → version, -1 for any) in one
+     * transaction bound to {@code session}, then {@code transaction}, then reads of {@code paths} arming {@code watcher}
+     * (if given) on each node that exists. ZooKeeper answers a session's requests in the order they were sent, so the
+     * reads see the outcome of both transactions. Failed transactions are reported in the result, not thrown; empty
+     * ones are skipped and count as done.
+     * <p>
+     * The deletes are for nodes the caller knows to be {@code session}'s ephemerals without reading them. They go out
+     * on that session's handle only ({@link #deleteVouched}); if the session has ended they fail, as they must.
      */
-    public Committed commitThenRead(List<List<CuratorOp>> transactions, Collection<String> paths, Watcher watcher) {
-        int count = transactions.size();
-        KeeperException.Code[] codes = new KeeperException.Code[count];
-        List<List<CuratorTransactionResult>> results = new ArrayList<>(Collections.nCopies(count, List.of()));
+    public Committed deleteCommitRead(long session, Map<String, Integer> deletes, List<CuratorOp> transaction,
+                                      Collection<String> paths, Watcher watcher) {
+        boolean[] deleted = {deletes.isEmpty()};
+        KeeperException.Code[] code = {KeeperException.Code.OK};
+        List<List<CuratorTransactionResult>> results = new ArrayList<>(List.of(List.of()));
         Map<String, Data> read = new ConcurrentHashMap<>();
-        long sent = transactions.stream().filter(ops -> !ops.isEmpty()).count();
-        Replies replies = new Replies(Math.toIntExact(sent) + paths.size());
+        Replies replies = new Replies((deletes.isEmpty() ? 0 : 1) + (transaction.isEmpty() ? 0 : 1) + paths.size());
         BackgroundCallback readCallback = replies.callback((path, event) -> {
             if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
                 read.put(path, new Data(event.getData(), event.getStat()));
             }
         });
         try {
-            for (int i = 0; i < count; i++) {
-                if (transactions.get(i).isEmpty()) {
-                    codes[i] = KeeperException.Code.OK;
-                    continue;
-                }
-                int index = i;
+            if (!deletes.isEmpty()) {
+                deleteVouched(session, deletes, (rc, path, ctx, opResults) -> {
+                    deleted[0] = rc == KeeperException.Code.OK.intValue();
+                    replies.arrived();
+                });
+            }
+            if (!transaction.isEmpty()) {
                 client.transaction().inBackground((c, event) -> {
-                    codes[index] = KeeperException.Code.get(event.getResultCode());
+                    code[0] = KeeperException.Code.get(event.getResultCode());
                     if (event.getOpResults() != null) {
-                        results.set(index, List.copyOf(event.getOpResults()));
+                        results.set(0, List.copyOf(event.getOpResults()));
                     }
                     replies.arrived();
-                }).forOperations(transactions.get(i));
+                }).forOperations(transaction);
             }
             for (String path : paths) {
                 if (watcher == null) {
@@ -336,7 +350,25 @@ public final class Znodes {
             throw RegistryException.of("committing and reading", paths.isEmpty() ? "a transaction" : describe(paths), e);
         }
         replies.await(paths.isEmpty() ? List.of("a transaction") : paths);
-        return new Committed(List.of(codes), List.copyOf(results), new TreeMap<>(read));
+        return new Committed(deleted[0], code[0], results.get(0), new TreeMap<>(read));
+    }
+
+    /**
+     * Sends the deletes of {@code versions} as one transaction on the ZooKeeper handle of {@code session} itself, not
+     * through Curator, which would replay it on a new session after an expiry: there, a node at the same path with the
+     * same version may be another member's claim. If the current handle is not {@code session}'s, {@code callback}
+     * hears SESSIONEXPIRED at once.
+     */
+    private void deleteVouched(long session, Map<String, Integer> versions, AsyncCallback.MultiCallback callback)
+            throws Exception {
+        ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
+        if (handle.getSessionId() != session) {
+            callback.processResult(KeeperException.Code.SESSIONEXPIRED.intValue(), null, null, null);
+            return;
+        }
+        List<Op> ops = new ArrayList<>();
+        versions.forEach((path, version) -> ops.add(Op.delete(ZKPaths.fixForNamespace(client.getNamespace(), path), version)));
+        handle.multi(ops, callback, null);
     }
 
     /** Counts the replies of requests sent back to back and collects the unexpected errors among them. */
