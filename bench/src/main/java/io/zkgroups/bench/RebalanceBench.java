@@ -50,6 +50,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RebalanceBench {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** For member JVMs to start and warm up (not measured): ten of them warming up at once on two cores take minutes. */
+    private static final Duration READY_WAIT = Duration.ofMinutes(15);
 
     private final Options options;
     private final TestZooKeeper zk;
@@ -192,8 +194,8 @@ public final class RebalanceBench {
             bench.sampler.shutdownNow();
             bench.killEverything();
             bench.zk.close();
+            bench.report(); // what was measured, also when a scenario failed
         }
-        bench.report();
         System.exit(0);
     }
 
@@ -374,7 +376,7 @@ public final class RebalanceBench {
     }
 
     private static void awaitReady(List<RebalanceProcess> processes) throws InterruptedException {
-        boolean ready = RebalanceProcess.await(() -> processes.stream().allMatch(m -> m.readyAt != 0 || m.ended), WAIT);
+        boolean ready = RebalanceProcess.await(() -> processes.stream().allMatch(m -> m.readyAt != 0 || m.ended), READY_WAIT);
         for (RebalanceProcess m : processes) {
             if (!ready || m.readyAt == 0) {
                 throw new IllegalStateException(m + " did not become READY (see " + "bench/target/rebalance-logs/" + m.id + ".log)");
