@@ -164,7 +164,9 @@ public final class OwnerRegistry {
             }
         });
         if (done.committed()) {
-            return Map.of(); // claimed; a read that saw something else saw a later change (not vouched, so re-read)
+            // claimed; a read that saw something else saw a later change (not vouched, so read before its release)
+            held.keySet().forEach(tp -> watched.stopAwaiting(layout.owner(group, tp)));
+            return Map.of();
         }
         if (!held.isEmpty()) {
             return held; // nothing claimed: wait for the holders
