@@ -25,10 +25,15 @@ public record Assignment(Map<TopicAndPartition, ThreadId> owners) {
     /** @throws NullPointerException if the map, a partition or a thread is null */
     public Assignment {
         Objects.requireNonNull(owners, "owners cannot be null");
-        SortedMap<TopicAndPartition, ThreadId> copy = new TreeMap<>();
-        owners.forEach((partition, thread) -> copy.put(
-                Objects.requireNonNull(partition, "partition cannot be null"),
-                Objects.requireNonNull(thread, () -> "owner of " + partition + " cannot be null")));
+        owners.forEach((partition, thread) -> {
+            if (partition == null || thread == null) {
+                throw new NullPointerException(partition == null ? "partition cannot be null"
+                        : "owner of " + partition + " cannot be null");
+            }
+        });
+        // A map already in natural order is copied in linear time, without comparing keys (the assignors' case).
+        SortedMap<TopicAndPartition, ThreadId> copy = owners instanceof SortedMap<TopicAndPartition, ThreadId> sorted
+                && sorted.comparator() == null ? new TreeMap<>(sorted) : new TreeMap<>(owners);
         owners = Collections.unmodifiableSortedMap(copy);
     }
 

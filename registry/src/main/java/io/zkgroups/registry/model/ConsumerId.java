@@ -62,6 +62,18 @@ public record ConsumerId(String value) implements Comparable<ConsumerId> {
     }
 
     @Override
+    public boolean equals(Object other) {
+        // Written out, like hashCode: the generated ones go through method handles, slow before the JIT has run,
+        // and these run for every row of every assignment.
+        return this == other || other instanceof ConsumerId id && value.equals(id.value);
+    }
+
+    @Override
+    public int hashCode() {
+        return value.hashCode();
+    }
+
+    @Override
     public String toString() {
         return value;
     }

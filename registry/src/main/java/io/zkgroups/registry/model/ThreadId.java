@@ -41,7 +41,59 @@ public record ThreadId(ConsumerId consumer, int thread) implements Comparable<Th
 
     @Override
     public int compareTo(ThreadId other) {
-        return toString().compareTo(other.toString());
+        // String.compareTo of the two texts, without building them: this runs in every sort an assignor makes.
+        String id = consumer.value();
+        String otherId = other.consumer.value();
+        if (!id.startsWith(otherId) && !otherId.startsWith(id)) {
+            return id.compareTo(otherId); // they differ within the ids: the rest of the texts cannot matter
+        }
+        int length = textLength();
+        int otherLength = other.textLength();
+        for (int i = Math.min(id.length(), otherId.length()), n = Math.min(length, otherLength); i < n; i++) {
+            char c = charAt(i);
+            char d = other.charAt(i);
+            if (c != d) {
+                return c - d;
+            }
+        }
+        return length - otherLength;
+    }
+
+    /** The length of {@link #toString()}. */
+    private int textLength() {
+        int digits = 1;
+        for (int rest = thread / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        return consumer.value().length() + 1 + digits;
+    }
+
+    /** The character {@code i} of {@link #toString()}. */
+    private char charAt(int i) {
+        String id = consumer.value();
+        if (i < id.length()) {
+            return id.charAt(i);
+        }
+        if (i == id.length()) {
+            return '-';
+        }
+        int rest = thread;
+        for (int fromEnd = textLength() - 1 - i; fromEnd > 0; fromEnd--) {
+            rest /= 10;
+        }
+        return (char) ('0' + rest % 10);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        // Written out, like hashCode: the generated ones go through method handles, slow before the JIT has run,
+        // and these run for every row of every assignment.
+        return this == other || other instanceof ThreadId id && thread == id.thread && consumer.equals(id.consumer);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * consumer.hashCode() + thread;
     }
 
     @Override

@@ -66,4 +66,22 @@ class ThreadIdTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("-1");
     }
+
+    /** compareTo avoids building the texts; it must order exactly as comparing them would. */
+    @net.jqwik.api.Property(tries = 2_000)
+    void ordersExactlyLikeItsText(@net.jqwik.api.ForAll("ids") String a, @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(max = 12_000) int m,
+                                  @net.jqwik.api.ForAll("ids") String b, @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(max = 12_000) int n) {
+        ThreadId x = new ConsumerId(a).thread(m);
+        ThreadId y = new ConsumerId(b).thread(n);
+
+        assertThat(Integer.signum(x.compareTo(y))).as("%s vs %s", x, y)
+                .isEqualTo(Integer.signum(x.toString().compareTo(y.toString())));
+    }
+
+    /** Short ids over a small alphabet with dashes and digits, so that one is often a prefix of the other. */
+    @net.jqwik.api.Provide
+    net.jqwik.api.Arbitrary<String> ids() {
+        return net.jqwik.api.Arbitraries.strings().withChars("c-019").ofMinLength(1).ofMaxLength(4)
+                .filter(id -> !id.equals(".") && !id.equals(".."));
+    }
 }

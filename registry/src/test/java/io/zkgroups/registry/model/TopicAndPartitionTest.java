@@ -47,4 +47,18 @@ class TopicAndPartitionTest {
                 .hasMessageContaining("-1");
         assertThatThrownBy(() -> TopicAndPartition.of(null, 0)).isInstanceOf(NullPointerException.class);
     }
+
+    @net.jqwik.api.Property(tries = 1_000)
+    void ordersByTopicThenPartition(@net.jqwik.api.ForAll("topics") String a, @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(max = 20) int m,
+                                    @net.jqwik.api.ForAll("topics") String b, @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(max = 20) int n) {
+        int expected = a.equals(b) ? Integer.compare(m, n) : a.compareTo(b);
+
+        assertThat(Integer.signum(TopicAndPartition.of(a, m).compareTo(TopicAndPartition.of(b, n))))
+                .isEqualTo(Integer.signum(expected));
+    }
+
+    @net.jqwik.api.Provide
+    net.jqwik.api.Arbitrary<String> topics() {
+        return net.jqwik.api.Arbitraries.strings().withChars("ab_1").ofMinLength(1).ofMaxLength(3);
+    }
 }
