@@ -1,0 +1,51 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.rebalancer.assign.GroupSnapshot;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.registry.model.ConsumerId;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * CPU cost of what every member computes in every rebalance attempt: the whole group's assignment and its own rows
+ * ({@code assign(snapshot).forConsumer(me)}), for N members with one stream each on one topic of P partitions.
+ * Run it in the JIT mode you want to know about (see {@code bench/assignment-cost.sh}): interpreted ({@code -Xint}),
+ * which is where a member's rarely-run rebalance code spends its first rebalances, or C1.
+ *
+ * <pre>AssignmentCostBench [members 10] [partitions 100] [strategy range] [rounds 10] [calls per round 50]</pre>
+ * Prints microseconds per call for each round; the last rounds are the steady state of the chosen mode.
+ */
+public final class AssignmentCostBench {
+
+    private AssignmentCostBench() {
+    }
+
+    public static void main(String[] args) {
+        int members = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+        String strategy = args.length > 2 ? args[2] : "range";
+        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+        int calls = args.length > 4 ? Integer.parseInt(args[4]) : 50;
+        Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
+        for (int i = 0; i < members; i++) {
+            subscriptions.put(ConsumerId.ofOverride("g", "m" + (i + 10)), Map.of("t", 1));
+        }
+        GroupSnapshot snapshot = new GroupSnapshot(subscriptions, Map.of("t", partitions));
+        PartitionAssignor assignor = PartitionAssignor.forStrategy(strategy);
+        ConsumerId me = ConsumerId.ofOverride("g", "m" + (10 + members / 2));
+        int rows = 0;
+        System.out.printf(Locale.ROOT, "assignment cost: %d members x %d partitions, %s, JVM flags %s%n", members, partitions,
+                strategy, java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        for (int round = 1; round <= rounds; round++) {
+            long start = System.nanoTime();
+            for (int call = 0; call < calls; call++) {
+                rows += assignor.assign(snapshot).forConsumer(me).size();
+            }
+            System.out.printf(Locale.ROOT, "  round %d: %.1f us per assign + forConsumer%n", round,
+                    (System.nanoTime() - start) / 1e3 / calls);
+        }
+        System.out.println("(rows computed: " + rows + ")"); // keeps the work observable
+    }
+}
