@@ -1,24 +1,20 @@
 package io.zkgroups.it.cli;
 
+import io.zkgroups.registry.testing.ChildOutput;
 import io.zkgroups.tool.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** {@code zkgroups consume}: prints records one per line and commits exactly what it printed. */
 @Timeout(180)
@@ -80,20 +76,10 @@ class ConsumeCliIT {
                 "consume", "--group", "sigterm-g", "--topic", "sigterm", "--from-beginning",
                 "--consumer.config", config.toString(), "--zookeeper", cluster.zookeeper()));
         Process child = new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile()).start();
-        List<String> printed = new CopyOnWriteArrayList<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    printed.add(line);
-                }
-            } catch (Exception e) {
-                // the child is gone
-            }
-        }, "consume-child-stdout");
-        reader.setDaemon(true);
-        reader.start();
+        ChildOutput printed = ChildOutput.start(child, "consume-child-stdout");
         try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> printed.size() == 10);
+            assertThat(printed.await(lines -> lines.size() == 10, Duration.ofSeconds(60)))
+                    .as("10 records printed, got %s", printed.lines()).isTrue();
             assertThat(cluster.registry.members().ids("sigterm-g", null)).hasSize(1);
 
             child.destroy(); // SIGTERM

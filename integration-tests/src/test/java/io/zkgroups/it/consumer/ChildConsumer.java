@@ -1,10 +1,9 @@
 package io.zkgroups.it.consumer;
 
+import io.zkgroups.registry.testing.ChildOutput;
 import org.apache.kafka.common.TopicPartition;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -17,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
@@ -35,13 +32,10 @@ final class ChildConsumer implements AutoCloseable {
     private final Process process;
     private final Path stderrFile;
     private final Writer stdin;
-    private final Thread reader;
     private final DeliveryLog log;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final List<String> events = new ArrayList<>();
-    private int delivered;
-    private boolean stdoutClosed;
+    /** REC lines read; they go to the log, not into {@link #stdout}. */
+    private final AtomicInteger delivered = new AtomicInteger();
+    private final ChildOutput stdout;
 
     private ChildConsumer(String name, Process process, Path stderrFile, DeliveryLog log) {
         this.name = name;
@@ -49,9 +43,7 @@ final class ChildConsumer implements AutoCloseable {
         this.stderrFile = stderrFile;
         this.log = log;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
-        this.reader = new Thread(this::readStdout, "child-" + name + "-stdout");
-        reader.setDaemon(true);
-        reader.start();
+        this.stdout = ChildOutput.start(process, "child-" + name + "-stdout", this::takeRecord);
     }
 
     /** Starts {@code ConsumerProcessMain topic props...}; does not wait for anything. */
@@ -75,42 +67,22 @@ final class ChildConsumer implements AutoCloseable {
 
     /** Records delivered so far (REC lines read). */
     int delivered() {
-        lock.lock();
-        try {
-            return delivered;
-        } finally {
-            lock.unlock();
-        }
+        return delivered.get();
     }
 
     /** Waits until {@code delivered() >= count}. */
     void awaitDelivered(int count, Duration timeout) {
-        awaitCondition(() -> delivered >= count, timeout, count + " delivered records");
+        stdout.require(events -> delivered.get() >= count, timeout, count + " delivered records", this::failure);
     }
 
     /** Waits for a non-REC line matching {@code matcher} at index {@code from} or later; returns its index. */
     int awaitLine(int from, Predicate<String> matcher, Duration timeout, String description) {
-        int[] found = {-1};
-        awaitCondition(() -> {
-            for (int i = from; i < events.size(); i++) {
-                if (matcher.test(events.get(i))) {
-                    found[0] = i;
-                    return true;
-                }
-            }
-            return false;
-        }, timeout, description);
-        return found[0];
+        return stdout.requireLine(from, matcher, timeout, description, this::failure);
     }
 
     /** The lines other than REC so far. */
     List<String> events() {
-        lock.lock();
-        try {
-            return List.copyOf(events);
-        } finally {
-            lock.unlock();
-        }
+        return stdout.lines();
     }
 
     /** Graceful leave: {@code close} on stdin, then CLOSED and exit 0. */
@@ -149,7 +121,7 @@ final class ChildConsumer implements AutoCloseable {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw failure("did not exit within " + timeout);
             }
-            reader.join(TimeUnit.SECONDS.toMillis(10));
+            stdout.awaitClosed(Duration.ofSeconds(10));
             return process.exitValue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -157,59 +129,15 @@ final class ChildConsumer implements AutoCloseable {
         }
     }
 
-    private void awaitCondition(java.util.function.BooleanSupplier condition, Duration timeout, String description) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        lock.lock();
-        try {
-            while (!condition.getAsBoolean()) {
-                if (stdoutClosed) {
-                    throw failure("stdout closed (process exited) while waiting for " + description);
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw failure("timed out after " + timeout + " waiting for " + description);
-                }
-                changed.awaitNanos(left);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failure("interrupted while waiting for " + description);
-        } finally {
-            lock.unlock();
+    /** The hook of {@link #stdout}: a REC line goes into the log and is counted instead of kept. */
+    private boolean takeRecord(String line) {
+        if (!line.startsWith("REC ")) {
+            return false;
         }
-    }
-
-    private void readStdout() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.startsWith("REC ")) {
-                    String[] f = line.split(" ");
-                    log.record(name, new TopicPartition(f[1], Integer.parseInt(f[2])), Long.parseLong(f[3]));
-                }
-                lock.lock();
-                try {
-                    if (line.startsWith("REC ")) {
-                        delivered++;
-                    } else {
-                        events.add(line);
-                    }
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-            }
-        } catch (IOException e) {
-            // a broken pipe ends the stream like EOF
-        } finally {
-            lock.lock();
-            try {
-                stdoutClosed = true;
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
+        String[] f = line.split(" ");
+        log.record(name, new TopicPartition(f[1], Integer.parseInt(f[2])), Long.parseLong(f[3]));
+        delivered.incrementAndGet();
+        return true;
     }
 
     private AssertionError failure(String what) {

@@ -1,8 +1,8 @@
 package io.zkgroups.it.support;
 
-import java.io.BufferedReader;
+import io.zkgroups.registry.testing.ChildOutput;
+
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -19,8 +19,6 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
@@ -61,22 +59,15 @@ public final class LegacyConsumerProcess implements AutoCloseable {
     private final Process process;
     private final Path stderrFile;
     private final Writer stdin;
-    private final Thread reader;
-
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final List<String> lines = new ArrayList<>();
-    private boolean stdoutClosed;
-    private String consumerId;
+    private final ChildOutput stdout;
+    private volatile String consumerId;
 
     private LegacyConsumerProcess(String name, Process process, Path stderrFile) {
         this.name = name;
         this.process = process;
         this.stderrFile = stderrFile;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        this.reader = new Thread(this::readStdout, "legacy-consumer-" + name + "-stdout");
-        this.reader.setDaemon(true);
-        this.reader.start();
+        this.stdout = ChildOutput.start(process, "legacy-consumer-" + name + "-stdout");
     }
 
     /** A builder for a consumer; {@code name} labels its files and failure messages. */
@@ -97,26 +88,17 @@ public final class LegacyConsumerProcess implements AutoCloseable {
         if (line.startsWith("ERROR ")) {
             throw failure("the driver failed instead of becoming READY: " + line);
         }
-        lock.lock();
-        try {
-            consumerId = line.substring("READY ".length());
-            return consumerId;
-        } finally {
-            lock.unlock();
-        }
+        consumerId = line.substring("READY ".length());
+        return consumerId;
     }
 
     /** The consumer id string from {@code READY}; fails if {@link #awaitReady} has not returned yet. */
     public String consumerId() {
-        lock.lock();
-        try {
-            if (consumerId == null) {
-                throw new IllegalStateException(name + " is not READY yet: call awaitReady first");
-            }
-            return consumerId;
-        } finally {
-            lock.unlock();
+        String id = consumerId;
+        if (id == null) {
+            throw new IllegalStateException(name + " is not READY yet: call awaitReady first");
         }
+        return id;
     }
 
     /** Every message delivered so far, in the order the driver printed them. */
@@ -205,12 +187,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
 
     /** All stdout lines so far. */
     public List<String> output() {
-        lock.lock();
-        try {
-            return List.copyOf(lines);
-        } finally {
-            lock.unlock();
-        }
+        return stdout.lines();
     }
 
     /** The child's stderr so far (its log). */
@@ -232,31 +209,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
      * @throws AssertionError on timeout or if stdout closed (the process exited) without such a line
      */
     public int awaitLine(int from, Predicate<String> matcher, Duration timeout, String description) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        lock.lock();
-        try {
-            int i = from;
-            while (true) {
-                for (; i < lines.size(); i++) {
-                    if (matcher.test(lines.get(i))) {
-                        return i;
-                    }
-                }
-                if (stdoutClosed) {
-                    throw failure("stdout closed (process exited) while waiting for " + description);
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw failure("timed out after " + timeout + " waiting for " + description);
-                }
-                changed.awaitNanos(left);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failure("interrupted while waiting for " + description);
-        } finally {
-            lock.unlock();
-        }
+        return stdout.requireLine(from, matcher, timeout, description, this::failure);
     }
 
     /** Sends one command line to the driver's stdin. */
@@ -290,7 +243,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
                 }
             }
             try {
-                reader.join(TimeUnit.SECONDS.toMillis(5));
+                stdout.awaitClosed(Duration.ofSeconds(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -305,21 +258,11 @@ public final class LegacyConsumerProcess implements AutoCloseable {
     // ------------------------------------------------------------------------------------------ internals
 
     private String line(int index) {
-        lock.lock();
-        try {
-            return lines.get(index);
-        } finally {
-            lock.unlock();
-        }
+        return output().get(index);
     }
 
     private int count(Predicate<String> matcher) {
-        lock.lock();
-        try {
-            return (int) lines.stream().filter(matcher).count();
-        } finally {
-            lock.unlock();
-        }
+        return (int) output().stream().filter(matcher).count();
     }
 
     private void awaitCount(Predicate<String> matcher, int count, Duration timeout, String description) {
@@ -334,37 +277,11 @@ public final class LegacyConsumerProcess implements AutoCloseable {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw failure("did not exit within " + timeout);
             }
-            reader.join(TimeUnit.SECONDS.toMillis(5));
+            stdout.awaitClosed(Duration.ofSeconds(5));
             return process.exitValue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw failure("interrupted while waiting for exit");
-        }
-    }
-
-    private void readStdout() {
-        try (BufferedReader in = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                lock.lock();
-                try {
-                    lines.add(line);
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-            }
-        } catch (IOException e) {
-            // the pipe broke: treated like the end of the stream
-        } finally {
-            lock.lock();
-            try {
-                stdoutClosed = true;
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
         }
     }
 

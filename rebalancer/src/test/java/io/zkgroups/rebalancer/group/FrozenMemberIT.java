@@ -4,15 +4,14 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.testing.ChildOutput;
 import io.zkgroups.registry.testing.TestZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -27,8 +26,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -361,19 +358,13 @@ class FrozenMemberIT {
         private final Process process;
         private final Writer stdin;
         private final Path stderr;
-        private final Thread reader;
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition changed = lock.newCondition();
-        private final List<String> lines = new ArrayList<>();
-        private boolean ended;
+        private final ChildOutput stdout;
 
         private Child(Process process, Path stderr) {
             this.process = process;
             this.stderr = stderr;
             this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            this.reader = new Thread(this::read, "child-" + process.pid() + "-stdout");
-            this.reader.setDaemon(true);
-            this.reader.start();
+            this.stdout = ChildOutput.start(process, "child-" + process.pid() + "-stdout");
         }
 
         static Child start(String connect, String group, String name, String topic, int sessionMs) throws IOException {
@@ -406,12 +397,7 @@ class FrozenMemberIT {
         }
 
         List<String> lines() {
-            lock.lock();
-            try {
-                return List.copyOf(lines);
-            } finally {
-                lock.unlock();
-            }
+            return stdout.lines();
         }
 
         int indexOf(Predicate<String> matcher) {
@@ -421,27 +407,14 @@ class FrozenMemberIT {
 
         /** Waits for a line at {@code from} or later that matches; returns its index. */
         int awaitLine(int from, Predicate<String> matcher, String what) throws InterruptedException {
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            lock.lock();
-            try {
-                int i = from;
-                while (true) {
-                    for (; i < lines.size(); i++) {
-                        if (matcher.test(lines.get(i))) {
-                            return i;
-                        }
-                    }
-                    long left = deadline - System.nanoTime();
-                    if (ended || left <= 0) {
-                        throw new AssertionError((ended ? "the child exited" : "timed out") + " waiting for " + what
-                                + "\n--- last lines ---\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()))
-                                + "\n--- stderr " + stderr + " ---\n" + tail(stderr));
-                    }
-                    changed.awaitNanos(left);
-                }
-            } finally {
-                lock.unlock();
+            int index = stdout.awaitLine(from, matcher, WAIT);
+            if (index < 0) {
+                List<String> lines = stdout.lines();
+                throw new AssertionError((stdout.isClosed() ? "the child exited" : "timed out") + " waiting for " + what
+                        + "\n--- last lines ---\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()))
+                        + "\n--- stderr " + stderr + " ---\n" + tail(stderr));
             }
+            return index;
         }
 
         private static String tail(Path file) {
@@ -450,31 +423,6 @@ class FrozenMemberIT {
                 return text.substring(Math.max(0, text.length() - 4_000));
             } catch (IOException e) {
                 return "(unreadable: " + e + ")";
-            }
-        }
-
-        private void read() {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    lock.lock();
-                    try {
-                        lines.add(line);
-                        changed.signalAll();
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-            } catch (IOException e) {
-                // the pipe broke: same as the end of the stream
-            } finally {
-                lock.lock();
-                try {
-                    ended = true;
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
             }
         }
 
@@ -491,7 +439,7 @@ class FrozenMemberIT {
                     process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
             }
-            reader.join(5_000);
+            stdout.awaitClosed(Duration.ofSeconds(5));
         }
     }
 }
