@@ -4,17 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.embedded.EmbeddedKafka.Record;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,20 +32,13 @@ class EmbeddedKafkaIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static TestZooKeeper zk;
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
     private static CuratorFramework curator;
 
     @BeforeAll
-    static void startZooKeeper() {
-        zk = TestZooKeeper.start();
+    static void connect() {
         curator = zk.newClient();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        if (zk != null) {
-            zk.close();
-        }
     }
 
     @Test

@@ -4,14 +4,14 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.embedded.EmbeddedKafka.Record;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.it.support.LegacyConsumerProcess.ConsumedMessage;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,20 +38,13 @@ class LegacyConsumerIT {
             "{\"jmx_port\":-1,\"timestamp\":\"1\",\"host\":\"127.0.0.1\",\"version\":1,\"port\":9092}";
     private static final String THREE_PARTITIONS = "{\"version\":1,\"partitions\":{\"0\":[0],\"1\":[0],\"2\":[0]}}";
 
-    private static TestZooKeeper zk;
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
     private static CuratorFramework curator;
 
     @BeforeAll
-    static void startZooKeeper() {
-        zk = TestZooKeeper.start();
+    static void connect() {
         curator = zk.newClient();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        if (zk != null) {
-            zk.close();
-        }
     }
 
     @Test

@@ -18,11 +18,11 @@ import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -60,22 +60,15 @@ class MixedGroupInteropIT {
     /** Session of the 0.8.2.2 consumer that gets SIGKILLed: it leaves the group when this runs out. */
     private static final int KILLED_SESSION_MS = 1_500;
 
-    private static TestZooKeeper zk;
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
     private static ZkRegistry observer;
 
     @BeforeAll
-    static void startZooKeeperAndAFakeBroker() {
-        zk = TestZooKeeper.start();
+    static void registerAFakeBroker() {
         observer = ZkRegistry.of(zk.newClient());
         // 0.8.2.2 assigns nothing while /brokers/ids is empty; nothing listens on this port (no fetcher).
         observer.brokers().register(BrokerInfo.v1(0, "127.0.0.1", 9092, -1, System.currentTimeMillis()));
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        if (zk != null) {
-            zk.close();
-        }
     }
 
     @ParameterizedTest(name = "{0}")

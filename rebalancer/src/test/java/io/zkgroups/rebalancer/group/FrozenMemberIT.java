@@ -5,11 +5,10 @@ import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.testing.ChildOutput;
-import io.zkgroups.registry.testing.TestZooKeeper;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -51,24 +50,15 @@ class FrozenMemberIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final AtomicInteger CHILDREN = new AtomicInteger();
 
-    private static TestZooKeeper zk;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = TestZooKeeper.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     @Test
     void aMemberFrozenPastItsSessionNeverDeliversNorCommitsUnderTheOldSessionAndRejoinsWithANewOne() throws Exception {
         Subscription ice = Subscription.topics(Map.of("ice", 1));
         Set<TopicAndPartition> all = IntStream.range(0, 4).mapToObj(p -> TopicAndPartition.of("ice", p))
                 .collect(Collectors.toCollection(TreeSet::new));
-        try (TestGroup group = new TestGroup(zk, "frozen", "range", 2_000);
+        try (TestGroup group = new TestGroup(zk.server(), "frozen", "range", 2_000);
              Child child = Child.start(zk.connectString(), "frozen", "child", "ice", CHILD_SESSION_MS)) {
             group.createTopic("ice", 4);
             ConsumerId childId = ConsumerId.ofOverride("frozen", "child");
@@ -151,7 +141,7 @@ class FrozenMemberIT {
     @Test
     void aRebalanceStalledPastTheSessionReportsMovedPartitionsLostInsteadOfRevokingThem() throws Exception {
         Subscription stall = Subscription.topics(Map.of("stall", 1));
-        try (TestGroup group = new TestGroup(zk, "stalled", "range", 2_000)) {
+        try (TestGroup group = new TestGroup(zk.server(), "stalled", "range", 2_000)) {
             group.createTopic("stall", 4);
             ConsumerId id = ConsumerId.ofOverride("stalled", "slow");
             org.apache.curator.framework.CuratorFramework client = zk.newClient(2_000);
@@ -213,7 +203,7 @@ class FrozenMemberIT {
      */
     @Test
     void healthStopsReportingAPartitionBeforeItsOwnerZnodeIsDeleted() throws Exception {
-        try (TestGroup group = new TestGroup(zk, "lag", "range", 2_000)) {
+        try (TestGroup group = new TestGroup(zk.server(), "lag", "range", 2_000)) {
             group.createTopic("lag", 4);
             ConsumerId id = ConsumerId.ofOverride("lag", "watched");
             java.util.concurrent.atomic.AtomicReference<GroupMember> self = new java.util.concurrent.atomic.AtomicReference<>();

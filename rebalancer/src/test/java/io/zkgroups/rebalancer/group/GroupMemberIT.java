@@ -3,13 +3,12 @@ package io.zkgroups.rebalancer.group;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,20 +28,11 @@ import static org.awaitility.Awaitility.await;
 class GroupMemberIT {
 
     private static final AtomicInteger GROUPS = new AtomicInteger();
-    private static TestZooKeeper zk;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = TestZooKeeper.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     private static TestGroup group(String strategy) {
-        return new TestGroup(zk, "gm" + GROUPS.incrementAndGet(), strategy, 2_000);
+        return new TestGroup(zk.server(), "gm" + GROUPS.incrementAndGet(), strategy, 2_000);
     }
 
     private static Subscription topics(String prefix, int count, int streams) {

@@ -3,12 +3,12 @@ package io.zkgroups.rebalancer.group;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.drivers.TracerDriver;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -25,17 +25,8 @@ import static org.awaitility.Awaitility.await;
 class ZkTopicMetadataIT {
 
     private static final AtomicInteger TOPICS = new AtomicInteger();
-    private static TestZooKeeper zk;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = TestZooKeeper.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     /** Counts the data reads a client sends (Curator traces every operation). */
     private static AtomicInteger countDataReads(CuratorFramework client) {

@@ -4,13 +4,12 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
 import io.zkgroups.registry.model.TopicRegistration;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -23,17 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(60)
 class BrokerAndTopicRegistryIT {
 
-    private static TestZooKeeper zk;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = TestZooKeeper.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     private static ZkRegistry registry(CuratorFramework client, String chroot) {
         return new ZkRegistry(client, ZkLayout.withChroot(chroot));

@@ -5,12 +5,12 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.MemberRegistration;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,17 +25,8 @@ import static org.awaitility.Awaitility.await;
 class MemberListIT {
 
     private static final AtomicInteger GROUPS = new AtomicInteger();
-    private static TestZooKeeper zk;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = TestZooKeeper.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     private static MemberRegistration subscribedTo(String topic, long timestamp) {
         return MemberRegistration.of(Subscription.topics(Map.of(topic, 1)), timestamp);

@@ -2,12 +2,11 @@ package io.zkgroups.registry.store;
 
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -19,17 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(60)
 class ZkOffsetStoreIT {
 
-    private static TestZooKeeper zk;
-
-    @BeforeAll
-    static void startZooKeeper() {
-        zk = TestZooKeeper.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zk.close();
-    }
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     private static TopicAndPartition tp(String topic, int partition) {
         return TopicAndPartition.of(topic, partition);
