@@ -1,7 +1,7 @@
 package io.zkgroups.it;
 
-import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.embedded.EmbeddedKafka.Record;
+import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.it.support.LegacyConsumerProcess.ConsumedMessage;
 import io.zkgroups.rebalancer.group.GroupMember;
@@ -21,7 +21,6 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.PartitionOwner;
-import io.zkgroups.registry.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -30,6 +29,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -58,19 +58,15 @@ class RegistryInteropIT {
     private static final String TOPIC39 = "T39";
     private static final int BROKER_ID = 3;
 
-    private static TestZooKeeper zk;
-    private static CuratorFramework root;
+    @RegisterExtension
+    static final KafkaOnZooKeeperExtension servers = new KafkaOnZooKeeperExtension(KAFKA39, BROKER_ID);
     private static CuratorFramework chrooted;
-    private static EmbeddedKafka broker;
 
     @BeforeAll
-    static void startServers() {
-        zk = TestZooKeeper.start();
-        root = zk.newClient();
-        broker = EmbeddedKafka.startZooKeeperMode(zk.connectString() + KAFKA39, BROKER_ID);
-        broker.createTopic(TOPIC39, 3);
+    static void createTopicAndChrootedClient() {
+        servers.broker().createTopic(TOPIC39, 3);
         chrooted = CuratorFrameworkFactory.builder()
-                .connectString(zk.connectString() + KAFKA39)
+                .connectString(servers.connectString() + KAFKA39)
                 .sessionTimeoutMs(10_000)
                 .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
                 .build();
@@ -78,15 +74,9 @@ class RegistryInteropIT {
     }
 
     @AfterAll
-    static void stopServers() throws Exception {
+    static void closeChrootedClient() throws Exception {
         if (chrooted != null) {
             chrooted.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-        if (zk != null) {
-            zk.close();
         }
     }
 
@@ -97,8 +87,8 @@ class RegistryInteropIT {
         assertThat(chrooted.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
         Map<String, ZkRegistry> views = Map.of(
                 "chroot in the connect string, ZkLayout.root()", new ZkRegistry(chrooted, ZkLayout.root()),
-                "root client, ZkLayout.withChroot", new ZkRegistry(root, ZkLayout.withChroot(KAFKA39)));
-        Uuid topicId = broker.admin().describeTopics(List.of(TOPIC39)).allTopicNames()
+                "root client, ZkLayout.withChroot", new ZkRegistry(servers.client(), ZkLayout.withChroot(KAFKA39)));
+        Uuid topicId = servers.broker().admin().describeTopics(List.of(TOPIC39)).allTopicNames()
                 .get(30, TimeUnit.SECONDS).get(TOPIC39).topicId();
 
         views.forEach((how, registry) -> {
@@ -107,11 +97,11 @@ class RegistryInteropIT {
             assertThat(brokers.entries()).as(how).singleElement().satisfies(b -> {
                 assertThat(b.id()).isEqualTo(BROKER_ID);
                 assertThat(b.host()).isEqualTo("127.0.0.1");
-                assertThat(b.port()).isEqualTo(broker.port());
-                assertThat(b.plaintextAddress()).contains(broker.bootstrapServers());
+                assertThat(b.port()).isEqualTo(servers.broker().port());
+                assertThat(b.plaintextAddress()).contains(servers.broker().bootstrapServers());
                 assertThat(b.version()).as("3.9 writes a v4/v5 registration").isGreaterThanOrEqualTo(4);
                 assertThat(b.endpoints()).containsExactly(
-                        new BrokerInfo.Endpoint("PLAINTEXT", "PLAINTEXT", "127.0.0.1", broker.port()));
+                        new BrokerInfo.Endpoint("PLAINTEXT", "PLAINTEXT", "127.0.0.1", servers.broker().port()));
                 assertThat(b.timestamp()).matches("\\d+");
             });
 
@@ -162,15 +152,15 @@ class RegistryInteropIT {
     @Test
     void legacyConsumersAndOurMembersConvergeOnTheRangeAssignmentOfTheUnion() throws Exception {
         String group = "G";
-        ZkRegistry registry = new ZkRegistry(root, ZkLayout.withChroot("/zk08"));
-        CuratorFramework brokerSession = zk.newClient();
+        ZkRegistry registry = new ZkRegistry(servers.client(), ZkLayout.withChroot("/zk08"));
+        CuratorFramework brokerSession = servers.newClient();
         new ZkRegistry(brokerSession, ZkLayout.withChroot("/zk08")).brokers()
                 .register(BrokerInfo.v1(0, "127.0.0.1", 9092, -1, System.currentTimeMillis()));
         registry.topics().create("A", TopicRegistration.v1(5, List.of(0)));
         registry.topics().create("B", TopicRegistration.v1(3, List.of(0)));
 
         // d: a bare registration through MemberRegistry, in a session of its own.
-        CuratorFramework dSession = zk.newClient();
+        CuratorFramework dSession = servers.newClient();
         ZkRegistry d = new ZkRegistry(dSession, ZkLayout.withChroot("/zk08"));
         ConsumerId dId = ConsumerId.ofOverride(group, "d");
         d.members().register(group, dId, MemberRegistration.of(Subscription.topics(Map.of("B", 1)),
@@ -182,7 +172,7 @@ class RegistryInteropIT {
         GroupMemberConfig bConfig = GroupMemberConfig.of(group, bId, Subscription.topics(ordered("A", 1, "B", 1)));
         try (LegacyConsumerProcess a = legacy("a").topic("A", 1).topic("B", 1).start();
              LegacyConsumerProcess c = legacy("c").topic("A", 2).start();
-             GroupMember b = GroupMember.onZooKeeper(zk.newClient(), ZkLayout.withChroot("/zk08"), bConfig,
+             GroupMember b = GroupMember.onZooKeeper(servers.newClient(), ZkLayout.withChroot("/zk08"), bConfig,
                      MembershipListener.NONE)) {
             b.start();
             assertThat(a.awaitReady(WAIT)).isEqualTo("G_a");
@@ -242,15 +232,15 @@ class RegistryInteropIT {
         Record[] records = IntStream.range(0, 30)
                 .mapToObj(i -> Record.to(i % 3, "k" + i, "v" + i))
                 .toArray(Record[]::new);
-        broker.produce(TOPIC39, records);
+        servers.broker().produce(TOPIC39, records);
         Map<TopicAndPartition, Long> committed = Map.of(tp(TOPIC39, 0), 3L, tp(TOPIC39, 1), 7L, tp(TOPIC39, 2), 5L);
-        ZkRegistry registry = new ZkRegistry(root, ZkLayout.withChroot(KAFKA39));
+        ZkRegistry registry = new ZkRegistry(servers.client(), ZkLayout.withChroot(KAFKA39));
         registry.offsets().commit(group, committed);
         assertThat(read(KAFKA39 + "/consumers/offsets/offsets/T39/1")).isEqualTo("7");
 
         int expected = (10 - 3) + (10 - 7) + (10 - 5);
         try (LegacyConsumerProcess consumer = LegacyConsumerProcess.builder("from-our-offsets")
-                .zookeeperConnect(zk.connectString() + KAFKA39)
+                .zookeeperConnect(servers.connectString() + KAFKA39)
                 .groupId(group)
                 .consumerId("f1")
                 // Without our offsets it would start at the end and deliver nothing.
@@ -284,7 +274,7 @@ class RegistryInteropIT {
 
     private static LegacyConsumerProcess.Builder legacy(String consumerId) {
         return LegacyConsumerProcess.builder(consumerId)
-                .zookeeperConnect(zk.connectString() + "/zk08")
+                .zookeeperConnect(servers.connectString() + "/zk08")
                 .groupId("G")
                 .consumerId(consumerId)
                 // Claims collide while members join; retry fast instead of 0.8's 2 s back-off, and long enough.
@@ -331,7 +321,7 @@ class RegistryInteropIT {
     }
 
     private static byte[] bytes(String path) throws Exception {
-        return root.getData().forPath(path);
+        return servers.client().getData().forPath(path);
     }
 
     private static String read(String path) throws Exception {

@@ -1,20 +1,18 @@
 package io.zkgroups.it.consumer;
 
 import io.zkgroups.embedded.EmbeddedKafka;
+import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -51,26 +49,8 @@ class ConsumerInteropIT {
 
     private static final int PARTITIONS = 4;
     private static final Duration WAIT = LegacyConsumerProcess.DEFAULT_TIMEOUT;
-    private static TestZooKeeper zk;
-    private static EmbeddedKafka broker;
-    private static CuratorFramework observer;
-
-    @BeforeAll
-    static void start() {
-        zk = TestZooKeeper.start();
-        broker = EmbeddedKafka.startZooKeeperMode(zk.connectString());
-        observer = zk.newClient();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (broker != null) {
-            broker.close();
-        }
-        if (zk != null) {
-            zk.close();
-        }
-    }
+    @RegisterExtension
+    static final KafkaOnZooKeeperExtension servers = new KafkaOnZooKeeperExtension();
 
     @Test
     void withZooKeeperStoragePartitionsMoveBetween082AndZkGroupConsumersAtTheCommittedOffsets() throws Exception {
@@ -100,7 +80,7 @@ class ConsumerInteropIT {
 
         void run() throws Exception {
             long started = System.nanoTime();
-            broker.createTopic(topic, PARTITIONS);
+            servers.broker().createTopic(topic, PARTITIONS);
 
             // 1. old consumer: two full rounds, then it stops after 15 records of the third one
             Map<Integer, Long> afterOld;
@@ -158,7 +138,7 @@ class ConsumerInteropIT {
                 assertThat(firstOfOld).as("where the second old consumer started").isEqualTo(afterNew);
 
                 // 4. both at once, records arriving: range split, each record delivered once
-                try (SteadyProducer steady = new SteadyProducer(broker, topic, PARTITIONS, 2, Duration.ofMillis(50))) {
+                try (SteadyProducer steady = new SteadyProducer(servers.broker(), topic, PARTITIONS, 2, Duration.ofMillis(50))) {
                     n2 = new ConsumerWorker("n2", zkProps("n2"), List.of(topic), log);
                     await("range split between the two").atMost(WAIT).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
                             .until(() -> owners().equals(Map.of(0, "l2", 1, "l2", 2, "n2", 3, "n2")));
@@ -200,7 +180,7 @@ class ConsumerInteropIT {
 
         private LegacyConsumerProcess.Builder legacy(String consumerId) {
             LegacyConsumerProcess.Builder b = LegacyConsumerProcess.builder(group + "-" + consumerId)
-                    .zookeeperConnect(zk.connectString())
+                    .zookeeperConnect(servers.connectString())
                     .groupId(group)
                     .consumerId(consumerId)
                     .property("auto.offset.reset", "smallest")
@@ -216,7 +196,7 @@ class ConsumerInteropIT {
 
         private Properties zkProps(String consumerId) {
             Properties p = new Properties();
-            p.setProperty("zookeeper.connect", zk.connectString());
+            p.setProperty("zookeeper.connect", servers.connectString());
             p.setProperty("group.id", group);
             p.setProperty("consumer.id", consumerId);
             p.setProperty("auto.offset.reset", "smallest");
@@ -233,7 +213,7 @@ class ConsumerInteropIT {
                     records.add(EmbeddedKafka.Record.to(p, "k", "v" + p + "-" + (produced[p] + i)));
                 }
             }
-            broker.produce(topic, records.toArray(EmbeddedKafka.Record[]::new));
+            servers.broker().produce(topic, records.toArray(EmbeddedKafka.Record[]::new));
             for (int p = 0; p < PARTITIONS; p++) {
                 produced[p] += perPartition;
             }
@@ -283,12 +263,12 @@ class ConsumerInteropIT {
         private Map<Integer, Long> committed() throws Exception {
             List<TopicAndPartition> all = IntStream.range(0, PARTITIONS).mapToObj(p -> TopicAndPartition.of(topic, p)).toList();
             Map<Integer, Long> inZooKeeper = new TreeMap<>();
-            ZkRegistry.of(observer).offsets().read(group, all).offsets().forEach((tp, o) -> inZooKeeper.put(tp.partition(), o));
+            ZkRegistry.of(servers.client()).offsets().read(group, all).offsets().forEach((tp, o) -> inZooKeeper.put(tp.partition(), o));
             if (!kafkaStorage) {
                 return inZooKeeper;
             }
             Map<Integer, Long> inKafka = new TreeMap<>();
-            Map<TopicPartition, OffsetAndMetadata> stored = broker.admin().listConsumerGroupOffsets(group)
+            Map<TopicPartition, OffsetAndMetadata> stored = servers.broker().admin().listConsumerGroupOffsets(group)
                     .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
             stored.forEach((tp, om) -> {
                 if (tp.topic().equals(topic) && om != null) {
@@ -303,11 +283,11 @@ class ConsumerInteropIT {
         private Map<Integer, String> owners() throws Exception {
             Map<Integer, String> owners = new HashMap<>();
             String path = "/consumers/" + group + "/owners/" + topic;
-            if (observer.checkExists().forPath(path) == null) {
+            if (servers.client().checkExists().forPath(path) == null) {
                 return owners;
             }
-            for (String partition : observer.getChildren().forPath(path)) {
-                String thread = new String(observer.getData().forPath(path + "/" + partition), StandardCharsets.UTF_8);
+            for (String partition : servers.client().getChildren().forPath(path)) {
+                String thread = new String(servers.client().getData().forPath(path + "/" + partition), StandardCharsets.UTF_8);
                 owners.put(Integer.parseInt(partition), thread.substring(group.length() + 1, thread.lastIndexOf('-')));
             }
             return owners;

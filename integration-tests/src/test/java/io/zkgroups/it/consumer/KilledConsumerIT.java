@@ -1,16 +1,13 @@
 package io.zkgroups.it.consumer;
 
 import io.zkgroups.it.consumer.ZkGroupConsumerIT.OffsetMonotonicity;
-import io.zkgroups.embedded.EmbeddedKafka;
+import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -48,34 +45,16 @@ class KilledConsumerIT {
      * does not expect (and 0.8's default anyway).
      */
     private static final int SAFE_SESSION_MS = 6000;
-    private static TestZooKeeper zk;
-    private static EmbeddedKafka broker;
-    private static CuratorFramework observer;
-
-    @BeforeAll
-    static void start() {
-        zk = TestZooKeeper.start();
-        broker = EmbeddedKafka.startZooKeeperMode(zk.connectString());
-        observer = zk.newClient();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (broker != null) {
-            broker.close();
-        }
-        if (zk != null) {
-            zk.close();
-        }
-    }
+    @RegisterExtension
+    static final KafkaOnZooKeeperExtension servers = new KafkaOnZooKeeperExtension();
 
     @Test
     void aKilledMemberCausesDuplicatesOnlySinceItsLastCommitAndNothingIsLostOrDeliveredTwiceAtOnce() throws Exception {
         String group = "killed";
         String topic = group + "-t";
-        broker.createTopic(topic, PARTITIONS);
+        servers.broker().createTopic(topic, PARTITIONS);
         DeliveryLog log = new DeliveryLog();
-        ZkRegistry registry = ZkRegistry.of(observer);
+        ZkRegistry registry = ZkRegistry.of(servers.client());
         List<ChildConsumer> children = new ArrayList<>();
         List<ConsumerWorker> workers = new ArrayList<>();
         long[] produced;
@@ -83,7 +62,7 @@ class KilledConsumerIT {
         int killedDelivered;
         long started = System.nanoTime();
         try (OffsetMonotonicity monotonic = new OffsetMonotonicity(registry, group, topic, PARTITIONS);
-             SteadyProducer producer = new SteadyProducer(broker, topic, PARTITIONS, 5, Duration.ofMillis(50))) {
+             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, PARTITIONS, 5, Duration.ofMillis(50))) {
 
             ChildConsumer killed = child("a-killed", KILLED_SESSION_MS, group, topic, log, children);
             killed.awaitLine(0, l -> l.startsWith("ASSIGNED ") && l.split(",").length == PARTITIONS, WAIT,
@@ -177,7 +156,7 @@ class KilledConsumerIT {
 
     private static Properties props(String group, String consumerId, int sessionTimeoutMs) {
         Properties p = new Properties();
-        p.setProperty("zookeeper.connect", zk.connectString());
+        p.setProperty("zookeeper.connect", servers.connectString());
         p.setProperty("group.id", group);
         p.setProperty("consumer.id", consumerId);
         p.setProperty("auto.offset.reset", "smallest");
@@ -199,11 +178,11 @@ class KilledConsumerIT {
     private static Map<Integer, String> owners(String group, String topic) throws Exception {
         Map<Integer, String> owners = new TreeMap<>();
         String path = "/consumers/" + group + "/owners/" + topic;
-        if (observer.checkExists().forPath(path) == null) {
+        if (servers.client().checkExists().forPath(path) == null) {
             return owners;
         }
-        for (String partition : observer.getChildren().forPath(path)) {
-            byte[] data = observer.getData().forPath(path + "/" + partition);
+        for (String partition : servers.client().getChildren().forPath(path)) {
+            byte[] data = servers.client().getData().forPath(path + "/" + partition);
             String thread = new String(data, StandardCharsets.UTF_8);
             owners.put(Integer.parseInt(partition), thread.substring(group.length() + 1, thread.lastIndexOf('-')));
         }
