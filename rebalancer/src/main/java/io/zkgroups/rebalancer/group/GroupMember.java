@@ -401,13 +401,16 @@ public final class GroupMember implements Closeable {
     /** {@code toClaim} is ours now: the attempt that computed {@code view} succeeded. */
     private void claimed(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
         ownerWait = null;
-        owned.putAll(toClaim);
-        ownedSnapshot = null;
         if (registry.znodes().sessionId() != registeredSession) {
-            // the attempt outlived its session (it stalled): what it computed and kept is not ours any more
+            // The attempt outlived its session (it stalled, or the claim went out on the new one): what it computed
+            // is not ours, and the listener never hears of it. Claims that landed in the current session are
+            // released by the next attempt (or claimed again, if they are still ours to take).
+            unreleased.addAll(toClaim.keySet());
             throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
                     + " ended during the rebalance");
         }
+        owned.putAll(toClaim);
+        ownedSnapshot = null;
         if (!toClaim.isEmpty()) {
             listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
         }
@@ -416,6 +419,11 @@ public final class GroupMember implements Closeable {
 
     private void ensureRegistered(List<RebalanceCause> causes) {
         long session = registry.znodes().sessionId();
+        if (session == 0) {
+            // What the client reports while a session is being established: it says nothing about whether ours
+            // ended, and 0 is what registeredSession uses for "not registered". Try again once there is a session.
+            throw new IllegalStateException("no ZooKeeper session yet (reconnecting)");
+        }
         if (registeredSession != 0 && session != registeredSession) {
             RebalanceCause expired = new RebalanceCause.SessionExpired(registeredSession, session);
             causes.add(expired);
@@ -674,9 +682,11 @@ public final class GroupMember implements Closeable {
     /** Everything owned may belong to someone else now: report it lost, without committing. */
     private void loseEverything() {
         ownershipSession = 0;
-        unreleased.clear(); // their znodes went with the session
+        // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
+        // client on the new session may have left some there; the release reads them and deletes only ours
         if (!owned.isEmpty()) {
             Set<TopicAndPartition> lost = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
+            unreleased.addAll(lost); // if the session lives on after all, its owner znodes must not block others
             owned.clear();
             ownedSnapshot = null;
             publishHealth();

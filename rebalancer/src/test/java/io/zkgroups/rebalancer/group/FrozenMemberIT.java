@@ -265,6 +265,46 @@ class FrozenMemberIT {
         }
     }
 
+    /**
+     * While a new session is being established the client reports session id 0 — the value the member uses for "not
+     * registered". A member that read it at the start of an attempt once registered "in session 0", claimed in the
+     * real session and, on the retry, kept the partitions without ever telling its listener (GroupMemberIT's session
+     * expiry test caught it, rarely). Here the handle reports 0 exactly once, at a rebalance.
+     */
+    @Test
+    void aSessionIdOfZeroWhileReconnectingDoesNotLeaveClaimsTheListenerNeverHeardOf() throws Exception {
+        try (TestGroup group = new TestGroup(zk.server(), "zero", "range", 2_000)) {
+            group.createTopic("zero", 4);
+            ConsumerId id = ConsumerId.ofOverride("zero", "flaky");
+            java.util.concurrent.atomic.AtomicBoolean reportZeroOnce = new java.util.concurrent.atomic.AtomicBoolean();
+            org.apache.curator.framework.CuratorFramework client = org.apache.curator.framework.CuratorFrameworkFactory.builder()
+                    .connectString(zk.connectString()).sessionTimeoutMs(2_000)
+                    .retryPolicy(new org.apache.curator.retry.ExponentialBackoffRetry(50, 10, 500))
+                    .zookeeperFactory((connect, timeout, watcher, readOnly) -> new org.apache.zookeeper.ZooKeeper(connect, timeout, watcher, readOnly) {
+                        @Override
+                        public long getSessionId() {
+                            return reportZeroOnce.compareAndSet(true, false) ? 0 : super.getSessionId();
+                        }
+                    })
+                    .build();
+            client.start();
+            assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+            group.clients.put(id, client);
+            GroupMember flaky = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
+                    GroupMemberConfig.of("zero", id, Subscription.topics(Map.of("zero", 1))),
+                    group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
+            group.members.put(id, flaky);
+            flaky.start();
+            group.awaitConverged();
+
+            reportZeroOnce.set(true); // the next attempt starts by reading the session id
+            group.start("other", Subscription.topics(Map.of("zero", 1)));
+
+            group.awaitConverged(); // includes: what each member's listener was told equals what it owns
+            assertThat(reportZeroOnce).as("the zero was read").isFalse();
+        }
+    }
+
     /** Topic metadata whose next partition-count read blocks until {@link #release()}. */
     private static final class StallingTopicMetadata implements TopicMetadata {
         private final TopicMetadata delegate;
