@@ -353,7 +353,7 @@ public final class GroupMember implements Closeable {
             checkNotClosing();
             // One round trip releases what moved away and, unless someone else still holds part of it, claims
             // what is new; the owner znodes it found held are watched.
-            OwnerWait wait = reusableWait();
+            OwnerWait wait = new OwnerWait();
             Map<TopicAndPartition, PartitionOwner> held = registry.owners()
                     .releaseAndClaim(group, me, unreleased, toClaim, wait);
             unreleased.clear();
@@ -418,12 +418,7 @@ public final class GroupMember implements Closeable {
     }
 
     private void ensureRegistered(List<RebalanceCause> causes) {
-        long session = registry.znodes().sessionId();
-        if (session == 0) {
-            // What the client reports while a session is being established: it says nothing about whether ours
-            // ended, and 0 is what registeredSession uses for "not registered". Try again once there is a session.
-            throw new IllegalStateException("no ZooKeeper session yet (reconnecting)");
-        }
+        long session = registry.znodes().sessionId(); // never 0: it throws while the client is connecting
         if (registeredSession != 0 && session != registeredSession) {
             RebalanceCause expired = new RebalanceCause.SessionExpired(registeredSession, session);
             causes.add(expired);
@@ -541,7 +536,7 @@ public final class GroupMember implements Closeable {
         OwnerWait wait = armed;
         Set<TopicAndPartition> stillHeld = conflict.heldBy().keySet();
         if (wait == null) {
-            wait = reusableWait();
+            wait = new OwnerWait();
             stillHeld = registry.owners().owners(group, conflict.heldBy().keySet(), wait).keySet();
         }
         Set<String> paths = new TreeSet<>();
@@ -565,18 +560,8 @@ public final class GroupMember implements Closeable {
     }
 
     /**
-     * The current wait if none of the znodes it watches went yet (its watches are all still armed, so arming it
-     * again on the same znodes adds nothing: ZooKeeper keeps one watch per watcher and path), else a new one.
-     * Retries against a holder that never lets go thus do not pile up watches.
-     */
-    private OwnerWait reusableWait() {
-        OwnerWait current = ownerWait;
-        return current != null && current.gone.isEmpty() ? current : new OwnerWait();
-    }
-
-    /**
-     * The owner znodes one wait is for. Its watch on them asks for the claim the moment the last of them is
-     * deleted; a new wait replaces it (events of older ones are ignored, their watches fire into nothing).
+     * The owner znodes one wait is for: the registry's owner watch tells it of each deletion, and it asks for the
+     * claim the moment the last of them is gone. A new wait replaces it (events of older ones are ignored).
      */
     private final class OwnerWait implements Watcher {
         private final Set<String> gone = java.util.concurrent.ConcurrentHashMap.newKeySet();

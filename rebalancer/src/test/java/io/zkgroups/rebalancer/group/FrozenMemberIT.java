@@ -209,10 +209,7 @@ class FrozenMemberIT {
             java.util.concurrent.atomic.AtomicReference<GroupMember> self = new java.util.concurrent.atomic.AtomicReference<>();
             List<String> checks = java.util.Collections.synchronizedList(new ArrayList<>());
             String ownersPrefix = "/consumers/lag/owners/";
-            org.apache.curator.framework.CuratorFramework client = org.apache.curator.framework.CuratorFrameworkFactory.builder()
-                    .connectString(zk.connectString()).sessionTimeoutMs(2_000)
-                    .retryPolicy(new org.apache.curator.retry.ExponentialBackoffRetry(50, 10, 500))
-                    .zookeeperFactory((connect, timeout, watcher, readOnly) -> new org.apache.zookeeper.ZooKeeper(connect, timeout, watcher, readOnly) {
+            org.apache.curator.framework.CuratorFramework client = connect((connect, timeout, watcher, readOnly) -> new org.apache.zookeeper.ZooKeeper(connect, timeout, watcher, readOnly) {
                         @Override
                         public List<org.apache.zookeeper.OpResult> multi(Iterable<org.apache.zookeeper.Op> ops)
                                 throws InterruptedException, org.apache.zookeeper.KeeperException {
@@ -243,16 +240,9 @@ class FrozenMemberIT {
                                         + " deleted while health() still reports " + reported);
                             }
                         }
-                    })
-                    .build();
-            client.start();
-            assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
-            group.clients.put(id, client);
-            GroupMember watched = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
-                    GroupMemberConfig.of("lag", id, Subscription.topics(Map.of("lag", 1))),
-                    group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
+                    });
+            GroupMember watched = join(group, id, client, "lag");
             self.set(watched);
-            group.members.put(id, watched);
             watched.start();
             group.awaitConverged();
 
@@ -277,23 +267,13 @@ class FrozenMemberIT {
             group.createTopic("zero", 4);
             ConsumerId id = ConsumerId.ofOverride("zero", "flaky");
             java.util.concurrent.atomic.AtomicBoolean reportZeroOnce = new java.util.concurrent.atomic.AtomicBoolean();
-            org.apache.curator.framework.CuratorFramework client = org.apache.curator.framework.CuratorFrameworkFactory.builder()
-                    .connectString(zk.connectString()).sessionTimeoutMs(2_000)
-                    .retryPolicy(new org.apache.curator.retry.ExponentialBackoffRetry(50, 10, 500))
-                    .zookeeperFactory((connect, timeout, watcher, readOnly) -> new org.apache.zookeeper.ZooKeeper(connect, timeout, watcher, readOnly) {
+            org.apache.curator.framework.CuratorFramework client = connect((connect, timeout, watcher, readOnly) -> new org.apache.zookeeper.ZooKeeper(connect, timeout, watcher, readOnly) {
                         @Override
                         public long getSessionId() {
                             return reportZeroOnce.compareAndSet(true, false) ? 0 : super.getSessionId();
                         }
-                    })
-                    .build();
-            client.start();
-            assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
-            group.clients.put(id, client);
-            GroupMember flaky = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
-                    GroupMemberConfig.of("zero", id, Subscription.topics(Map.of("zero", 1))),
-                    group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
-            group.members.put(id, flaky);
+                    });
+            GroupMember flaky = join(group, id, client, "zero");
             flaky.start();
             group.awaitConverged();
 
@@ -303,6 +283,30 @@ class FrozenMemberIT {
             group.awaitConverged(); // includes: what each member's listener was told equals what it owns
             assertThat(reportZeroOnce).as("the zero was read").isFalse();
         }
+    }
+
+    /** A started, connected client (2 s session) whose ZooKeeper handles {@code handles} makes. */
+    private static org.apache.curator.framework.CuratorFramework connect(org.apache.curator.utils.ZookeeperFactory handles)
+            throws InterruptedException {
+        org.apache.curator.framework.CuratorFramework client = org.apache.curator.framework.CuratorFrameworkFactory.builder()
+                .connectString(zk.connectString()).sessionTimeoutMs(2_000)
+                .retryPolicy(new org.apache.curator.retry.ExponentialBackoffRetry(50, 10, 500))
+                .zookeeperFactory(handles)
+                .build();
+        client.start();
+        assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+        return client;
+    }
+
+    /** A member {@code id} of {@code group} on {@code client}, subscribed to {@code topic}, not started yet. */
+    private static GroupMember join(TestGroup group, ConsumerId id, org.apache.curator.framework.CuratorFramework client,
+                                    String topic) {
+        group.clients.put(id, client);
+        GroupMember member = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
+                GroupMemberConfig.of(group.group, id, Subscription.topics(Map.of(topic, 1))),
+                group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
+        group.members.put(id, member);
+        return member;
     }
 
     /** Topic metadata whose next partition-count read blocks until {@link #release()}. */

@@ -149,23 +149,19 @@ public final class OwnerRegistry {
         Map<TopicAndPartition, ThreadId> missing = new TreeMap<>();
         claimPaths.forEach((path, tp) -> {
             Znodes.Data data = done.reads().get(path);
-            if (data == null) {
+            PartitionOwner owner = data == null ? null
+                    : new PartitionOwner(tp, text(data.bytes()), data.stat().getEphemeralOwner());
+            if (owner == null) {
                 missing.put(tp, claims.get(tp));
-            } else {
-                PartitionOwner owner = new PartitionOwner(tp, text(data.bytes()), data.stat().getEphemeralOwner());
-                if (owner.isClaimOf(session, claims.get(tp))) {
-                    watched.vouch(path, session, data.stat().getVersion());
-                } else {
-                    held.put(tp, owner);
-                }
-            }
-            if (!held.containsKey(tp)) {
-                watched.stopAwaiting(path);
-            }
+            } else if (owner.isClaimOf(session, claims.get(tp))) {
+                watched.vouch(path, session, data.stat().getVersion());
+            } else if (!done.committed()) {
+                held.put(tp, owner);
+                return; // its deletion is awaited
+            } // else: claimed, and changed since (not vouched, so read before its release)
+            watched.stopAwaiting(path);
         });
         if (done.committed()) {
-            // claimed; a read that saw something else saw a later change (not vouched, so read before its release)
-            held.keySet().forEach(tp -> watched.stopAwaiting(layout.owner(group, tp)));
             return Map.of();
         }
         if (!held.isEmpty()) {

@@ -14,7 +14,6 @@ import org.apache.zookeeper.data.Stat;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -53,13 +52,24 @@ public final class Znodes {
     public record Data(byte[] bytes, Stat stat) {
     }
 
-    /** The session id of the client's current ZooKeeper handle. */
+    /**
+     * The session id of the client's current ZooKeeper handle.
+     *
+     * @throws RegistryException while a session is being established: the handle then reports 0, which would make
+     *                           persistent nodes (ephemeral owner 0) look like this session's ephemerals and says
+     *                           nothing about whether the previous session ended
+     */
     public long sessionId() {
+        long session;
         try {
-            return client.getZookeeperClient().getZooKeeper().getSessionId();
+            session = client.getZookeeperClient().getZooKeeper().getSessionId();
         } catch (Exception e) {
             throw RegistryException.of("reading the session id of", "the ZooKeeper client", e);
         }
+        if (session == 0) {
+            throw new RegistryException("no ZooKeeper session yet: the client is (re)connecting");
+        }
+        return session;
     }
 
     /** Creates {@code path} and its missing ancestors as persistent nodes with empty data; idempotent. */
@@ -166,25 +176,27 @@ public final class Znodes {
      * {@code watcher} (if given) is armed on each node that exists.
      */
     public Map<String, Data> readAll(Collection<String> paths, Watcher watcher) {
-        return readAllWatching(paths, path -> watcher);
+        Map<String, Data> read = new ConcurrentHashMap<>();
+        pipeline(paths, (path, callback) -> sendRead(path, watcher, callback), collectInto(read));
+        return new TreeMap<>(read);
     }
 
-    /** As {@link #readAll(Collection, Watcher)}, arming on each path the watcher {@code watcherOf} gives (or none). */
-    public Map<String, Data> readAllWatching(Collection<String> paths, java.util.function.Function<String, Watcher> watcherOf) {
-        Map<String, Data> read = new ConcurrentHashMap<>();
-        pipeline(paths, (path, callback) -> {
-            Watcher watcher = watcherOf.apply(path);
-            if (watcher == null) {
-                client.getData().inBackground(callback).forPath(path);
-            } else {
-                client.getData().usingWatcher(watcher).inBackground(callback).forPath(path);
-            }
-        }, (path, event) -> {
+    /** An asynchronous read of {@code path}, arming {@code watcher} if given. */
+    private void sendRead(String path, Watcher watcher, BackgroundCallback callback) throws Exception {
+        if (watcher == null) {
+            client.getData().inBackground(callback).forPath(path);
+        } else {
+            client.getData().usingWatcher(watcher).inBackground(callback).forPath(path);
+        }
+    }
+
+    /** Puts the data of each read that found its node into {@code read}. */
+    private static BiConsumer<String, CuratorEvent> collectInto(Map<String, Data> read) {
+        return (path, event) -> {
             if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
                 read.put(path, new Data(event.getData(), event.getStat()));
             }
-        });
-        return new TreeMap<>(read);
+        };
     }
 
     /** Children of every path, listed at once (about one round trip); missing nodes are absent. */
@@ -218,25 +230,17 @@ public final class Znodes {
         if (versions.isEmpty()) {
             return List.of();
         }
-        CountDownLatch done = new CountDownLatch(1);
         boolean[] deleted = {false};
+        Replies replies = new Replies(1);
         try {
             deleteVouched(session, versions, (rc, path, ctx, results) -> {
                 deleted[0] = rc == KeeperException.Code.OK.intValue();
-                done.countDown();
+                replies.arrived();
             });
-            if (!done.await(PIPELINE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                throw new RegistryException("no reply from ZooKeeper within " + PIPELINE_TIMEOUT_SECONDS
-                        + " s deleting " + describe(versions.keySet()) + " (is ZooKeeper reachable?)");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw RegistryException.of("deleting", describe(versions.keySet()), e);
-        } catch (RegistryException e) {
-            throw e;
         } catch (Exception e) {
             throw RegistryException.of("deleting", describe(versions.keySet()), e);
         }
+        replies.await(versions.keySet());
         if (deleted[0]) {
             return List.copyOf(versions.keySet());
         }
@@ -289,16 +293,10 @@ public final class Znodes {
     }
 
     /**
-     * What {@link #deleteCommitRead} got back: whether the deletes went through, the result code of the transaction
-     * and, when ZooKeeper gave them, the results of its operations; and the data of every path read (missing nodes are
-     * absent).
+     * What {@link #deleteCommitRead} got back: whether the deletes went through, whether the transaction was
+     * committed, and the data of every path read (missing nodes are absent).
      */
-    public record Committed(boolean deleted, KeeperException.Code code, List<CuratorTransactionResult> results,
-                            Map<String, Data> reads) {
-
-        public boolean committed() {
-            return code == KeeperException.Code.OK;
-        }
+    public record Committed(boolean deleted, boolean committed, Map<String, Data> reads) {
     }
 
     /**
@@ -314,15 +312,10 @@ public final class Znodes {
     public Committed deleteCommitRead(long session, Map<String, Integer> deletes, List<CuratorOp> transaction,
                                       Collection<String> paths, Watcher watcher) {
         boolean[] deleted = {deletes.isEmpty()};
-        KeeperException.Code[] code = {KeeperException.Code.OK};
-        List<List<CuratorTransactionResult>> results = new ArrayList<>(List.of(List.of()));
+        boolean[] committed = {transaction.isEmpty()};
         Map<String, Data> read = new ConcurrentHashMap<>();
         Replies replies = new Replies((deletes.isEmpty() ? 0 : 1) + (transaction.isEmpty() ? 0 : 1) + paths.size());
-        BackgroundCallback readCallback = replies.callback((path, event) -> {
-            if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
-                read.put(path, new Data(event.getData(), event.getStat()));
-            }
-        });
+        BackgroundCallback readCallback = replies.callback(collectInto(read));
         try {
             if (!deletes.isEmpty()) {
                 deleteVouched(session, deletes, (rc, path, ctx, opResults) -> {
@@ -332,25 +325,18 @@ public final class Znodes {
             }
             if (!transaction.isEmpty()) {
                 client.transaction().inBackground((c, event) -> {
-                    code[0] = KeeperException.Code.get(event.getResultCode());
-                    if (event.getOpResults() != null) {
-                        results.set(0, List.copyOf(event.getOpResults()));
-                    }
+                    committed[0] = event.getResultCode() == KeeperException.Code.OK.intValue();
                     replies.arrived();
                 }).forOperations(transaction);
             }
             for (String path : paths) {
-                if (watcher == null) {
-                    client.getData().inBackground(readCallback).forPath(path);
-                } else {
-                    client.getData().usingWatcher(watcher).inBackground(readCallback).forPath(path);
-                }
+                sendRead(path, watcher, readCallback);
             }
         } catch (Exception e) {
             throw RegistryException.of("committing and reading", paths.isEmpty() ? "a transaction" : describe(paths), e);
         }
         replies.await(paths.isEmpty() ? List.of("a transaction") : paths);
-        return new Committed(deleted[0], code[0], results.get(0), new TreeMap<>(read));
+        return new Committed(deleted[0], committed[0], new TreeMap<>(read));
     }
 
     /**
