@@ -85,6 +85,35 @@ final class ChildConsumer implements AutoCloseable {
         return stdout.lines();
     }
 
+    /** Writes {@code line} to the child's stdin (commands of {@link ConsumerProcessMain}). */
+    void send(String line) {
+        try {
+            stdin.write(line + "\n");
+            stdin.flush();
+        } catch (IOException e) {
+            throw failure("cannot write '" + line + "' to stdin: " + e);
+        }
+    }
+
+    /** Sends SIGSTOP (freeze) or SIGCONT (thaw) to the process, as a GC pause or a stopped VM would. */
+    void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw failure("kill -" + signal + " failed");
+            }
+        } catch (IOException e) {
+            throw failure("kill -" + signal + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure("interrupted sending " + signal);
+        }
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
     /** Graceful leave: {@code close} on stdin, then CLOSED and exit 0. */
     @Override
     public void close() {

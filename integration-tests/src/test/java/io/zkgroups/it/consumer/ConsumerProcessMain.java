@@ -1,6 +1,7 @@
 package io.zkgroups.it.consumer;
 
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -20,6 +21,8 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.stream.Collectors;
 
 /**
@@ -30,6 +33,9 @@ import java.util.stream.Collectors;
  * <pre>
  * ConsumerProcessMain TOPIC KEY=VALUE...        (any ZkGroupConsumer property)
  * </pre>
+ * With {@code test.commit=on-request} it acts like an application that processes every batch for as long as the test
+ * wants: after a non-empty batch it waits for a stdin line {@code commit}, calls {@code commitSync()} and prints the
+ * outcome, then polls again.
  *
  * Prints one event per line on stdout (logs go to stderr):
  * <pre>
@@ -38,6 +44,8 @@ import java.util.stream.Collectors;
  * REC &lt;topic&gt; &lt;partition&gt; &lt;offset&gt;          one delivered record
  * CLOSED                                      after a graceful close (stdin line {@code close}, or end of stdin)
  * ERROR &lt;text&gt;                                the poll loop failed (exit code 2)
+ * WAITING                                     (on-request mode) a batch was handed out; waiting for {@code commit}
+ * COMMITTED | COMMIT-FAILED &lt;text&gt;           (on-request mode) the outcome of commitSync()
  * </pre>
  * The REC lines of one poll are flushed before the next poll. Commits only happen inside poll (auto-commit,
  * the commit before a revocation) or close, and commit at most the position after the last returned batch:
@@ -62,10 +70,12 @@ public final class ConsumerProcessMain {
             int eq = args[i].indexOf('=');
             props.setProperty(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
+        boolean commitOnRequest = "on-request".equals(props.remove("test.commit"));
         int exitCode = 0;
         ZkGroupConsumer<byte[], byte[]> consumer =
                 new ZkGroupConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        Thread stdin = new Thread(() -> awaitClose(consumer), "stdin");
+        BlockingQueue<String> commands = new LinkedBlockingQueue<>();
+        Thread stdin = new Thread(() -> readCommands(consumer, commands), "stdin");
         stdin.setDaemon(true);
         stdin.start();
         try {
@@ -84,6 +94,18 @@ public final class ConsumerProcessMain {
                 }
                 out.print(batch);
                 out.flush(); // before the next poll, which may commit these records
+                if (commitOnRequest) {
+                    event(out, "WAITING");
+                    if (!"commit".equals(commands.take())) {
+                        throw new WakeupException();
+                    }
+                    try {
+                        consumer.commitSync();
+                        event(out, "COMMITTED");
+                    } catch (CommitFailedException e) {
+                        event(out, "COMMIT-FAILED " + String.valueOf(e.getMessage()).replace('\n', ' '));
+                    }
+                }
             }
         } catch (WakeupException closeRequested) {
             consumer.close(Duration.ofSeconds(20));
@@ -97,16 +119,22 @@ public final class ConsumerProcessMain {
         System.exit(exitCode);
     }
 
-    /** The stdin line {@code close}, or the end of stdin (the parent went away), stops the poll loop. */
-    private static void awaitClose(ZkGroupConsumer<?, ?> consumer) {
+    /**
+     * The stdin line {@code close}, or the end of stdin (the parent went away), stops the poll loop; {@code commit}
+     * lines go to the poll loop (on-request mode).
+     */
+    private static void readCommands(ZkGroupConsumer<?, ?> consumer, BlockingQueue<String> commands) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
             String line;
             while ((line = in.readLine()) != null && !line.trim().equals("close")) {
-                // nothing else is understood
+                if (line.trim().equals("commit")) {
+                    commands.add("commit");
+                }
             }
         } catch (IOException e) {
             // treated like the end of stdin
         }
+        commands.add("close");
         consumer.wakeup();
     }
 

@@ -28,6 +28,11 @@ final class DeliveryLog {
         return deliveries.size();
     }
 
+    /** Every delivery so far, in the order they were recorded. */
+    List<Delivery> deliveries() {
+        return List.copyOf(deliveries);
+    }
+
     /** Distinct (partition, offset) pairs delivered. */
     long distinct() {
         return deliveries.stream().map(d -> d.partition() + "@" + d.offset()).distinct().count();

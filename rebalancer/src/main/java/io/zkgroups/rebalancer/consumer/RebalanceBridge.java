@@ -1,53 +1,57 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.group.MembershipListener;
+import io.zkgroups.rebalancer.group.OwnershipFence;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
  * The group member's side of the hand-off: ownership changes become {@link RebalanceEvent}s that the poll
  * thread processes, so the application's rebalance callbacks run on its own thread, as with KafkaConsumer.
- * A revocation waits until the poll thread has committed; if the application does not poll within the
- * revoke timeout (its {@code max.poll.interval.ms}), the revocation is completed from here with the last
- * delivered positions so that the group is not held hostage.
+ * A revocation waits until the poll thread has committed. If the application does not poll within the revoke
+ * timeout (its {@code max.poll.interval.ms}), the partitions are withdrawn from the fence at once and released
+ * without a commit: the records handed out since the last commit may not have been processed, and committing their
+ * positions would lose them if this process died now. The next owner starts at the last committed offset.
  */
 final class RebalanceBridge implements MembershipListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(RebalanceBridge.class);
+    static final Comparator<TopicPartition> ORDER =
+            Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     private final BlockingQueue<RebalanceEvent> events;
     private final Duration revokeTimeout;
-    private final Consumer<Set<TopicPartition>> commitOnTimeout;
+    private volatile OwnershipFence fence;
     private volatile boolean pollThreadGone;
 
-    RebalanceBridge(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout,
-                    Consumer<Set<TopicPartition>> commitOnTimeout) {
+    RebalanceBridge(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout) {
         this.events = events;
         this.revokeTimeout = revokeTimeout;
-        this.commitOnTimeout = commitOnTimeout;
+    }
+
+    /** The fence of the member this bridge serves; set before the member starts. */
+    void attach(OwnershipFence memberFence) {
+        this.fence = memberFence;
     }
 
     /** From now on revocations complete at once: the poll thread has already revoked and is closing. */
     void pollThreadGone() {
         pollThreadGone = true;
-    }
-
-    /** A new member serves the poll thread again. */
-    void pollThreadBack() {
-        pollThreadGone = false;
     }
 
     @Override
@@ -60,12 +64,14 @@ final class RebalanceBridge implements MembershipListener {
         try {
             done.get(revokeTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            LOG.warn("the application did not poll within {} ms; revoking {} with the last delivered positions",
-                    revokeTimeout.toMillis(), partitions);
+            fence.withdraw(partitions); // before anything else: a commit the poll thread starts now must not pass
             if (done.complete(null)) {
-                commitOnTimeout.accept(kafka(partitions));
+                LOG.warn("the application did not finish revoking {} within {} ms (zkgroups.revoke.timeout.ms): "
+                        + "releasing them without a commit; their next owner starts at the last committed offset",
+                        partitions, revokeTimeout.toMillis());
             }
         } catch (InterruptedException e) {
+            fence.withdraw(partitions);
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
             LOG.warn("revoking {} failed: {}", partitions, e.getCause().toString());
@@ -77,14 +83,19 @@ final class RebalanceBridge implements MembershipListener {
         events.add(new RebalanceEvent.Lose(kafka(partitions)));
     }
 
+    /** Called right after the fence granted {@code partitions}: the event carries the epochs of those grants. */
     @Override
     public void onAssigned(Set<TopicAndPartition> partitions) {
-        events.add(new RebalanceEvent.Assign(kafka(partitions)));
+        Map<TopicPartition, Long> epochs = new TreeMap<>(ORDER);
+        fence.grantsOf(partitions).forEach((tp, grant) -> epochs.put(kafka(tp), grant.epoch()));
+        events.add(new RebalanceEvent.Assign(epochs));
+    }
+
+    static TopicPartition kafka(TopicAndPartition tp) {
+        return new TopicPartition(tp.topic(), tp.partition());
     }
 
     static Set<TopicPartition> kafka(Set<TopicAndPartition> partitions) {
-        return partitions.stream().map(tp -> new TopicPartition(tp.topic(), tp.partition()))
-                .collect(Collectors.toCollection(() -> new TreeSet<>(
-                        java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))));
+        return partitions.stream().map(RebalanceBridge::kafka).collect(Collectors.toCollection(() -> new TreeSet<>(ORDER)));
     }
 }

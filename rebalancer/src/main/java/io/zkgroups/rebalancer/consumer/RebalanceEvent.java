@@ -2,6 +2,7 @@ package io.zkgroups.rebalancer.consumer;
 
 import org.apache.kafka.common.TopicPartition;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -16,8 +17,8 @@ sealed interface RebalanceEvent {
     record Lose(Set<TopicPartition> partitions) implements RebalanceEvent {
     }
 
-    /** Partitions now owned: read offsets, seek, tell the application. */
-    record Assign(Set<TopicPartition> partitions) implements RebalanceEvent {
+    /** Partitions now owned, with the fence's epoch of each grant: read offsets, seek, tell the application. */
+    record Assign(Map<TopicPartition, Long> epochs) implements RebalanceEvent {
     }
 
     /** {@code wakeup()} was called. */

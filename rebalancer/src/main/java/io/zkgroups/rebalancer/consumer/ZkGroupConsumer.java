@@ -1,18 +1,12 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.group.GroupMember;
-import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.KafkaTopicMetadata;
 import io.zkgroups.rebalancer.group.MemberHealth;
-import io.zkgroups.rebalancer.group.MemberState;
 import io.zkgroups.rebalancer.group.TopicMetadata;
 import io.zkgroups.rebalancer.group.ZkTopicMetadata;
-import io.zkgroups.rebalancer.offsets.DualOffsets;
-import io.zkgroups.rebalancer.offsets.KafkaOffsets;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
-import io.zkgroups.rebalancer.offsets.ZkOffsets;
-import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
@@ -20,10 +14,7 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -38,7 +29,6 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
@@ -46,12 +36,10 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,10 +47,6 @@ import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.BlockingDeque;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -75,8 +59,13 @@ import java.util.regex.Pattern;
  * <p>
  * Like {@code KafkaConsumer} it is not thread-safe: one thread polls; {@link #wakeup()} may be called from
  * any thread. Rebalance callbacks run on the polling thread, inside {@code poll}, {@code close} or
- * {@code unsubscribe}. Records are handed out only while the ownership lease on the ZooKeeper session holds,
- * and commits are refused for partitions this member does not own (a late commit would rewind the new owner).
+ * {@code unsubscribe}.
+ * <p>
+ * This class is the facade: the group side (subscription, ownership events, callbacks) is a {@link GroupCoordinator},
+ * the commit policy an {@link OffsetCommitter}, and both pass the group member's ownership fence
+ * ({@link io.zkgroups.rebalancer.group.OwnershipFence}): records are handed out, and offsets committed, only for
+ * partitions this member owns now, in the ZooKeeper session that owns them, while that session's lease holds
+ * (docs/fence.md).
  * <p>
  * Differences from {@code KafkaConsumer}, all throwing with a message that says why:
  * {@link #assign} (manual assignment has no place in a ZooKeeper group: use a plain KafkaConsumer),
@@ -91,31 +80,16 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private static final Duration POLL_SLICE = Duration.ofMillis(50);
 
     private final ZkConsumerConfig config;
-    /** {@code auto.commit.enable}, parsed once: poll checks it on every call. */
-    private final boolean autoCommit;
     private final CuratorFramework curator;
-    private final ZkRegistry registry;
     private final KafkaConsumer<K, V> fetcher;
     private final Admin admin;
     private final OffsetStore offsets;
     private final TopicMetadata topicMetadata;
     private final ConsumerId consumerId;
-    private final BlockingDeque<RebalanceEvent> events = new LinkedBlockingDeque<>();
-    private final RebalanceBridge bridge;
+    private final GroupCoordinator coordinator;
+    private final OffsetCommitter committer;
     private final AtomicLong currentThread = new AtomicLong(NO_THREAD);
     private final AtomicInteger refCount = new AtomicInteger();
-    /** Next offset to deliver per owned partition, as of the last poll: read by the member thread on timeouts. */
-    private final Map<TopicPartition, Long> deliveredPositions = new ConcurrentHashMap<>();
-
-    // poll-thread state
-    private GroupMember member;
-    private Set<String> subscription = Set.of();
-    private Pattern subscribedPattern;
-    private ConsumerRebalanceListener rebalanceListener = new NoOpListener();
-    private final Set<TopicPartition> owned = new HashSet<>();
-    private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
-    private long nextAutoCommitNanos;
-    private long nextOffsetsRefreshNanos;
     private volatile boolean userWakeup;
     private boolean closed;
 
@@ -144,34 +118,27 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      */
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
         this.config = config;
-        this.autoCommit = config.autoCommit();
         this.consumerId = config.consumerIdOverride()
                 .map(id -> ConsumerId.ofOverride(config.groupId(), id))
                 .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
-        this.curator = connect(config);
+        this.curator = ZooKeeperConnection.open(config);
         boolean started = false;
         KafkaConsumer<K, V> inner = null;
         Admin adminClient = null;
         try {
-            this.registry = ZkRegistry.of(curator);
+            ZkRegistry registry = ZkRegistry.of(curator);
             List<BrokerInfo> brokers = registry.brokers().list().entries();
             String bootstrap = config.bootstrapServers().orElseGet(() -> bootstrapFrom(brokers, config));
             inner = new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
             boolean zkMetadata = !brokers.isEmpty();
-            boolean kafkaOffsets = config.offsetsStorage() == ZkConsumerConfig.OffsetsStorage.KAFKA;
-            adminClient = (kafkaOffsets || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
+            adminClient = (OffsetStorage.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
             this.fetcher = inner;
             this.admin = adminClient;
             this.topicMetadata = zkMetadata ? new ZkTopicMetadata(registry.topics())
                     : new KafkaTopicMetadata(adminClient, config.metadataRefresh(), Duration.ofSeconds(30));
-            ZkOffsets zk = new ZkOffsets(registry.offsets());
-            if (!kafkaOffsets) {
-                this.offsets = zk;
-            } else {
-                KafkaOffsets kafka = new KafkaOffsets(adminClient, Duration.ofSeconds(30), false);
-                this.offsets = config.dualCommit() ? new DualOffsets(kafka, zk) : kafka;
-            }
-            this.bridge = new RebalanceBridge(events, config.revokeTimeout(), this::commitFromMemberThread);
+            this.offsets = OffsetStorage.forConfig(config, registry, adminClient);
+            this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, inner, offsets);
+            this.committer = coordinator.committer();
             started = true;
         } finally {
             if (!started) {
@@ -184,28 +151,6 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 curator.close();
             }
         }
-    }
-
-    private static CuratorFramework connect(ZkConsumerConfig config) {
-        CuratorFramework client = CuratorFrameworkFactory.builder()
-                .connectString(config.zookeeperConnect())
-                .sessionTimeoutMs(config.sessionTimeoutMs())
-                .connectionTimeoutMs(config.connectionTimeoutMs())
-                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000))
-                .build();
-        client.start();
-        try {
-            if (!client.blockUntilConnected(config.connectionTimeoutMs(), TimeUnit.MILLISECONDS)) {
-                client.close();
-                throw new KafkaException("cannot connect to ZooKeeper at " + config.zookeeperConnect() + " within "
-                        + config.connectionTimeoutMs() + " ms (zookeeper.connection.timeout.ms)");
-            }
-        } catch (InterruptedException e) {
-            client.close();
-            Thread.currentThread().interrupt();
-            throw new InterruptException(e);
-        }
-        return client;
     }
 
     private static String bootstrapFrom(List<BrokerInfo> brokers, ZkConsumerConfig config) {
@@ -229,7 +174,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void subscribe(Collection<String> topics) {
-        subscribe(topics, new NoOpListener());
+        subscribe(topics, NoOpListener.INSTANCE);
     }
 
     @Override
@@ -255,7 +200,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void subscribe(Pattern pattern) {
-        subscribe(pattern, new NoOpListener());
+        subscribe(pattern, NoOpListener.INSTANCE);
     }
 
     /** A pattern subscription is a 0.8 {@code white_list}: other members see and expand the same regex. */
@@ -279,23 +224,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         if (listener == null) {
             throw new IllegalArgumentException("RebalanceListener cannot be null");
         }
-        if (member != null) {
-            leaveGroup(); // a new subscription is a new registration: revoke everything, then join again
-        }
-        this.subscription = topics;
-        this.subscribedPattern = pattern;
-        this.rebalanceListener = listener;
-        GroupMemberConfig memberConfig = GroupMemberConfig.of(config.groupId(), consumerId, sub)
-                .withAssignmentStrategy(config.assignmentStrategy())
-                .withExcludeInternalTopics(config.excludeInternalTopics())
-                .withMaxGroupSize(config.maxGroupSize())
-                .withDebounce(config.rebalanceDebounce())
-                .withBackoff(Duration.ofMillis(Math.min(50, config.rebalanceBackoff().toMillis())), config.rebalanceBackoff())
-                .withAdvertisedCapabilities(config.advertiseCapabilities());
-        member = new GroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge);
-        nextAutoCommitNanos = System.nanoTime() + config.autoCommitInterval().toNanos();
-        nextOffsetsRefreshNanos = System.nanoTime() + config.offsetsRefresh().toNanos();
-        member.start();
+        coordinator.join(sub, topics, pattern, listener);
     }
 
     @Override
@@ -310,36 +239,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     private void unsubscribeInternal() {
         ensureOpen();
-        if (member != null) {
-            leaveGroup();
-        }
-        subscription = Set.of();
-        subscribedPattern = null;
-    }
-
-    /** Revokes everything on this thread (listener + commit), then lets the member release and unregister. */
-    private void leaveGroup() {
-        drainEvents(false);
-        if (!owned.isEmpty()) {
-            revoke(new HashSet<>(owned));
-        }
-        bridge.pollThreadGone();
-        member.close();
-        events.clear();
-        member = null;
-        bridge.pollThreadBack();
+        coordinator.leave();
     }
 
     @Override
     public Set<String> subscription() {
         acquire();
         try {
-            if (subscribedPattern != null) {
-                Set<String> matched = new HashSet<>();
-                owned.forEach(tp -> matched.add(tp.topic()));
-                return Collections.unmodifiableSet(matched);
-            }
-            return Collections.unmodifiableSet(new HashSet<>(subscription));
+            return coordinator.subscription();
         } finally {
             release();
         }
@@ -349,7 +256,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public Set<TopicPartition> assignment() {
         acquire();
         try {
-            return Collections.unmodifiableSet(new HashSet<>(owned));
+            return Collections.unmodifiableSet(coordinator.assignment());
         } finally {
             release();
         }
@@ -375,30 +282,25 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             ensureOpen();
-            if (member == null) {
+            if (!coordinator.subscribed()) {
                 throw new IllegalStateException("Consumer is not subscribed to any topics");
             }
             long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
             do {
                 checkWakeup();
-                checkMember();
-                drainEvents(true);
-                maybeAutoCommit();
-                long remaining = deadline - System.nanoTime();
-                if (owned.isEmpty() || !member.canDeliver()) {
-                    awaitEvent(Math.max(0, Math.min(remaining, POLL_SLICE.toNanos())));
+                coordinator.checkMember();
+                if (coordinator.processEvents(true)) {
+                    userWakeup = true;
+                    checkWakeup();
+                }
+                committer.maybeAutoCommit();
+                long slice = Math.max(0, Math.min(deadline - System.nanoTime(), POLL_SLICE.toNanos()));
+                if (!coordinator.canFetch()) {
+                    coordinator.awaitEvent(slice);
                     continue;
                 }
-                ConsumerRecords<K, V> records = fetch(Duration.ofNanos(Math.max(0, Math.min(remaining, POLL_SLICE.toNanos()))));
+                ConsumerRecords<K, V> records = coordinator.deliverable(fetch(Duration.ofNanos(slice)));
                 if (!records.isEmpty()) {
-                    if (!member.canDeliver() || hasPendingLoss()) {
-                        rewind(records); // ownership may be gone: hand out nothing stale
-                        continue;
-                    }
-                    for (TopicPartition tp : records.partitions()) {
-                        List<org.apache.kafka.clients.consumer.ConsumerRecord<K, V>> list = records.records(tp);
-                        deliveredPositions.put(tp, list.get(list.size() - 1).offset() + 1);
-                    }
                     return records;
                 }
             } while (System.nanoTime() < deadline);
@@ -413,267 +315,20 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             return fetcher.poll(slice);
         } catch (WakeupException e) {
             userWakeup = false;
-            events.removeIf(ev -> ev instanceof RebalanceEvent.Wakeup);
+            coordinator.clearWakeups();
             throw e;
-        }
-    }
-
-    private void rewind(ConsumerRecords<K, V> records) {
-        for (TopicPartition tp : records.partitions()) {
-            if (owned.contains(tp)) {
-                fetcher.seek(tp, records.records(tp).get(0).offset());
-            }
-        }
-    }
-
-    private boolean hasPendingLoss() {
-        return !events.isEmpty() && events.stream().anyMatch(e -> e instanceof RebalanceEvent.Lose);
-    }
-
-    private void awaitEvent(long nanos) {
-        try {
-            RebalanceEvent event = events.pollFirst(nanos, TimeUnit.NANOSECONDS);
-            if (event != null) {
-                events.addFirst(event);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptException(e);
         }
     }
 
     private void checkWakeup() {
         if (userWakeup) {
             userWakeup = false;
-            events.removeIf(e -> e instanceof RebalanceEvent.Wakeup);
+            coordinator.clearWakeups();
             throw new WakeupException();
         }
     }
 
-    private void checkMember() {
-        MemberHealth health = member.health();
-        if (health.state() == MemberState.REFUSED) {
-            throw new KafkaException("consumer " + consumerId + " was refused by group " + config.groupId() + ": "
-                    + health.lastError().orElse("(no reason given)"));
-        }
-    }
-
-    /** Processes ownership changes on this (the polling) thread. */
-    private void drainEvents(boolean allowAssign) {
-        RebalanceEvent event;
-        KafkaException callbackError = null;
-        while ((event = events.pollFirst()) != null) {
-            try {
-                if (event instanceof RebalanceEvent.Revoke revoke) {
-                    if (revoke.done().isDone()) {
-                        lose(revoke.partitions()); // the member gave up waiting for us: it is gone already
-                    } else {
-                        try {
-                            revoke(revoke.partitions());
-                        } finally {
-                            revoke.done().complete(null);
-                        }
-                    }
-                } else if (event instanceof RebalanceEvent.Lose lose) {
-                    lose(lose.partitions());
-                } else if (event instanceof RebalanceEvent.Assign assign) {
-                    if (!allowAssign) {
-                        events.addFirst(event);
-                        return;
-                    }
-                    if (!assign(assign.partitions())) {
-                        events.addFirst(event); // offsets unreadable right now: retry on the next round
-                        return;
-                    }
-                } else if (event instanceof RebalanceEvent.Wakeup) {
-                    userWakeup = true;
-                }
-            } catch (KafkaException e) {
-                callbackError = e;
-            }
-        }
-        if (callbackError != null) {
-            throw callbackError;
-        }
-    }
-
-    private void revoke(Set<TopicPartition> partitions) {
-        Set<TopicPartition> mine = new HashSet<>(partitions);
-        mine.retainAll(owned);
-        RuntimeException listenerError = null;
-        try {
-            rebalanceListener.onPartitionsRevoked(Collections.unmodifiableSet(mine));
-        } catch (RuntimeException e) {
-            listenerError = e;
-        }
-        if (config.autoCommit() && member.canDeliver()) {
-            try {
-                commitOwned(positionsOf(mine));
-            } catch (RuntimeException e) {
-                LOG.warn("[{}] commit before revoking {} failed: {}", consumerId, mine, e.getMessage());
-            }
-        }
-        unassign(mine);
-        if (listenerError != null) {
-            throw new KafkaException("onPartitionsRevoked of the rebalance listener failed", listenerError);
-        }
-    }
-
-    private void lose(Set<TopicPartition> partitions) {
-        Set<TopicPartition> mine = new HashSet<>(partitions);
-        mine.retainAll(owned);
-        unassign(mine);
-        if (!mine.isEmpty()) {
-            try {
-                rebalanceListener.onPartitionsLost(Collections.unmodifiableSet(mine));
-            } catch (RuntimeException e) {
-                throw new KafkaException("onPartitionsLost of the rebalance listener failed", e);
-            }
-        }
-    }
-
-    private void unassign(Set<TopicPartition> partitions) {
-        owned.removeAll(partitions);
-        partitions.forEach(tp -> {
-            deliveredPositions.remove(tp);
-            lastCommitted.remove(tp);
-        });
-        fetcher.assign(new ArrayList<>(owned));
-    }
-
-    /** Reads committed offsets, seeks, tells the listener; false if offsets could not be read (retry later). */
-    private boolean assign(Set<TopicPartition> partitions) {
-        Map<TopicAndPartition, Long> committed;
-        try {
-            committed = offsets.read(config.groupId(), partitions.stream().map(ZkGroupConsumer::zk).toList());
-        } catch (OffsetStoreException e) {
-            LOG.warn("[{}] cannot read offsets of {} yet: {}", consumerId, partitions, e.getMessage());
-            return false;
-        }
-        owned.addAll(partitions);
-        fetcher.assign(new ArrayList<>(owned));
-        List<TopicPartition> withoutOffset = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            Long offset = committed.get(zk(tp));
-            if (offset != null && offset >= 0) {
-                fetcher.seek(tp, offset);
-                lastCommitted.put(tp, offset);
-            } else {
-                withoutOffset.add(tp);
-            }
-        }
-        if (!withoutOffset.isEmpty()) {
-            switch (config.resetPolicy()) {
-                case EARLIEST -> fetcher.seekToBeginning(withoutOffset);
-                case LATEST -> fetcher.seekToEnd(withoutOffset);
-                case NONE -> {
-                    // the inner consumer has auto.offset.reset=none: its poll throws NoOffsetForPartitionException
-                }
-            }
-        }
-        try {
-            rebalanceListener.onPartitionsAssigned(Collections.unmodifiableSet(new HashSet<>(partitions)));
-        } catch (RuntimeException e) {
-            throw new KafkaException("onPartitionsAssigned of the rebalance listener failed", e);
-        }
-        return true;
-    }
-
     // --- commits ----------------------------------------------------------------------------------------
-
-    private void maybeAutoCommit() {
-        long now = System.nanoTime();
-        if (autoCommit && now >= nextAutoCommitNanos) {
-            nextAutoCommitNanos = now + config.autoCommitInterval().toNanos();
-            if (!owned.isEmpty() && member.canDeliver()) {
-                try {
-                    commitOwned(positionsOf(owned));
-                } catch (RuntimeException e) {
-                    LOG.warn("[{}] auto-commit failed (will retry in {} ms): {}", consumerId,
-                            config.autoCommitInterval().toMillis(), e.getMessage());
-                }
-            }
-        }
-        if (now >= nextOffsetsRefreshNanos) {
-            // Kafka drops offsets not committed for offsets.retention.minutes: re-commit idle partitions
-            nextOffsetsRefreshNanos = now + config.offsetsRefresh().toNanos();
-            if (config.offsetsStorage() == ZkConsumerConfig.OffsetsStorage.KAFKA && !lastCommitted.isEmpty()
-                    && member.canDeliver()) {
-                try {
-                    Map<TopicPartition, Long> idle = new HashMap<>(lastCommitted);
-                    idle.keySet().retainAll(owned);
-                    store(idle);
-                } catch (RuntimeException e) {
-                    LOG.warn("[{}] refreshing Kafka offsets failed: {}", consumerId, e.getMessage());
-                }
-            }
-        }
-    }
-
-    private Map<TopicPartition, Long> positionsOf(Set<TopicPartition> partitions) {
-        Map<TopicPartition, Long> positions = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            if (owned.contains(tp)) {
-                positions.put(tp, fetcher.position(tp));
-            }
-        }
-        return positions;
-    }
-
-    /** Commits only what this member owns, and only while its lease holds. */
-    private void commitOwned(Map<TopicPartition, Long> positions) {
-        Set<TopicPartition> foreign = new HashSet<>(positions.keySet());
-        foreign.removeAll(owned);
-        if (!foreign.isEmpty()) {
-            throw new CommitFailedException("cannot commit offsets of " + foreign + ": they are not assigned to "
-                    + consumerId + " in group " + config.groupId() + " (a rebalance moved them; the new owner's "
-                    + "offsets must not be overwritten)");
-        }
-        if (member == null || !member.canDeliver()) {
-            throw new CommitFailedException("cannot commit: the ZooKeeper session of " + consumerId
-                    + " may have expired, so the partitions may already belong to another member");
-        }
-        Map<TopicPartition, Long> changed = new HashMap<>();
-        positions.forEach((tp, offset) -> {
-            if (!offset.equals(lastCommitted.get(tp))) {
-                changed.put(tp, offset);
-            }
-        });
-        store(changed);
-    }
-
-    private void store(Map<TopicPartition, Long> positions) {
-        if (positions.isEmpty()) {
-            return;
-        }
-        Map<TopicAndPartition, Long> request = new HashMap<>();
-        positions.forEach((tp, offset) -> request.put(zk(tp), offset));
-        try {
-            Set<TopicAndPartition> accepted = offsets.commit(config.groupId(), request);
-            accepted.forEach(tp -> lastCommitted.put(new TopicPartition(tp.topic(), tp.partition()), request.get(tp)));
-        } catch (OffsetStoreException e) {
-            throw new KafkaException(e.getMessage(), e);
-        }
-    }
-
-    /** On the member's thread, when the application did not poll in time for a revocation. */
-    private void commitFromMemberThread(Set<TopicPartition> partitions) {
-        if (!config.autoCommit() || member == null || !member.canDeliver()) {
-            return;
-        }
-        Map<TopicAndPartition, Long> request = new HashMap<>();
-        partitions.forEach(tp -> {
-            Long position = deliveredPositions.get(tp);
-            if (position != null) {
-                request.put(zk(tp), position);
-            }
-        });
-        try {
-            offsets.commit(config.groupId(), request);
-        } catch (RuntimeException e) {
-            LOG.warn("[{}] commit of {} on revocation timeout failed: {}", consumerId, partitions, e.getMessage());
-        }
-    }
 
     @Override
     public void commitSync() {
@@ -685,7 +340,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             ensureOpen();
-            commitOwned(positionsOf(owned));
+            committer.commitPositions();
         } finally {
             release();
         }
@@ -701,9 +356,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             ensureOpen();
+            ensureOpen();
             Map<TopicPartition, Long> positions = new HashMap<>();
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
-            commitOwned(positions);
+            committer.commit(positions, false);
         } finally {
             release();
         }
@@ -719,7 +375,9 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
-            positionsOf(owned).forEach((tp, offset) -> positions.put(tp, new OffsetAndMetadata(offset)));
+            for (TopicPartition tp : coordinator.active()) {
+                positions.put(tp, new OffsetAndMetadata(fetcher.position(tp)));
+            }
             commitAsync(positions, callback);
         } finally {
             release();
@@ -765,12 +423,12 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
             Map<TopicAndPartition, Long> stored;
             try {
-                stored = offsets.read(config.groupId(), partitions.stream().map(ZkGroupConsumer::zk).toList());
+                stored = offsets.read(config.groupId(), partitions.stream().map(GroupCoordinator::zk).toList());
             } catch (OffsetStoreException e) {
                 throw new KafkaException(e.getMessage(), e);
             }
             for (TopicPartition tp : partitions) {
-                Long offset = stored.get(zk(tp));
+                Long offset = stored.get(GroupCoordinator.zk(tp));
                 result.put(tp, offset == null ? null : new OffsetAndMetadata(offset));
             }
             return result;
@@ -950,7 +608,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void enforceRebalance(String reason) {
-        GroupMember current = member;
+        GroupMember current = coordinator.member();
         if (current != null) {
             current.requestRebalance(reason == null ? "requested by the application" : reason);
         }
@@ -958,7 +616,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     /** The group member behind this consumer (health, owned partitions), or empty when not subscribed. */
     public java.util.Optional<MemberHealth> groupHealth() {
-        GroupMember current = member;
+        GroupMember current = coordinator.member();
         return current == null ? java.util.Optional.empty() : java.util.Optional.of(current.health());
     }
 
@@ -971,7 +629,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     @Override
     public void wakeup() {
         userWakeup = true;
-        events.add(new RebalanceEvent.Wakeup());
+        coordinator.wake();
         fetcher.wakeup();
     }
 
@@ -990,9 +648,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             closed = true;
             try {
-                if (member != null) {
-                    leaveGroup();
-                }
+                coordinator.leave();
             } finally {
                 fetcher.close(timeout);
                 topicMetadata.close();
@@ -1024,20 +680,6 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private void release() {
         if (refCount.decrementAndGet() == 0) {
             currentThread.set(NO_THREAD);
-        }
-    }
-
-    private static TopicAndPartition zk(TopicPartition tp) {
-        return new TopicAndPartition(tp.topic(), tp.partition());
-    }
-
-    private static final class NoOpListener implements ConsumerRebalanceListener {
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-        }
-
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
         }
     }
 }

@@ -94,6 +94,7 @@ public final class GroupMember implements Closeable {
     private final PartitionAssignor assignor;
     private final Backoff backoff;
     private final SessionLease lease;
+    private final OwnershipFence fence;
     private final MemberList memberList;
     private final ScheduledExecutorService loop;
     private final ScheduledExecutorService beats;
@@ -144,6 +145,8 @@ public final class GroupMember implements Closeable {
     private volatile MemberHealth health;
     private final List<Consumer<MemberHealth>> healthListeners = new CopyOnWriteArrayList<>();
     private final Object publishing = new Object();
+    private final Map<String, List<io.zkgroups.registry.store.Unreadable>> unreadableBySource =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
 
     /**
      * @param client        a started Curator client; the member adds watches and a connection listener to it
@@ -166,6 +169,7 @@ public final class GroupMember implements Closeable {
         this.listener = Objects.requireNonNull(listener, "listener cannot be null");
         this.backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
         this.lease = new SessionLease(client, config.leaseMargin());
+        this.fence = new OwnershipFence(lease);
         this.memberList = registry.members().memberList(group);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
@@ -229,9 +233,29 @@ public final class GroupMember implements Closeable {
         return session != 0 && lease.isValid() && lease.session() == session;
     }
 
+    /**
+     * The fence every hand-out and commit of this member's partitions must pass: it knows what the member owns now,
+     * in which session, and whether that session's lease holds.
+     */
+    public OwnershipFence fence() {
+        return fence;
+    }
+
     /** The ownership lease, for callers that need its remaining time. */
     public SessionLease lease() {
         return lease;
+    }
+
+    /**
+     * Reports the znodes that {@code source} (e.g. {@code "offsets"}) cannot read now, replacing what it reported
+     * before; they show in {@link MemberHealth#unreadable()}. An empty list clears the alarm.
+     */
+    public void reportUnreadable(String source, List<io.zkgroups.registry.store.Unreadable> unreadable) {
+        List<io.zkgroups.registry.store.Unreadable> copy = List.copyOf(unreadable);
+        if (copy.isEmpty() ? unreadableBySource.remove(source) != null
+                : !copy.equals(unreadableBySource.put(source, copy))) {
+            publishHealth();
+        }
     }
 
     /** Asks for a rebalance attempt soon (e.g. after a failed commit made the caller doubt its view). */
@@ -354,8 +378,12 @@ public final class GroupMember implements Closeable {
             // One round trip releases what moved away and, unless someone else still holds part of it, claims
             // what is new; the owner znodes it found held are watched.
             OwnerWait wait = new OwnerWait();
-            Map<TopicAndPartition, PartitionOwner> held = registry.owners()
-                    .releaseAndClaim(group, me, unreleased, toClaim, wait);
+            Map<TopicAndPartition, PartitionOwner> held;
+            try {
+                held = registry.owners().releaseAndClaim(group, me, unreleased, toClaim, wait);
+            } catch (RuntimeException e) {
+                throw claimUnknown(toClaim, e);
+            }
             unreleased.clear();
             if (!held.isEmpty()) {
                 waitingView = view;
@@ -372,7 +400,10 @@ public final class GroupMember implements Closeable {
             failed("the assignment cannot be computed: " + e.getMessage(), config.maxBackoff());
         } catch (GroupRefusedException e) {
             refuse(e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            if (e instanceof Error) {
+                LOG.error("[{}] rebalance attempt failed with an error (it will be retried)", me, e);
+            }
             failed(e.getMessage() == null ? e.toString() : e.getMessage(), null);
         }
     }
@@ -392,10 +423,24 @@ public final class GroupMember implements Closeable {
         } catch (ClaimConflictException takenMeanwhile) {
             waitForOwners(takenMeanwhile, view, null);
             return;
+        } catch (RuntimeException e) {
+            throw claimUnknown(toClaim, e);
         }
         waitingView = null;
         waitingClaim = null;
         claimed(view, toClaim);
+    }
+
+    /**
+     * A claim failed without an answer (a timeout, a lost connection): it may still have been applied. Its owner znodes
+     * would then be this session's without the member knowing; they go to the next attempt's release, which deletes
+     * those that are this session's (and claims them again if they are still ours to take).
+     */
+    private RuntimeException claimUnknown(Map<TopicAndPartition, ThreadId> toClaim, RuntimeException e) {
+        if (!(e instanceof ClaimConflictException)) {
+            toClaim.keySet().stream().filter(tp -> !owned.containsKey(tp)).forEach(unreleased::add);
+        }
+        return e;
     }
 
     /** {@code toClaim} is ours now: the attempt that computed {@code view} succeeded. */
@@ -411,6 +456,7 @@ public final class GroupMember implements Closeable {
         }
         owned.putAll(toClaim);
         ownedSnapshot = null;
+        fence.grant(toClaim.keySet(), registeredSession);
         if (!toClaim.isEmpty()) {
             listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
         }
@@ -436,6 +482,29 @@ public final class GroupMember implements Closeable {
         registeredSession = session;
         ownershipSession = session;
         lease.beat();
+        releaseUntracked(session);
+    }
+
+    /**
+     * Owner znodes of this session that the member does not know of — a member before this one on the same client, a
+     * claim applied after its attempt gave up — would hold their partitions for as long as the session lives: they go
+     * to the next release (which deletes them, or keeps them if they are still ours to own).
+     */
+    private void releaseUntracked(long session) {
+        String owners = registry.layout().owners(group) + "/";
+        registry.znodes().ephemeralsOfSession(session, owners).ifPresent(paths -> {
+            for (String path : paths) {
+                String[] topicAndPartition = path.substring(owners.length()).split("/");
+                java.util.OptionalInt partition = topicAndPartition.length == 2
+                        ? ZkLayout.parsePartition(topicAndPartition[1]) : java.util.OptionalInt.empty();
+                if (partition.isPresent()) {
+                    TopicAndPartition tp = new TopicAndPartition(topicAndPartition[0], partition.getAsInt());
+                    if (!owned.containsKey(tp)) {
+                        unreleased.add(tp);
+                    }
+                }
+            }
+        });
     }
 
     /** How long to wait for a registration of a previous session of ours to go: one session timeout, plus slack. */
@@ -655,13 +724,30 @@ public final class GroupMember implements Closeable {
      * have read their offsets already, so a commit now would rewind it. Returns whether they were revoked.
      */
     private boolean handOver(Set<TopicAndPartition> partitions) {
-        if (canDeliver()) {
-            listener.onRevoked(partitions);
-            return true;
+        boolean revoked = canDeliver();
+        if (revoked) {
+            fence.beginRevoke(partitions); // no more hand-outs; the commit of what was processed may still go out
+            try {
+                listener.onRevoked(partitions);
+            } finally {
+                fence.withdraw(partitions);
+            }
+        } else {
+            fence.withdraw(partitions);
+            LOG.warn("[{}] ownership lease ran out before partitions {} could be handed over: reporting them lost", me, partitions);
+            listener.onLost(partitions);
         }
-        LOG.warn("[{}] ownership lease ran out before partitions {} could be handed over: reporting them lost", me, partitions);
-        listener.onLost(partitions);
-        return false;
+        awaitCommits(partitions);
+        return revoked;
+    }
+
+    /** Holds the release of {@code partitions} until the commits authorised for them have ended or run out of time. */
+    private void awaitCommits(Set<TopicAndPartition> partitions) {
+        try {
+            fence.awaitCommits(partitions);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Everything owned may belong to someone else now: report it lost, without committing. */
@@ -672,6 +758,7 @@ public final class GroupMember implements Closeable {
         if (!owned.isEmpty()) {
             Set<TopicAndPartition> lost = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
             unreleased.addAll(lost); // if the session lives on after all, its owner znodes must not block others
+            fence.withdraw(lost);
             owned.clear();
             ownedSnapshot = null;
             publishHealth();
@@ -689,6 +776,7 @@ public final class GroupMember implements Closeable {
         switch (newState) {
             case LOST -> {
                 lease.reset();
+                fence.withdrawAll(); // now, not when the event loop gets to it: the application may be committing
                 loop.execute(() -> {
                     if (!closing && !isTerminal()) {
                         loseEverything();
@@ -791,8 +879,10 @@ public final class GroupMember implements Closeable {
             if (ownedSnapshot == null) {
                 ownedSnapshot = Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet()));
             }
+            List<io.zkgroups.registry.store.Unreadable> alarms = new ArrayList<>();
+            unreadableBySource.values().forEach(alarms::addAll);
             MemberHealth now = new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
-                    Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed);
+                    Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed, alarms);
             if (now.equals(health)) {
                 return;
             }

@@ -20,12 +20,25 @@ import java.util.SortedSet;
  * @param failedAttempts  failed attempts since the last success
  * @param stableSince     when it last became stable; empty while it never was
  * @param malformedMembers members whose registration could not be read (left out of the assignment)
+ * @param unreadable      other znodes this member needs but cannot read (an owned partition's offset, a subscribed
+ *                        topic): what they name is held, with this alarm, while everything else goes on
  */
 public record MemberHealth(MemberState state, long generation, SortedSet<TopicAndPartition> owned,
                            List<RebalanceCause> lastCauses, Optional<String> lastError, int failedAttempts,
-                           Optional<Instant> stableSince, List<Unreadable> malformedMembers) {
+                           Optional<Instant> stableSince, List<Unreadable> malformedMembers,
+                           List<Unreadable> unreadable) {
+
+    public MemberHealth {
+        malformedMembers = List.copyOf(malformedMembers);
+        unreadable = List.copyOf(unreadable);
+    }
 
     public boolean isStable() {
         return state == MemberState.STABLE;
+    }
+
+    /** Whether some znode this member needs is unreadable ({@link #malformedMembers} or {@link #unreadable}). */
+    public boolean hasAlarms() {
+        return !malformedMembers.isEmpty() || !unreadable.isEmpty();
     }
 }

@@ -31,12 +31,34 @@ public final class DualOffsets implements OffsetStore {
         return result;
     }
 
+    /** The larger of both per partition; unknown when either store cannot say (the other alone could be a rewind). */
+    @Override
+    public OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions) {
+        OffsetLookup zk = zookeeper.lookup(group, partitions);
+        OffsetLookup inKafka = kafka.lookup(group, partitions);
+        Map<TopicAndPartition, Long> offsets = new TreeMap<>(zk.offsets());
+        inKafka.offsets().forEach((tp, offset) -> offsets.merge(tp, offset, Math::max));
+        Map<TopicAndPartition, String> unknown = new TreeMap<>(inKafka.unknown());
+        zk.unknown().forEach((tp, why) -> unknown.merge(tp, why, (a, b) -> a + "; " + b));
+        offsets.keySet().removeAll(unknown.keySet());
+        return OffsetLookup.of(offsets, unknown);
+    }
+
     @Override
     public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets) {
         Set<TopicAndPartition> accepted = kafka.commit(group, offsets);
         Map<TopicAndPartition, Long> toZk = new HashMap<>();
         accepted.forEach(tp -> toZk.put(tp, offsets.get(tp)));
         zookeeper.commit(group, toZk);
+        return accepted;
+    }
+
+    @Override
+    public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets, CommitPermit permit) {
+        Set<TopicAndPartition> accepted = kafka.commit(group, offsets, permit);
+        Map<TopicAndPartition, Long> toZk = new HashMap<>();
+        accepted.forEach(tp -> toZk.put(tp, offsets.get(tp)));
+        zookeeper.commit(group, toZk, permit);
         return accepted;
     }
 

@@ -2,6 +2,7 @@ package io.zkgroups.rebalancer.offsets;
 
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
@@ -77,17 +78,41 @@ public final class KafkaOffsets implements OffsetStore {
 
     @Override
     public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets) {
+        return commit(group, offsets, timeout.toMillis());
+    }
+
+    /**
+     * Kafka cannot tie a write to the ZooKeeper session that owns the partitions, so the write is bounded by the
+     * permit's deadline (the end of the ownership lease): the Admin call gives up by then, and the member does not
+     * release the partitions before it has. What remains is a request the broker had already received when the
+     * client gave up: it is applied when the broker gets to it (its request queue time, normally milliseconds),
+     * possibly after the deadline. See docs/fence.md.
+     */
+    @Override
+    public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets, CommitPermit permit) {
+        long left = Math.min(timeout.toMillis(), permit.remainingMillis());
+        if (left <= 0) {
+            throw new FencedException("offsets of group " + group + " not written to Kafka: the ownership lease of "
+                    + offsets.keySet() + " ran out before the commit could be sent");
+        }
+        return commit(group, offsets, left);
+    }
+
+    private Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets, long timeoutMs) {
         Set<TopicAndPartition> accepted = new TreeSet<>();
         if (offsets.isEmpty()) {
             return accepted;
         }
         Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
         offsets.forEach((tp, offset) -> request.put(toKafka(tp), new OffsetAndMetadata(offset)));
-        AlterConsumerGroupOffsetsResult result = admin.alterConsumerGroupOffsets(group, request);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        AlterConsumerGroupOffsetsResult result = admin.alterConsumerGroupOffsets(group, request,
+                new AlterConsumerGroupOffsetsOptions().timeoutMs((int) Math.min(Integer.MAX_VALUE, timeoutMs)));
         List<String> rejected = new ArrayList<>();
         for (TopicPartition tp : request.keySet()) {
             try {
-                result.partitionResult(tp).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                long left = Math.max(0, deadline - System.nanoTime());
+                result.partitionResult(tp).get(left, TimeUnit.NANOSECONDS);
                 accepted.add(fromKafka(tp));
             } catch (ExecutionException e) {
                 if (isForeignGroupError(e.getCause())) {
@@ -96,7 +121,7 @@ public final class KafkaOffsets implements OffsetStore {
                 rejected.add(tp + ": " + e.getCause().getMessage());
             } catch (TimeoutException e) {
                 throw new OffsetStoreException("committing Kafka offsets of group " + group + " timed out after "
-                        + timeout.toMillis() + " ms (is Kafka reachable?)", e);
+                        + timeoutMs + " ms (is Kafka reachable?)", e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new OffsetStoreException("interrupted while committing Kafka offsets of group " + group, e);

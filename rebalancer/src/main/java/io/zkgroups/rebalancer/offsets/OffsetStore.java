@@ -16,10 +16,33 @@ public interface OffsetStore extends AutoCloseable {
     Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions);
 
     /**
+     * Offsets of {@code partitions}, partition by partition: one that cannot be read is reported with its reason
+     * instead of failing the others. The default reads all at once and reports all as unknown if that fails.
+     */
+    default OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions) {
+        try {
+            return OffsetLookup.of(read(group, partitions), Map.of());
+        } catch (OffsetStoreException e) {
+            Map<TopicAndPartition, String> unknown = new java.util.TreeMap<>();
+            partitions.forEach(tp -> unknown.put(tp, e.getMessage()));
+            return OffsetLookup.of(Map.of(), unknown);
+        }
+    }
+
+    /**
      * Stores {@code offsets}; returns the partitions whose offset was accepted (all of them unless the store
      * rejected some). Throws {@link OffsetStoreException} when the store could not be reached at all.
      */
     Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets);
+
+    /**
+     * Stores offsets of partitions this member owns, under {@code permit} from its ownership fence: on the ZooKeeper
+     * session that owns them and never on another, and (for stores that cannot be bound to the session) by the
+     * permit's deadline. An unfenced permit makes it {@link #commit(String, Map)}.
+     *
+     * @throws FencedException if the store found the ownership gone; nothing was written
+     */
+    Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets, CommitPermit permit);
 
     /** A short name for messages: {@code zookeeper}, {@code kafka} or {@code kafka+zookeeper}. */
     String name();

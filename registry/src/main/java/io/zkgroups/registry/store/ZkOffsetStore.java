@@ -9,6 +9,9 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooDefs;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -65,6 +68,10 @@ public final class ZkOffsetStore {
         this.maxBatchBytes = Integer.getInteger("jute.maxbuffer", 0xfffff) / 2;
     }
 
+    public ZkLayout layout() {
+        return layout;
+    }
+
     /** Offsets of {@code partitions} in {@code group}; partitions without an offset are absent. */
     public OffsetRead read(String group, Collection<TopicAndPartition> partitions) {
         Map<String, TopicAndPartition> byPath = new TreeMap<>();
@@ -117,22 +124,13 @@ public final class ZkOffsetStore {
 
     /** Writes {@code offsets} (next offset to consume) for {@code group}, skipping unchanged values. */
     public CommitResult commit(String group, Map<TopicAndPartition, Long> offsets) {
-        Map<String, Long> changed = new TreeMap<>();
-        Map<String, String> topicDirs = new HashMap<>(); // validates group and topic once per topic, not per offset
-        for (Map.Entry<TopicAndPartition, Long> entry : offsets.entrySet()) {
-            TopicAndPartition tp = entry.getKey();
-            String path = topicDirs.computeIfAbsent(tp.topic(), topic -> layout.offsets(group, topic)) + "/" + tp.partition();
-            Long value = Objects.requireNonNull(entry.getValue(), () -> "offset of " + entry.getKey() + " is null");
-            if (!value.equals(checkpoint.get(path))) {
-                changed.put(path, value);
-            }
-        }
+        Map<String, Long> changed = changed(group, offsets);
         if (changed.isEmpty()) {
             return new CommitResult(0, offsets.size(), 0);
         }
         Set<String> existing = prepare(group, changed.keySet());
         int batches = 0;
-        for (Map<String, Long> batch : batches(changed)) {
+        for (Map<String, Long> batch : batches(changed, 1)) {
             batches++;
             try {
                 znodes.client().transaction().forOperations(ops(batch, existing));
@@ -155,6 +153,114 @@ public final class ZkOffsetStore {
         return new CommitResult(changed.size(), offsets.size() - changed.size(), batches);
     }
 
+    /**
+     * Writes offsets of partitions that this client's ZooKeeper {@code session} owns, so that a write can never land
+     * after the ownership has ended: every batch is one {@code multi()} that checks that the owner znode of each of its
+     * partitions exists, sent on {@code session}'s own handle and never retried on another
+     * ({@link Znodes#multiOnSession}). The owner znodes are the session's ephemerals, which only the session itself
+     * releases, after this write (a session's requests are applied in order), or the server deletes when the session
+     * ends, after which the check fails. Unchanged values are skipped, as in {@link #commit}.
+     *
+     * @throws NotOwnedException if an owner znode is gone (the batch wrote nothing), or the session has ended
+     * @throws RegistryException  if ZooKeeper fails; after a connection loss the outcome of the batch is unknown
+     */
+    public CommitResult commitOwned(String group, Map<TopicAndPartition, Long> offsets, long session) {
+        Map<String, Long> changed = changed(group, offsets);
+        if (changed.isEmpty()) {
+            return new CommitResult(0, offsets.size(), 0);
+        }
+        Map<String, String> ownerOf = new HashMap<>();
+        offsets.keySet().forEach(tp -> ownerOf.put(layout.offset(group, tp), layout.owner(group, tp)));
+        Set<String> existing = prepare(group, changed.keySet());
+        int batches = 0;
+        for (Map<String, Long> batch : batches(changed, 2)) {
+            batches++;
+            try {
+                writeOwned(group, batch, existing, ownerOf, session);
+            } catch (KeeperException.NodeExistsException | KeeperException.NoNodeException raced) {
+                // an offset znode appeared or vanished since we looked (a tool): look again, once, on the same session
+                existing.removeAll(batch.keySet());
+                checkpoint.keySet().removeAll(batch.keySet());
+                existing.addAll(prepare(group, batch.keySet()));
+                try {
+                    writeOwned(group, batch, existing, ownerOf, session);
+                } catch (Exception e) {
+                    throw failedOwned(group, batch, e);
+                }
+            } catch (Exception e) {
+                throw failedOwned(group, batch, e);
+            }
+            checkpoint.putAll(batch);
+            existing.addAll(batch.keySet());
+        }
+        return new CommitResult(changed.size(), offsets.size() - changed.size(), batches);
+    }
+
+    /** One batch: for each offset, the check of its partition's owner znode, then the write. */
+    private void writeOwned(String group, Map<String, Long> batch, Set<String> existing, Map<String, String> ownerOf,
+                            long session) throws KeeperException, InterruptedException {
+        List<Op> ops = new ArrayList<>(batch.size() * 2);
+        List<String> owners = new ArrayList<>(batch.size());
+        for (Map.Entry<String, Long> entry : batch.entrySet()) {
+            String path = znodes.namespaced(entry.getKey());
+            byte[] data = OffsetCodec.encode(entry.getValue());
+            owners.add(ownerOf.get(entry.getKey()));
+            ops.add(Op.check(znodes.namespaced(ownerOf.get(entry.getKey())), -1));
+            ops.add(existing.contains(entry.getKey())
+                    ? Op.setData(path, data, -1)
+                    : Op.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT));
+        }
+        try {
+            znodes.multiOnSession(session, ops);
+        } catch (KeeperException.SessionExpiredException | KeeperException.SessionMovedException ended) {
+            throw new NotOwnedException("offsets of group " + group + " not written: ZooKeeper session 0x"
+                    + Long.toHexString(session) + " that owned the partitions has ended (" + ended.code() + ")");
+        } catch (KeeperException e) {
+            int failed = failedOp(e);
+            if (failed >= 0 && failed % 2 == 0) {
+                throw new NotOwnedException("offsets of group " + group + " not written: owner znode "
+                        + owners.get(failed / 2) + " of session 0x" + Long.toHexString(session) + " is gone ("
+                        + e.code() + "); the partition may belong to another member now");
+            }
+            throw e;
+        }
+    }
+
+    /** The index of the op that failed a {@code multi()}, or -1 if the results do not say. */
+    private static int failedOp(KeeperException e) {
+        List<OpResult> results = e.getResults();
+        if (results == null) {
+            return -1;
+        }
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i) instanceof OpResult.ErrorResult error && error.getErr() != KeeperException.Code.OK.intValue()
+                    && error.getErr() != KeeperException.Code.RUNTIMEINCONSISTENCY.intValue()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private RegistryException failedOwned(String group, Map<String, Long> batch, Exception e) {
+        checkpoint.keySet().removeAll(batch.keySet()); // the outcome may be unknown: write them again next time
+        return RegistryException.of("committing offsets under", layout.offsets(group), e);
+    }
+
+    /** Offset path → value of those of {@code offsets} that differ from the checkpoint. */
+    private Map<String, Long> changed(String group, Map<TopicAndPartition, Long> offsets) {
+        Map<String, Long> changed = new TreeMap<>();
+        Map<String, String> topicDirs = new HashMap<>(); // validates group and topic once per topic, not per offset
+        for (Map.Entry<TopicAndPartition, Long> entry : offsets.entrySet()) {
+            TopicAndPartition tp = entry.getKey();
+            String path = topicDirs.computeIfAbsent(tp.topic(), topic -> layout.offsets(group, topic)) + "/" + tp.partition();
+            Long value = Objects.requireNonNull(entry.getValue(), () -> "offset of " + entry.getKey() + " is null");
+            if (!value.equals(checkpoint.get(path))) {
+                changed.put(path, value);
+            }
+        }
+        return changed;
+    }
+
     /** Forgets the checkpoint of {@code group} (after someone else may have written its offsets). */
     public void forget(String group) {
         String prefix = layout.offsets(group) + "/";
@@ -172,13 +278,14 @@ public final class ZkOffsetStore {
         return ops;
     }
 
-    private List<Map<String, Long>> batches(Map<String, Long> changed) {
+    /** {@code changed} in batches that stay under {@code jute.maxbuffer}, each offset taking {@code opsPerOffset} ops. */
+    private List<Map<String, Long>> batches(Map<String, Long> changed, int opsPerOffset) {
         List<Map<String, Long>> batches = new ArrayList<>();
         Map<String, Long> current = new LinkedHashMap<>(); // keeps the path order of changed
         int bytes = 0;
         for (Map.Entry<String, Long> entry : changed.entrySet()) {
-            int size = entry.getKey().length() + 20 + OP_OVERHEAD_BYTES;
-            if (!current.isEmpty() && (current.size() >= MAX_OPS_PER_BATCH || bytes + size > maxBatchBytes)) {
+            int size = (entry.getKey().length() + 20 + OP_OVERHEAD_BYTES) * opsPerOffset;
+            if (!current.isEmpty() && (current.size() * opsPerOffset >= MAX_OPS_PER_BATCH || bytes + size > maxBatchBytes)) {
                 batches.add(current);
                 current = new LinkedHashMap<>();
                 bytes = 0;

@@ -357,6 +357,66 @@ public final class Znodes {
         handle.multi(ops, callback, null);
     }
 
+    /** {@code path} as the ZooKeeper handle sees it: with the client's namespace (chroot), if any. */
+    public String namespaced(String path) {
+        return ZKPaths.fixForNamespace(client.getNamespace(), path);
+    }
+
+    /**
+     * Runs {@code ops} (built with {@link #namespaced} paths) as one {@code multi()} on the ZooKeeper handle of
+     * {@code session} itself, synchronously, and never again: Curator would retry it after a connection loss, on a new
+     * session too, where what the caller checked (its own ephemerals) may be someone else's. A connection loss leaves
+     * the outcome unknown; then the request either was applied while the session was alive, or never will be.
+     *
+     * @throws KeeperException.SessionExpiredException if the client's handle is no longer {@code session}'s
+     */
+    public List<org.apache.zookeeper.OpResult> multiOnSession(long session, List<Op> ops)
+            throws KeeperException, InterruptedException {
+        ZooKeeper handle;
+        try {
+            handle = client.getZookeeperClient().getZooKeeper();
+        } catch (Exception e) {
+            throw new KeeperException.ConnectionLossException();
+        }
+        if (handle.getSessionId() != session) {
+            throw new KeeperException.SessionExpiredException();
+        }
+        return handle.multi(ops);
+    }
+
+    /**
+     * The ephemeral nodes of {@code session} under {@code prefix} (a path prefix, not only children), in one request
+     * on that session's own handle; empty when the handle is no longer {@code session}'s or the server predates the
+     * request (ZooKeeper 3.6): then the caller knows nothing more than before.
+     */
+    public Optional<List<String>> ephemeralsOfSession(long session, String prefix) {
+        try {
+            ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
+            if (handle.getSessionId() != session) {
+                return Optional.empty();
+            }
+            // getEphemerals is the one request the client does not chroot: add the chroot, and take it off the answers
+            String chroot = Objects.requireNonNullElse(new org.apache.zookeeper.client.ConnectStringParser(
+                    client.getZookeeperClient().getCurrentConnectionString()).getChrootPath(), "");
+            String root = chroot + namespaced("/");
+            String strip = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+            List<String> paths = new ArrayList<>();
+            for (String path : handle.getEphemerals(chroot + namespaced(prefix))) {
+                if (path.startsWith(strip + "/")) {
+                    paths.add(path.substring(strip.length()));
+                }
+            }
+            return Optional.of(paths);
+        } catch (KeeperException.UnimplementedException | KeeperException.SessionExpiredException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw RegistryException.of("listing the ephemerals of this session under", prefix, e);
+        } catch (Exception e) {
+            throw RegistryException.of("listing the ephemerals of this session under", prefix, e);
+        }
+    }
+
     /** Counts the replies of requests sent back to back and collects the unexpected errors among them. */
     private static final class Replies {
         private final CountDownLatch pending;

@@ -1,0 +1,168 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.rebalancer.offsets.CommitPermit;
+import io.zkgroups.rebalancer.offsets.FencedException;
+import io.zkgroups.registry.model.TopicAndPartition;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one place that decides whether records of a partition may be handed out, and whether its offset may be
+ * committed. Every hand-out and every commit of a {@link GroupMember}'s partitions passes through it.
+ * <p>
+ * The member's event loop writes it at the moments ownership changes: {@link #grant} after a claim (before the
+ * listener hears of it), {@link #beginRevoke} before the listener is asked to let go, {@link #withdraw} before an
+ * owner znode is released or as soon as ownership may be gone (session lost, revocation timed out). Readers present
+ * the {@link Grant#epoch() epoch} they were told about with the partition: a grant withdrawn and given again (the same
+ * partition claimed back later) has a new epoch, so a caller acting on what it learnt before cannot pass.
+ * <p>
+ * A grant is tied to the ZooKeeper session that holds the owner znode, and is good only while the
+ * {@link SessionLease} proves that session alive. So a process that was frozen past its session timeout is stopped
+ * the moment it wakes, even before its event loop hears the session is gone, and even after the client has opened
+ * a new session whose lease is valid: the grants are of the old one.
+ * <p>
+ * Commits are {@link #authorize authorised} with a {@link CommitPermit}: the session the write must go out on (a
+ * ZooKeeper write on that session cannot land after the release, which the same session sends later) and a deadline
+ * (the lease's end) that bounds writes to a store with no such ordering (Kafka). Permits in flight are counted:
+ * {@link #awaitCommits} lets the member hold a release until the writes it authorised have ended or run out of time.
+ */
+public final class OwnershipFence {
+
+    /** One partition's ownership: established in {@code session}, told to readers as {@code epoch}. */
+    public record Grant(TopicAndPartition partition, long session, long epoch, boolean revoking) {
+    }
+
+    private final SessionLease lease;
+    private final Map<TopicAndPartition, Grant> grants = new HashMap<>();
+    private final Set<CommitPermit> inFlight = new HashSet<>();
+    private long nextEpoch = 1;
+
+    public OwnershipFence(SessionLease lease) {
+        this.lease = lease;
+    }
+
+    // --- written by the member's event loop --------------------------------------------------------------
+
+    /** {@code partitions} are owned now, through owner znodes of {@code session}; returns their new grants. */
+    public synchronized Map<TopicAndPartition, Grant> grant(Collection<TopicAndPartition> partitions, long session) {
+        Map<TopicAndPartition, Grant> granted = new TreeMap<>();
+        for (TopicAndPartition tp : partitions) {
+            Grant grant = new Grant(tp, session, nextEpoch++, false);
+            grants.put(tp, grant);
+            granted.put(tp, grant);
+        }
+        return granted;
+    }
+
+    /** No more hand-outs of {@code partitions}; their offsets may still be committed until {@link #withdraw}. */
+    public synchronized void beginRevoke(Collection<TopicAndPartition> partitions) {
+        for (TopicAndPartition tp : partitions) {
+            grants.computeIfPresent(tp, (k, g) -> new Grant(k, g.session(), g.epoch(), true));
+        }
+    }
+
+    /** Neither hand-outs nor commits of {@code partitions} from now on. Idempotent. */
+    public synchronized void withdraw(Collection<TopicAndPartition> partitions) {
+        partitions.forEach(grants::remove);
+    }
+
+    /** Everything may belong to someone else now. */
+    public synchronized void withdrawAll() {
+        grants.clear();
+    }
+
+    // --- read by whoever hands out or commits -------------------------------------------------------------
+
+    /** The current grants of {@code partitions} (those that have one). */
+    public synchronized Map<TopicAndPartition, Grant> grantsOf(Collection<TopicAndPartition> partitions) {
+        Map<TopicAndPartition, Grant> result = new TreeMap<>();
+        for (TopicAndPartition tp : partitions) {
+            Grant grant = grants.get(tp);
+            if (grant != null) {
+                result.put(tp, grant);
+            }
+        }
+        return result;
+    }
+
+    /** Of {@code epochs} (partition → the epoch the caller holds), the partitions whose records may be handed out now. */
+    public synchronized Set<TopicAndPartition> deliverable(Map<TopicAndPartition, Long> epochs) {
+        Set<TopicAndPartition> result = new TreeSet<>();
+        epochs.forEach((tp, epoch) -> {
+            Grant grant = grants.get(tp);
+            if (grant != null && grant.epoch() == epoch && !grant.revoking() && leaseHolds(grant.session())) {
+                result.add(tp);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * A permit to commit offsets of {@code epochs}' partitions, counted as in flight until {@link CommitPermit#close()}.
+     *
+     * @throws FencedException naming each partition that may not be committed, and why; nothing is permitted then
+     */
+    public synchronized CommitPermit authorize(Map<TopicAndPartition, Long> epochs) {
+        Map<TopicAndPartition, String> refused = new TreeMap<>();
+        long session = 0;
+        for (Map.Entry<TopicAndPartition, Long> entry : epochs.entrySet()) {
+            Grant grant = grants.get(entry.getKey());
+            if (grant == null || grant.epoch() != entry.getValue()) {
+                refused.put(entry.getKey(), "no longer owned by this member (a rebalance or a lost session moved it)");
+            } else if (!leaseHolds(grant.session())) {
+                refused.put(entry.getKey(), "the ZooKeeper session 0x" + Long.toHexString(grant.session())
+                        + " that owns it may have expired");
+            } else if (session != 0 && session != grant.session()) {
+                refused.put(entry.getKey(), "owned in another session than the rest of the commit");
+            } else {
+                session = grant.session();
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new FencedException(refused);
+        }
+        long deadline = System.nanoTime() + Math.max(0, lease.remainingNanos());
+        CommitPermit permit = new CommitPermit(session, deadline, Set.copyOf(epochs.keySet()), this::finished);
+        inFlight.add(permit);
+        return permit;
+    }
+
+    private synchronized void finished(CommitPermit permit) {
+        inFlight.remove(permit);
+        notifyAll();
+    }
+
+    /**
+     * Waits until every commit authorised for any of {@code partitions} has ended or passed its deadline, the latest
+     * moment a store may act on it (a write still in flight after that is refused by its store or, for Kafka, bounded
+     * as {@link CommitPermit} describes).
+     */
+    public synchronized void awaitCommits(Collection<TopicAndPartition> partitions) throws InterruptedException {
+        Set<TopicAndPartition> watched = new HashSet<>(partitions);
+        while (true) {
+            long now = System.nanoTime();
+            long wait = Long.MAX_VALUE;
+            for (CommitPermit permit : inFlight) {
+                long left = permit.deadlineNanos() - now;
+                if (left > 0 && permit.partitions().stream().anyMatch(watched::contains)) {
+                    wait = Math.min(wait, left);
+                }
+            }
+            if (wait == Long.MAX_VALUE) {
+                return;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, wait);
+        }
+    }
+
+    private boolean leaseHolds(long session) {
+        return lease.isValid() && lease.session() == session;
+    }
+}
