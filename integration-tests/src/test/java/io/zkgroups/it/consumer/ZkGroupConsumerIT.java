@@ -179,6 +179,37 @@ class ZkGroupConsumerIT {
     }
 
     @Test
+    void anUnreadableCommittedOffsetHoldsOnlyItsPartitionAndTheMemberSaysWhichZnode() throws Exception {
+        String group = "poisoned" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 3);
+        produce(topic, 3, 20);
+        String poisoned = "/consumers/" + group + "/offsets/" + topic + "/1";
+        CuratorFramework client = zk.newClient();
+        client.create().creatingParentsIfNeeded().forPath(poisoned, "garbage".getBytes(StandardCharsets.US_ASCII));
+        List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(props(group), new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            pollUntil(consumer, seen, 40); // partitions 0 and 2 flow
+            assertThat(seen).noneMatch(r -> r.partition() == 1);
+            assertThat(consumer.assignment()).hasSize(3);
+            assertThat(consumer.groupHealth().orElseThrow().unreadable())
+                    .singleElement().satisfies(u -> {
+                        assertThat(u.path()).isEqualTo(poisoned);
+                        assertThat(u.reason()).contains("garbage");
+                    });
+            produce(topic, 3, 5); // and keep flowing
+            pollUntil(consumer, seen, 50);
+
+            client.setData().forPath(poisoned, "15".getBytes(StandardCharsets.US_ASCII)); // an operator fixes it
+            pollUntil(consumer, seen, 60);
+            assertThat(seen).filteredOn(r -> r.partition() == 1).extracting(ConsumerRecord::offset)
+                    .containsExactly(15L, 16L, 17L, 18L, 19L, 20L, 21L, 22L, 23L, 24L);
+            assertThat(consumer.groupHealth().orElseThrow().unreadable()).isEmpty();
+        }
+    }
+
+    @Test
     void commitsAreRefusedForPartitionsTheMemberDoesNotOwn() {
         String group = "foreign" + GROUPS.incrementAndGet();
         String topic = group + "-t";

@@ -120,6 +120,8 @@ public final class GroupMember implements Closeable {
     /** Handed over (the listener was told) but their owner znodes may still exist: released before anything else. */
     private final Set<TopicAndPartition> unreleased = new TreeSet<>();
     private long registeredSession;
+    /** Set on registering in a session: look once for owner znodes of that session the member does not track. */
+    private boolean untrackedScanDue;
     private GroupView lastView;
     private long generation;
     private int failures;
@@ -342,6 +344,7 @@ public final class GroupMember implements Closeable {
             }
             boolean joining = registeredSession == 0;
             ensureRegistered(causes);
+            releaseUntracked();
             if (joining && !config.debounce().isZero()) {
                 // Our registration is news to everyone: they react after their debounce and hold what we would get
                 // until then. Read the group after ours, with whoever joined together with us.
@@ -482,7 +485,7 @@ public final class GroupMember implements Closeable {
         registeredSession = session;
         ownershipSession = session;
         lease.beat();
-        releaseUntracked(session);
+        untrackedScanDue = true;
     }
 
     /**
@@ -490,11 +493,17 @@ public final class GroupMember implements Closeable {
      * claim applied after its attempt gave up — would hold their partitions for as long as the session lives: they go
      * to the next release (which deletes them, or keeps them if they are still ours to own).
      */
-    private void releaseUntracked(long session) {
-        String owners = registry.layout().owners(group) + "/";
-        registry.znodes().ephemeralsOfSession(session, owners).ifPresent(paths -> {
+    private void releaseUntracked() {
+        if (!untrackedScanDue) {
+            return;
+        }
+        String owners = registry.layout().owners(group);
+        registry.znodes().ephemeralsOfSession(registeredSession, owners).ifPresent(paths -> {
             for (String path : paths) {
-                String[] topicAndPartition = path.substring(owners.length()).split("/");
+                if (!path.startsWith(owners + "/")) {
+                    continue;
+                }
+                String[] topicAndPartition = path.substring(owners.length() + 1).split("/");
                 java.util.OptionalInt partition = topicAndPartition.length == 2
                         ? ZkLayout.parsePartition(topicAndPartition[1]) : java.util.OptionalInt.empty();
                 if (partition.isPresent()) {
@@ -505,6 +514,7 @@ public final class GroupMember implements Closeable {
                 }
             }
         });
+        untrackedScanDue = false;
     }
 
     /** How long to wait for a registration of a previous session of ours to go: one session timeout, plus slack. */

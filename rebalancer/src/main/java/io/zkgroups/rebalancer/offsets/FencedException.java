@@ -18,7 +18,7 @@ public final class FencedException extends RuntimeException {
     private final transient SortedMap<TopicAndPartition, String> refused;
 
     public FencedException(Map<TopicAndPartition, String> refused) {
-        super("refused to commit offsets of partitions this member may no longer own (the new owner's offsets must "
+        super("refused to commit offsets of partitions this member does not own now (another member's offsets must "
                 + "not be overwritten): " + describe(refused));
         this.refused = new TreeMap<>(refused);
     }
@@ -35,7 +35,7 @@ public final class FencedException extends RuntimeException {
 
     private static String describe(Map<TopicAndPartition, String> refused) {
         StringBuilder text = new StringBuilder();
-        refused.forEach((tp, why) -> text.append(text.length() == 0 ? "" : "; ").append(tp).append(": ").append(why));
+        refused.forEach((tp, why) -> text.append(text.length() == 0 ? "" : "; ").append(tp.topic()).append('-').append(tp.partition()).append(": ").append(why));
         return text.toString();
     }
 }

@@ -215,6 +215,58 @@ class GroupMemberIT {
         }
     }
 
+    /**
+     * Owner znodes of the member's own session that it does not know of (a claim applied after its attempt gave up on
+     * it, a member before this one on the same client) would hold their partitions for as long as the session lives.
+     */
+    @Test
+    void ownerZnodesOfItsOwnSessionThatTheMemberDoesNotTrackAreReleased() throws Exception {
+        try (TestGroup group = group("range")) {
+            group.createTopic("leftover", 2);
+            Subscription leftover = Subscription.topics(Map.of("leftover", 1));
+            GroupMember a = group.create("a", leftover, c -> c);
+            group.clients.get(a.consumerId()).create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath("/consumers/" + group.group + "/owners/leftover/1", (group.group + "_a-0").getBytes(StandardCharsets.UTF_8));
+            a.start();
+            group.start("b", leftover); // range: a gets partition 0, b partition 1 — held by a's session
+            group.awaitConverged();
+        }
+    }
+
+    /** An {@link Error} thrown inside an attempt (an allocation too large, say) is a failed attempt, retried. */
+    @Test
+    void anErrorInsideARebalanceAttemptIsRetriedLikeAnyFailure() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("fragile", 2);
+            ConsumerId id = ConsumerId.ofOverride(group.group, "m");
+            CuratorFramework client = zk.newClient(2_000);
+            TopicMetadata zkMetadata = new ZkTopicMetadata(io.zkgroups.registry.ZkRegistry.of(client).topics());
+            AtomicInteger reads = new AtomicInteger();
+            TopicMetadata failingOnce = new TopicMetadata() {
+                @Override
+                public Map<String, Integer> partitionCounts(java.util.Collection<String> topics, Runnable onChange) {
+                    if (reads.incrementAndGet() == 1) {
+                        throw new OutOfMemoryError("Requested array size exceeds VM limit (thrown by the test)");
+                    }
+                    return zkMetadata.partitionCounts(topics, onChange);
+                }
+
+                @Override
+                public List<String> topics(Runnable onChange) {
+                    return zkMetadata.topics(onChange);
+                }
+            };
+            GroupMember member = new GroupMember(client, io.zkgroups.registry.ZkLayout.root(),
+                    GroupMemberConfig.of(group.group, id, Subscription.topics(Map.of("fragile", 1))), failingOnce,
+                    group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
+            group.members.put(id, member);
+            group.clients.put(id, client);
+            member.start();
+            group.awaitConverged();
+            assertThat(reads.get()).isGreaterThan(1);
+        }
+    }
+
     @Test
     void closeDuringABlockedRebalanceReturnsPromptly() throws Exception {
         try (TestGroup group = group("range")) {

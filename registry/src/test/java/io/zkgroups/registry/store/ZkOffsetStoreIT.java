@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @Timeout(60)
 class ZkOffsetStoreIT {
@@ -39,6 +40,42 @@ class ZkOffsetStoreIT {
         assertThat(fresh.read("f1", List.of(tp("T", 0), tp("T", 1), tp("T", 2), tp("U", 0))).offsets())
                 .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 286894308L, tp("T", 1), 0L, tp("U", 0), 7L));
         assertThat(fresh.readAll("f1").offsets()).hasSize(3);
+    }
+
+    /**
+     * An owner's offset write goes out on its own session and checks its owner znode: once the session has ended (and
+     * the server has deleted its owner znodes) the write is refused and nothing lands — not even on the client's new
+     * session, where a replay would overwrite whatever the partition's next owner committed.
+     */
+    @Test
+    void anOwnersWriteLandsOnlyWhileItsSessionHoldsTheOwnerZnode() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ZkOffsetStore store = registry.offsets();
+        client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath("/consumers/f9/owners/T/0", "f9_a-0".getBytes(StandardCharsets.UTF_8));
+        long session = registry.znodes().sessionId();
+
+        store.commitOwned("f9", Map.of(tp("T", 0), 5L), session);
+        assertThat(new String(client.getData().forPath("/consumers/f9/offsets/T/0"), StandardCharsets.US_ASCII)).isEqualTo("5");
+
+        assertThatThrownBy(() -> store.commitOwned("f9", Map.of(tp("T", 1), 5L), session))
+                .as("no owner znode for T-1").isInstanceOf(NotOwnedException.class).hasMessageContaining("/consumers/f9/owners/T/1");
+        assertThat(client.checkExists().forPath("/consumers/f9/offsets/T/1")).isNull();
+
+        io.zkgroups.registry.testing.TestZooKeeper.expireSession(client);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> {
+            try {
+                return registry.znodes().sessionId() != session && client.getZookeeperClient().isConnected();
+            } catch (io.zkgroups.registry.RegistryException reconnecting) {
+                return false;
+            }
+        });
+        client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath("/consumers/f9/owners/T/0", "f9_b-0".getBytes(StandardCharsets.UTF_8)); // the next owner's claim
+        assertThatThrownBy(() -> store.commitOwned("f9", Map.of(tp("T", 0), 3L), session))
+                .isInstanceOf(NotOwnedException.class).hasMessageContaining("0x" + Long.toHexString(session));
+        assertThat(new String(client.getData().forPath("/consumers/f9/offsets/T/0"), StandardCharsets.US_ASCII)).isEqualTo("5");
     }
 
     @Test
