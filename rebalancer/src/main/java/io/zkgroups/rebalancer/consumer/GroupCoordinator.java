@@ -21,8 +21,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,18 +43,11 @@ import java.util.regex.Pattern;
  * presents to the member's fence.
  * <p>
  * An assigned partition is <em>active</em> (fetched) once its committed offset is known. One whose offset cannot be
- * read (an unreadable znode, an unreachable store) is <em>held</em>: owned, not fetched, not committed, retried with
- * backoff and reported in the member's health — it never holds up the other partitions or the events behind it.
+ * read (an unreadable znode, an unreachable store) is {@link HeldPartitions held}: owned, not fetched, not committed,
+ * retried with backoff and reported in the member's health — it never holds up the other partitions or the events
+ * behind it.
  */
 final class GroupCoordinator implements OffsetCommitter.Ownership {
-
-    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
-    private static final Duration HELD_RETRY_FIRST = Duration.ofSeconds(1);
-    private static final Duration HELD_RETRY_MAX = Duration.ofSeconds(30);
-
-    /** A partition whose committed offset cannot be read: why, and when to look again. */
-    private record Held(long epoch, String reason, long retryAtNanos, Duration delay) {
-    }
 
     private final ZkConsumerConfig config;
     private final ConsumerId consumerId;
@@ -74,7 +65,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     private ConsumerRebalanceListener listener = NoOpListener.INSTANCE;
     /** Fetched partitions → the epoch of their grant. */
     private final Map<TopicPartition, Long> active = new HashMap<>();
-    private final Map<TopicPartition, Held> held = new TreeMap<>(RebalanceBridge.ORDER);
+    private final HeldPartitions held;
 
     GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator,
                      TopicMetadata topicMetadata, KafkaConsumer<?, ?> fetcher, OffsetStore store) {
@@ -85,6 +76,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         this.fetcher = fetcher;
         this.store = store;
         this.committer = new OffsetCommitter(config, consumerId.toString(), store, this);
+        this.held = new HeldPartitions(consumerId.toString(), config.groupId());
     }
 
     OffsetCommitter committer() {
@@ -149,7 +141,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     /** Everything this consumer owns, fetched or held. */
     Set<TopicPartition> assignment() {
         Set<TopicPartition> all = new HashSet<>(active.keySet());
-        all.addAll(held.keySet());
+        all.addAll(held.partitions());
         return all;
     }
 
@@ -266,7 +258,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         if (partitions.isEmpty()) {
             return;
         }
-        boolean wasHeld = held.keySet().removeAll(partitions);
+        boolean wasHeld = held.forget(partitions);
         active.keySet().removeAll(partitions);
         committer.forget(partitions);
         fetcher.assign(new ArrayList<>(active.keySet()));
@@ -281,14 +273,13 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
             return;
         }
         OffsetLookup lookup = store.lookup(config.groupId(), zk(epochs.keySet()));
-        long now = System.nanoTime();
         Map<TopicPartition, Long> known = new HashMap<>();
         epochs.forEach((tp, epoch) -> {
             String unknown = lookup.unknown().get(zk(tp));
             if (unknown == null) {
                 known.put(tp, epoch);
             } else {
-                hold(tp, new Held(epoch, unknown, now + HELD_RETRY_FIRST.toNanos(), HELD_RETRY_FIRST), null);
+                held.hold(tp, epoch, unknown);
             }
         });
         activate(known, lookup);
@@ -332,52 +323,27 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
 
     /** Looks again at held partitions whose retry is due; those now readable start fetching. */
     private void retryHeld() {
-        if (held.isEmpty()) {
-            return;
-        }
-        long now = System.nanoTime();
-        Map<TopicPartition, Held> due = new TreeMap<>(RebalanceBridge.ORDER);
-        held.forEach((tp, h) -> {
-            if (now - h.retryAtNanos() >= 0) {
-                due.put(tp, h);
-            }
-        });
+        Map<TopicPartition, Long> due = held.isEmpty() ? Map.of() : held.due();
         if (due.isEmpty()) {
             return;
         }
         OffsetLookup lookup = store.lookup(config.groupId(), zk(due.keySet()));
         Map<TopicPartition, Long> readable = new HashMap<>();
-        due.forEach((tp, h) -> {
+        due.keySet().forEach(tp -> {
             String unknown = lookup.unknown().get(zk(tp));
             if (unknown == null) {
-                held.remove(tp);
-                readable.put(tp, h.epoch());
-                LOG.info("[{}] the committed offset of {} is readable again: fetching it", consumerId, tp);
+                readable.put(tp, held.readable(tp));
             } else {
-                Duration delay = h.delay().multipliedBy(2).compareTo(HELD_RETRY_MAX) > 0 ? HELD_RETRY_MAX : h.delay().multipliedBy(2);
-                hold(tp, new Held(h.epoch(), unknown, now + delay.toNanos(), delay), h);
+                held.stillUnreadable(tp, unknown);
             }
         });
         activate(readable, lookup);
         reportHeld();
     }
 
-    /** Holds {@code tp}; logs only when it starts being held or the reason changes, not at every retry. */
-    private void hold(TopicPartition tp, Held now, Held before) {
-        held.put(tp, now);
-        if (before == null || !before.reason().equals(now.reason())) {
-            LOG.warn("[{}] holding {} (owned, not fetched, not committed) until its committed offset can be read: {}. "
-                    + "Fix or delete that znode (then auto.offset.reset applies), e.g. with `zkgroups offsets reset`.",
-                    consumerId, tp, now.reason());
-        }
-    }
-
     private void reportHeld() {
-        List<io.zkgroups.registry.store.Unreadable> alarms = new ArrayList<>();
-        held.forEach((tp, h) -> alarms.add(new io.zkgroups.registry.store.Unreadable(
-                ZkLayout.root().offset(config.groupId(), zk(tp)), h.reason())));
         if (member != null) {
-            member.reportUnreadable("offsets", alarms);
+            member.reportUnreadable("offsets", held.alarms());
         }
     }
 
@@ -427,7 +393,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         Map<TopicAndPartition, Long> epochs = new TreeMap<>();
         Map<TopicAndPartition, String> foreign = new TreeMap<>();
         for (TopicPartition tp : partitions) {
-            Long epoch = active.containsKey(tp) ? active.get(tp) : held.containsKey(tp) ? held.get(tp).epoch() : null;
+            Long epoch = active.containsKey(tp) ? active.get(tp) : held.epochOf(tp);
             if (epoch == null) {
                 foreign.put(zk(tp), "not assigned to " + consumerId + " in group " + config.groupId());
             } else {

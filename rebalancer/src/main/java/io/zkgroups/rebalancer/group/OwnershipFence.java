@@ -39,12 +39,21 @@ public final class OwnershipFence {
     public record Grant(TopicAndPartition partition, long session, long epoch, boolean revoking) {
     }
 
-    private final SessionLease lease;
+    /** What the fence needs of the session lease ({@link SessionLease}). */
+    public interface Lease {
+        /** Whether {@code session} is certainly alive on the server now. */
+        boolean holds(long session);
+
+        /** Nanoseconds left on the lease (negative once it has run out). */
+        long remainingNanos();
+    }
+
+    private final Lease lease;
     private final Map<TopicAndPartition, Grant> grants = new HashMap<>();
     private final Set<CommitPermit> inFlight = new HashSet<>();
     private long nextEpoch = 1;
 
-    public OwnershipFence(SessionLease lease) {
+    public OwnershipFence(Lease lease) {
         this.lease = lease;
     }
 
@@ -163,6 +172,6 @@ public final class OwnershipFence {
     }
 
     private boolean leaseHolds(long session) {
-        return lease.isValid() && lease.session() == session;
+        return lease.holds(session);
     }
 }

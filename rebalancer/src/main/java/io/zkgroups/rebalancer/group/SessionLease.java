@@ -26,7 +26,7 @@ import java.util.function.LongSupplier;
  * protects a process that was frozen (GC pause, SIGSTOP, VM migration): when it wakes up its clock has
  * moved on, the lease has run out, and nothing is handed out or committed until the server answers again.
  */
-public final class SessionLease implements Closeable {
+public final class SessionLease implements Closeable, OwnershipFence.Lease {
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionLease.class);
 
@@ -97,7 +97,14 @@ public final class SessionLease implements Closeable {
         return remainingNanos() > 0;
     }
 
+    /** True while {@code session} is the one that answered last and is certainly alive on the server. */
+    @Override
+    public boolean holds(long session) {
+        return isValid() && session() == session;
+    }
+
     /** Nanoseconds left on the lease (negative once it has run out). */
+    @Override
     public long remainingNanos() {
         long confirmed = confirmedAtNanos.get();
         if (confirmed == Long.MIN_VALUE) {

@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Leave from the ownership fence ({@code io.zkgroups.rebalancer.group.OwnershipFence}) to commit offsets of {@code partitions}: the write goes out on the ZooKeeper
+ * Leave from the ownership fence ({@code io.zkgroups.rebalancer.group.OwnershipFence}) to commit offsets of
+ * {@code partitions}: the write goes out on the ZooKeeper
  * {@code session} that owns them (never retried on another), and a store that cannot be bound to the session (Kafka)
  * must give up by {@code deadlineNanos} ({@link System#nanoTime()}), the end of the ownership lease. Close it when the
  * write has ended, whatever its outcome: the member holds the release of these partitions until then, or until the

@@ -1,0 +1,125 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.rebalancer.offsets.CommitPermit;
+import io.zkgroups.rebalancer.offsets.FencedException;
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The fence's rules, with a lease the test controls. */
+class OwnershipFenceTest {
+
+    private static final TopicAndPartition P0 = TopicAndPartition.of("t", 0);
+    private static final TopicAndPartition P1 = TopicAndPartition.of("t", 1);
+    private static final long SESSION = 0x100L;
+
+    /** A lease that holds one session, for as long as the test says. */
+    private static final class TestLease implements OwnershipFence.Lease {
+        volatile long session = SESSION;
+        volatile long remainingNanos = TimeUnit.SECONDS.toNanos(5);
+
+        @Override
+        public boolean holds(long s) {
+            return s == session && remainingNanos > 0;
+        }
+
+        @Override
+        public long remainingNanos() {
+            return remainingNanos;
+        }
+    }
+
+    private final TestLease lease = new TestLease();
+    private final OwnershipFence fence = new OwnershipFence(lease);
+
+    private long epoch(TopicAndPartition tp) {
+        return fence.grantsOf(List.of(tp)).get(tp).epoch();
+    }
+
+    @Test
+    void aGrantLetsOutRecordsAndCommitsOnlyUnderItsOwnEpoch() {
+        fence.grant(List.of(P0, P1), SESSION);
+        long e0 = epoch(P0);
+        assertThat(fence.deliverable(Map.of(P0, e0, P1, epoch(P1)))).containsExactly(P0, P1);
+        try (CommitPermit permit = fence.authorize(Map.of(P0, e0))) {
+            assertThat(permit.session()).isEqualTo(SESSION);
+            assertThat(permit.remainingMillis()).isPositive().isLessThanOrEqualTo(5_000);
+        }
+
+        fence.withdraw(List.of(P0));
+        fence.grant(List.of(P0), SESSION); // claimed back later: a new grant
+        assertThat(epoch(P0)).isNotEqualTo(e0);
+        assertThat(fence.deliverable(Map.of(P0, e0))).as("records fetched under the old grant").isEmpty();
+        assertThatThrownBy(() -> fence.authorize(Map.of(P0, e0))).isInstanceOf(FencedException.class)
+                .hasMessageContaining("t-0");
+    }
+
+    @Test
+    void whileRevokingNothingIsHandedOutButTheRevokeCommitPasses() {
+        fence.grant(List.of(P0), SESSION);
+        long e0 = epoch(P0);
+        fence.beginRevoke(List.of(P0));
+        assertThat(fence.deliverable(Map.of(P0, e0))).isEmpty();
+        fence.authorize(Map.of(P0, e0)).close();
+        fence.withdraw(List.of(P0));
+        assertThatThrownBy(() -> fence.authorize(Map.of(P0, e0))).isInstanceOf(FencedException.class);
+    }
+
+    @Test
+    void grantsOfASessionWhoseLeaseRanOutOrWasReplacedPassNothing() {
+        fence.grant(List.of(P0), SESSION);
+        long e0 = epoch(P0);
+        lease.remainingNanos = -1; // frozen past the lease
+        assertThat(fence.deliverable(Map.of(P0, e0))).isEmpty();
+        assertThatThrownBy(() -> fence.authorize(Map.of(P0, e0))).isInstanceOf(FencedException.class)
+                .hasMessageContaining("may have expired");
+
+        lease.remainingNanos = TimeUnit.SECONDS.toNanos(5);
+        lease.session = 0x200L; // a new session's lease is valid: the old session's grants still are not
+        assertThat(fence.deliverable(Map.of(P0, e0))).isEmpty();
+        assertThatThrownBy(() -> fence.authorize(Map.of(P0, e0))).isInstanceOf(FencedException.class);
+    }
+
+    @Test
+    void oneRefusedPartitionRefusesTheWholeCommitNamingEachReason() {
+        fence.grant(List.of(P0), SESSION);
+        FencedException refused = (FencedException) org.assertj.core.api.Assertions.catchThrowable(
+                () -> fence.authorize(Map.of(P0, epoch(P0), P1, 7L)));
+        assertThat(refused.refused()).containsOnlyKeys(P1);
+        assertThat(refused).hasMessageContaining("t-1");
+    }
+
+    @Test
+    void aReleaseWaitsForCommitsInFlightUntilTheyEnd() throws Exception {
+        fence.grant(List.of(P0, P1), SESSION);
+        CommitPermit permit = fence.authorize(Map.of(P0, epoch(P0)));
+        CompletableFuture<Void> released = CompletableFuture.runAsync(() -> {
+            try {
+                fence.awaitCommits(Set.of(P0));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        fence.awaitCommits(Set.of(P1)); // other partitions are not held up
+        assertThat(released).isNotDone();
+        permit.close();
+        released.get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aReleaseStopsWaitingAtTheDeadlineOfTheCommitsInFlight() throws Exception {
+        fence.grant(List.of(P0), SESSION);
+        lease.remainingNanos = TimeUnit.MILLISECONDS.toNanos(50);
+        CommitPermit neverClosed = fence.authorize(Map.of(P0, epoch(P0)));
+        fence.awaitCommits(Set.of(P0)); // returns once the permit's deadline has passed
+        assertThat(System.nanoTime()).isGreaterThanOrEqualTo(neverClosed.deadlineNanos());
+    }
+}
