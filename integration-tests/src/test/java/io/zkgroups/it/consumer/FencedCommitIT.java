@@ -5,6 +5,7 @@ import io.zkgroups.it.consumer.ZkGroupConsumerIT.OffsetMonotonicity;
 import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.OffsetWrites;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -105,6 +106,9 @@ class FencedCommitIT {
             assertThat(monotonic.violations()).isEmpty();
             assertThat(monotonic.observations()).isPositive();
         }
+        List<OffsetWrites.Write> writes = OffsetWrites.of(servers.zooKeeper(), "/consumers/" + group + "/offsets/");
+        assertThat(writes).as("offset writes in ZooKeeper's transaction log").hasSizeGreaterThan(2);
+        assertThat(OffsetWrites.regressions(writes)).as("every offset write, in the order ZooKeeper applied them").isEmpty();
     }
 
     /**
