@@ -4,6 +4,7 @@ import io.zkgroups.rebalancer.group.GroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MemberState;
+import io.zkgroups.rebalancer.group.OwnershipFence;
 import io.zkgroups.rebalancer.group.TopicMetadata;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
@@ -66,6 +67,8 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     /** Fetched partitions → the epoch of their grant. */
     private final Map<TopicPartition, Long> active = new HashMap<>();
     private final HeldPartitions held;
+    /** Assigned partitions → the member's consumer thread (0.8 stream) the group gave each to. */
+    private final Map<TopicPartition, Integer> streams = new HashMap<>();
 
     GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator,
                      TopicMetadata topicMetadata, KafkaConsumer<?, ?> fetcher, OffsetStore store) {
@@ -145,6 +148,11 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         return all;
     }
 
+    /** Each assigned partition's stream: the consumer thread {@code CID-k} of the registration it was given to. */
+    Map<TopicPartition, Integer> streams() {
+        return Collections.unmodifiableMap(streams);
+    }
+
     GroupMember member() {
         return member;
     }
@@ -207,7 +215,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
                     lose(lose.partitions());
                 } else if (event instanceof RebalanceEvent.Assign assign) {
                     if (assigning) {
-                        assign(assign.epochs());
+                        assign(assign.grants());
                     }
                 } else if (event instanceof RebalanceEvent.Wakeup) {
                     wakeup = true;
@@ -260,6 +268,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         }
         boolean wasHeld = held.forget(partitions);
         active.keySet().removeAll(partitions);
+        streams.keySet().removeAll(partitions);
         committer.forget(partitions);
         fetcher.assign(new ArrayList<>(active.keySet()));
         if (wasHeld) {
@@ -268,10 +277,15 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     }
 
     /** Reads the committed offsets of newly granted partitions: known ones are fetched, the rest held. */
-    private void assign(Map<TopicPartition, Long> epochs) {
-        if (epochs.isEmpty()) {
+    private void assign(Map<TopicPartition, OwnershipFence.Grant> grants) {
+        if (grants.isEmpty()) {
             return;
         }
+        Map<TopicPartition, Long> epochs = new HashMap<>();
+        grants.forEach((tp, grant) -> {
+            epochs.put(tp, grant.epoch());
+            streams.put(tp, grant.thread().thread());
+        });
         OffsetLookup lookup = store.lookup(config.groupId(), zk(epochs.keySet()));
         Map<TopicPartition, Long> known = new HashMap<>();
         epochs.forEach((tp, epoch) -> {

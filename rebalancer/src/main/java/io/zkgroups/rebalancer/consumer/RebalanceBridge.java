@@ -83,12 +83,12 @@ final class RebalanceBridge implements MembershipListener {
         events.add(new RebalanceEvent.Lose(kafka(partitions)));
     }
 
-    /** Called right after the fence granted {@code partitions}: the event carries the epochs of those grants. */
+    /** Called right after the fence granted {@code partitions}: the event carries those grants. */
     @Override
     public void onAssigned(Set<TopicAndPartition> partitions) {
-        Map<TopicPartition, Long> epochs = new TreeMap<>(ORDER);
-        fence.grantsOf(partitions).forEach((tp, grant) -> epochs.put(kafka(tp), grant.epoch()));
-        events.add(new RebalanceEvent.Assign(epochs));
+        Map<TopicPartition, OwnershipFence.Grant> grants = new TreeMap<>(ORDER);
+        fence.grantsOf(partitions).forEach((tp, grant) -> grants.put(kafka(tp), grant));
+        events.add(new RebalanceEvent.Assign(grants));
     }
 
     static TopicPartition kafka(TopicAndPartition tp) {

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.rebalancer.group.OwnershipFence;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.Map;
@@ -17,8 +18,8 @@ sealed interface RebalanceEvent {
     record Lose(Set<TopicPartition> partitions) implements RebalanceEvent {
     }
 
-    /** Partitions now owned, with the fence's epoch of each grant: read offsets, seek, tell the application. */
-    record Assign(Map<TopicPartition, Long> epochs) implements RebalanceEvent {
+    /** Partitions now owned, with the fence's grant of each: read offsets, seek, tell the application. */
+    record Assign(Map<TopicPartition, OwnershipFence.Grant> grants) implements RebalanceEvent {
     }
 
     /** {@code wakeup()} was called. */

@@ -219,6 +219,41 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         }
     }
 
+    /**
+     * Subscribes with a 0.8 subscription as it is registered: a number of streams (consumer threads {@code CID-0..n-1})
+     * per topic, as 0.8's {@code createMessageStreams(topicCountMap)} declares them, or a white list / black list regex
+     * with a number of streams ({@code createMessageStreamsByFilter}). {@link #streamAssignment()} tells which stream
+     * each assigned partition was given to.
+     */
+    public void subscribe(Subscription subscription, ConsumerRebalanceListener listener) {
+        acquire();
+        try {
+            if (subscription instanceof Subscription.Static fixed) {
+                fixed.streamsPerTopic().keySet().forEach(topic -> ZkNames.requireValid("topic", topic));
+                join(subscription, Set.copyOf(fixed.streamsPerTopic().keySet()), null, listener);
+            } else if (subscription instanceof Subscription.Wildcard wildcard) {
+                join(subscription, Set.of(), Pattern.compile(wildcard.regex()), listener);
+            } else {
+                throw new IllegalArgumentException("subscription cannot be " + subscription);
+            }
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * Which stream each assigned partition belongs to: the index {@code k} of the consumer thread {@code CID-k} the
+     * group's assignment gave it to (0 for every partition with one stream per topic).
+     */
+    public Map<TopicPartition, Integer> streamAssignment() {
+        acquire();
+        try {
+            return Map.copyOf(coordinator.streams());
+        } finally {
+            release();
+        }
+    }
+
     private void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener) {
         ensureOpen();
         if (listener == null) {

@@ -459,7 +459,7 @@ public final class GroupMember implements Closeable {
         }
         owned.putAll(toClaim);
         ownedSnapshot = null;
-        fence.grant(toClaim.keySet(), registeredSession);
+        fence.grant(toClaim, registeredSession);
         if (!toClaim.isEmpty()) {
             listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
         }

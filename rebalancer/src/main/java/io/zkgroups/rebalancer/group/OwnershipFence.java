@@ -2,6 +2,7 @@ package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
+import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.Collection;
@@ -35,8 +36,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OwnershipFence {
 
-    /** One partition's ownership: established in {@code session}, told to readers as {@code epoch}. */
-    public record Grant(TopicAndPartition partition, long session, long epoch, boolean revoking) {
+    /**
+     * One partition's ownership: given to the member's consumer thread {@code thread} (its stream, in 0.8 terms),
+     * established in {@code session}, told to readers as {@code epoch}.
+     */
+    public record Grant(TopicAndPartition partition, ThreadId thread, long session, long epoch, boolean revoking) {
     }
 
     /** What the fence needs of the session lease ({@link SessionLease}). */
@@ -59,11 +63,12 @@ public final class OwnershipFence {
 
     // --- written by the member's event loop --------------------------------------------------------------
 
-    /** {@code partitions} are owned now, through owner znodes of {@code session}; returns their new grants. */
-    public synchronized Map<TopicAndPartition, Grant> grant(Collection<TopicAndPartition> partitions, long session) {
+    /** {@code threads}' partitions are owned now, through owner znodes of {@code session}; returns their new grants. */
+    public synchronized Map<TopicAndPartition, Grant> grant(Map<TopicAndPartition, ThreadId> threads, long session) {
         Map<TopicAndPartition, Grant> granted = new TreeMap<>();
-        for (TopicAndPartition tp : partitions) {
-            Grant grant = new Grant(tp, session, nextEpoch++, false);
+        for (Map.Entry<TopicAndPartition, ThreadId> owned : threads.entrySet()) {
+            TopicAndPartition tp = owned.getKey();
+            Grant grant = new Grant(tp, owned.getValue(), session, nextEpoch++, false);
             grants.put(tp, grant);
             granted.put(tp, grant);
         }
@@ -73,7 +78,7 @@ public final class OwnershipFence {
     /** No more hand-outs of {@code partitions}; their offsets may still be committed until {@link #withdraw}. */
     public synchronized void beginRevoke(Collection<TopicAndPartition> partitions) {
         for (TopicAndPartition tp : partitions) {
-            grants.computeIfPresent(tp, (k, g) -> new Grant(k, g.session(), g.epoch(), true));
+            grants.computeIfPresent(tp, (k, g) -> new Grant(k, g.thread(), g.session(), g.epoch(), true));
         }
     }
 

@@ -2,6 +2,8 @@ package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.junit.jupiter.api.Test;
 
@@ -40,13 +42,21 @@ class OwnershipFenceTest {
     private final TestLease lease = new TestLease();
     private final OwnershipFence fence = new OwnershipFence(lease);
 
+    private static Map<TopicAndPartition, ThreadId> threads(TopicAndPartition... partitions) {
+        Map<TopicAndPartition, ThreadId> threads = new java.util.TreeMap<>();
+        for (TopicAndPartition tp : partitions) {
+            threads.put(tp, ConsumerId.ofOverride("g", "m").thread(tp.partition()));
+        }
+        return threads;
+    }
+
     private long epoch(TopicAndPartition tp) {
         return fence.grantsOf(List.of(tp)).get(tp).epoch();
     }
 
     @Test
     void aGrantLetsOutRecordsAndCommitsOnlyUnderItsOwnEpoch() {
-        fence.grant(List.of(P0, P1), SESSION);
+        fence.grant(threads(P0, P1), SESSION);
         long e0 = epoch(P0);
         assertThat(fence.deliverable(Map.of(P0, e0, P1, epoch(P1)))).containsExactly(P0, P1);
         try (CommitPermit permit = fence.authorize(Map.of(P0, e0))) {
@@ -55,7 +65,7 @@ class OwnershipFenceTest {
         }
 
         fence.withdraw(List.of(P0));
-        fence.grant(List.of(P0), SESSION); // claimed back later: a new grant
+        fence.grant(threads(P0), SESSION); // claimed back later: a new grant
         assertThat(epoch(P0)).isNotEqualTo(e0);
         assertThat(fence.deliverable(Map.of(P0, e0))).as("records fetched under the old grant").isEmpty();
         assertThatThrownBy(() -> fence.authorize(Map.of(P0, e0))).isInstanceOf(FencedException.class)
@@ -64,7 +74,7 @@ class OwnershipFenceTest {
 
     @Test
     void whileRevokingNothingIsHandedOutButTheRevokeCommitPasses() {
-        fence.grant(List.of(P0), SESSION);
+        fence.grant(threads(P0), SESSION);
         long e0 = epoch(P0);
         fence.beginRevoke(List.of(P0));
         assertThat(fence.deliverable(Map.of(P0, e0))).isEmpty();
@@ -75,7 +85,7 @@ class OwnershipFenceTest {
 
     @Test
     void grantsOfASessionWhoseLeaseRanOutOrWasReplacedPassNothing() {
-        fence.grant(List.of(P0), SESSION);
+        fence.grant(threads(P0), SESSION);
         long e0 = epoch(P0);
         lease.remainingNanos = -1; // frozen past the lease
         assertThat(fence.deliverable(Map.of(P0, e0))).isEmpty();
@@ -90,7 +100,7 @@ class OwnershipFenceTest {
 
     @Test
     void oneRefusedPartitionRefusesTheWholeCommitNamingEachReason() {
-        fence.grant(List.of(P0), SESSION);
+        fence.grant(threads(P0), SESSION);
         FencedException refused = (FencedException) org.assertj.core.api.Assertions.catchThrowable(
                 () -> fence.authorize(Map.of(P0, epoch(P0), P1, 7L)));
         assertThat(refused.refused()).containsOnlyKeys(P1);
@@ -99,7 +109,7 @@ class OwnershipFenceTest {
 
     @Test
     void aReleaseWaitsForCommitsInFlightUntilTheyEnd() throws Exception {
-        fence.grant(List.of(P0, P1), SESSION);
+        fence.grant(threads(P0, P1), SESSION);
         CommitPermit permit = fence.authorize(Map.of(P0, epoch(P0)));
         CompletableFuture<Void> released = CompletableFuture.runAsync(() -> {
             try {
@@ -116,7 +126,7 @@ class OwnershipFenceTest {
 
     @Test
     void aReleaseStopsWaitingAtTheDeadlineOfTheCommitsInFlight() throws Exception {
-        fence.grant(List.of(P0), SESSION);
+        fence.grant(threads(P0), SESSION);
         lease.remainingNanos = TimeUnit.MILLISECONDS.toNanos(50);
         CommitPermit neverClosed = fence.authorize(Map.of(P0, epoch(P0)));
         fence.awaitCommits(Set.of(P0)); // returns once the permit's deadline has passed
