@@ -755,7 +755,8 @@ public final class GroupMember implements Closeable {
             }
             if (registeredSession != 0) {
                 // one transaction; no read first when our watches vouch for the registration and the claims
-                registry.owners().releaseAndUnregister(group, me, unreleased, memberList.vouchesFor(me, registeredSession));
+                registry.owners().releaseAndUnregister(group, me, unreleased, registeredSession,
+                        memberList.vouchesFor(me, registeredSession));
                 unreleased.clear();
             } else {
                 releaseHandedOver();

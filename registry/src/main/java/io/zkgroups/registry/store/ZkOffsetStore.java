@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,12 +47,11 @@ public final class ZkOffsetStore {
     public record CommitResult(int written, int unchanged, int batches) {
     }
 
-    static final int MAX_OPS_PER_BATCH = 1000;
-    private static final int OP_OVERHEAD_BYTES = 64;
+    /** Bytes of the decimal text of an offset, at most. */
+    private static final int OFFSET_BYTES = 20;
 
     private final Znodes znodes;
     private final ZkLayout layout;
-    private final int maxBatchBytes;
     /** Last value known to be stored at each offset path: the skip-unchanged checkpoint. */
     private final Map<String, Long> checkpoint = new ConcurrentHashMap<>();
     private final Set<String> knownParents = ConcurrentHashMap.newKeySet();
@@ -61,8 +59,6 @@ public final class ZkOffsetStore {
     public ZkOffsetStore(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
-        // jute.maxbuffer bounds a whole multi() request; stay at half of it.
-        this.maxBatchBytes = Integer.getInteger("jute.maxbuffer", 0xfffff) / 2;
     }
 
     /** Offsets of {@code partitions} in {@code group}; partitions without an offset are absent. */
@@ -132,7 +128,7 @@ public final class ZkOffsetStore {
         }
         Set<String> existing = prepare(group, changed.keySet());
         int batches = 0;
-        for (Map<String, Long> batch : batches(changed)) {
+        for (Map<String, Long> batch : MultiBatches.split(changed, e -> e.getKey().length() + OFFSET_BYTES)) {
             batches++;
             try {
                 znodes.client().transaction().forOperations(ops(batch, existing));
@@ -170,24 +166,6 @@ public final class ZkOffsetStore {
                     : znodes.client().transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(entry.getKey(), data));
         }
         return ops;
-    }
-
-    private List<Map<String, Long>> batches(Map<String, Long> changed) {
-        List<Map<String, Long>> batches = new ArrayList<>();
-        Map<String, Long> current = new LinkedHashMap<>(); // keeps the path order of changed
-        int bytes = 0;
-        for (Map.Entry<String, Long> entry : changed.entrySet()) {
-            int size = entry.getKey().length() + 20 + OP_OVERHEAD_BYTES;
-            if (!current.isEmpty() && (current.size() >= MAX_OPS_PER_BATCH || bytes + size > maxBatchBytes)) {
-                batches.add(current);
-                current = new LinkedHashMap<>();
-                bytes = 0;
-            }
-            current.put(entry.getKey(), entry.getValue());
-            bytes += size;
-        }
-        batches.add(current);
-        return batches;
     }
 
     /**
@@ -243,8 +221,8 @@ public final class ZkOffsetStore {
         if (!offsetsDirExists) {
             znodes.ensurePersistent(offsetsDir);
         }
-        for (int from = 0; from < dirs.size(); from += MAX_OPS_PER_BATCH) {
-            List<String> chunk = dirs.subList(from, Math.min(dirs.size(), from + MAX_OPS_PER_BATCH));
+        for (int from = 0; from < dirs.size(); from += MultiBatches.MAX_OPS) {
+            List<String> chunk = dirs.subList(from, Math.min(dirs.size(), from + MultiBatches.MAX_OPS));
             try {
                 List<CuratorOp> ops = new ArrayList<>(chunk.size());
                 for (String dir : chunk) {
