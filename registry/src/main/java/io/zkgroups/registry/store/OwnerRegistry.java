@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -40,7 +41,7 @@ public final class OwnerRegistry {
     private final Znodes znodes;
     private final ZkLayout layout;
     private final SessionWrites writes;
-    private final ClaimWriter claims;
+    private final ClaimWriter claimWriter;
     /** Armed on every owner znode this registry reads with a watch: vouches for our claims, wakes deletion waiters. */
     private final WatchedOwners watched = new WatchedOwners();
 
@@ -48,7 +49,7 @@ public final class OwnerRegistry {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
         this.writes = new SessionWrites(znodes);
-        this.claims = new ClaimWriter(znodes, writes, layout);
+        this.claimWriter = new ClaimWriter(znodes, writes, layout);
     }
 
     /**
@@ -86,7 +87,7 @@ public final class OwnerRegistry {
                                                                   Collection<TopicAndPartition> release,
                                                                   Map<TopicAndPartition, ThreadId> claims,
                                                                   Watcher letGo) {
-        this.claims.ensureParents(group, claims.keySet());
+        claimWriter.ensureParents(group, claims.keySet());
         long session = znodes.sessionId();
         Map<String, Integer> releasable = ownNodes(group, release, List.of(), session);
         Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
@@ -94,24 +95,23 @@ public final class OwnerRegistry {
             claimPaths.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before the read: no event is missed
         }
         releasable.keySet().forEach(watched::forget);
-        ClaimWriter.Round round = this.claims.send(session, group, member, releasable, claims, watched);
+        ClaimWriter.Round round = claimWriter.send(session, group, member, releasable, claims, watched);
         if (!round.released()) {
             // a node we vouched for changed under us (or the session ended): read, then release what is still ours
             releaseAnd(session, group, release, Map.of(), List.of());
         }
         Map<TopicAndPartition, PartitionOwner> held = round.claimed() ? Map.of() : round.heldByOthers();
         claimPaths.forEach((path, tp) -> {
-            if (round.isOurs(path)) {
-                watched.vouch(path, session, round.read(path).orElseThrow().stat().getVersion());
-            }
             if (!held.containsKey(tp)) {
-                watched.stopAwaiting(path); // only the holders' deletion is awaited
+                watched.stopAwaiting(path); // only the holders' deletion is awaited (not that of an undone claim)
             }
         });
+        Set<String> undone = claimWriter.undo(round); // nothing, if everything was claimed
+        claimPaths.keySet().stream().filter(path -> round.isOurs(path) && !undone.contains(path))
+                .forEach(path -> watched.vouch(path, session, round.read(path).orElseThrow().stat().getVersion()));
         if (round.claimed()) {
             return Map.of();
         }
-        this.claims.undo(round).forEach(watched::forget);
         failUnlessRetryable(round, group, member);
         if (!held.isEmpty()) {
             return held; // nothing claimed: wait for the holders
@@ -125,11 +125,11 @@ public final class OwnerRegistry {
     private void claimWithRetries(long session, String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
         Map<TopicAndPartition, ThreadId> toCreate = claims;
         for (int attempt = 0; attempt < MAX_CLAIM_ROUNDS && !toCreate.isEmpty(); attempt++) {
-            ClaimWriter.Round round = this.claims.send(session, group, member, Map.of(), toCreate, null);
+            ClaimWriter.Round round = claimWriter.send(session, group, member, Map.of(), toCreate, null);
             if (round.claimed()) {
                 return;
             }
-            this.claims.undo(round).forEach(watched::forget);
+            claimWriter.undo(round);
             failUnlessRetryable(round, group, member);
             Map<TopicAndPartition, PartitionOwner> conflicts = round.heldByOthers();
             if (!conflicts.isEmpty()) {
@@ -154,7 +154,7 @@ public final class OwnerRegistry {
                     + " is not registered at " + layout.member(group, member) + " (session lost?)");
         }
         if (round.parentMissing()) {
-            claims.recreateParents(group, round.partitions()); // an operator deleted a topic directory
+            claimWriter.recreateParents(group, round.partitions()); // an operator deleted a topic directory
         }
     }
 
