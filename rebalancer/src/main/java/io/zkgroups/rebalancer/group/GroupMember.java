@@ -497,23 +497,11 @@ public final class GroupMember implements Closeable {
         if (!untrackedScanDue) {
             return;
         }
-        String owners = registry.layout().owners(group);
-        registry.znodes().ephemeralsOfSession(registeredSession, owners).ifPresent(paths -> {
-            for (String path : paths) {
-                if (!path.startsWith(owners + "/")) {
-                    continue;
-                }
-                String[] topicAndPartition = path.substring(owners.length() + 1).split("/");
-                java.util.OptionalInt partition = topicAndPartition.length == 2
-                        ? ZkLayout.parsePartition(topicAndPartition[1]) : java.util.OptionalInt.empty();
-                if (partition.isPresent()) {
-                    TopicAndPartition tp = new TopicAndPartition(topicAndPartition[0], partition.getAsInt());
-                    if (!owned.containsKey(tp)) {
-                        unreleased.add(tp);
-                    }
-                }
+        for (TopicAndPartition tp : registry.owners().ownedBySession(group)) {
+            if (!owned.containsKey(tp)) {
+                unreleased.add(tp);
             }
-        });
+        }
         untrackedScanDue = false;
     }
 
@@ -853,7 +841,8 @@ public final class GroupMember implements Closeable {
             }
             if (registeredSession != 0) {
                 // one transaction; no read first when our watches vouch for the registration and the claims
-                registry.owners().releaseAndUnregister(group, me, unreleased, memberList.vouchesFor(me, registeredSession));
+                registry.owners().releaseAndUnregister(group, me, unreleased, registeredSession,
+                        memberList.vouchesFor(me, registeredSession));
                 unreleased.clear();
             } else {
                 releaseHandedOver();
