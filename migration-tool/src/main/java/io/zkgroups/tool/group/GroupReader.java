@@ -27,17 +27,29 @@ import java.util.TreeSet;
  * Reads a {@link GroupView}: members, owners, ZooKeeper offsets (with mtimes), Kafka offsets, and partition
  * counts from {@code /brokers/topics} (ZooKeeper-mode clusters) or Kafka metadata (KRaft clusters). With a
  * watcher, arms it on everything whose change can change the group's health.
+ * <p>
+ * The mtimes are compared with ZooKeeper's time ({@link ZooKeeperClock}, calibrated at the first read), so a
+ * host with a skewed clock infers the same phase as any other.
  */
 public final class GroupReader {
 
     private final Clients clients;
     private final Duration staleAfter;
-    private final Clock clock;
+    private final Clock localClock;
+    private ZooKeeperClock clock;
 
-    public GroupReader(Clients clients, Duration staleAfter, Clock clock) {
+    /** @param localClock this host's clock; only elapsed time is taken from it */
+    public GroupReader(Clients clients, Duration staleAfter, Clock localClock) {
         this.clients = clients;
         this.staleAfter = staleAfter;
-        this.clock = clock;
+        this.localClock = localClock;
+    }
+
+    private synchronized ZooKeeperClock clock() {
+        if (clock == null) {
+            clock = ZooKeeperClock.calibrate(localClock, clients.zk()::serverTime);
+        }
+        return clock;
     }
 
     /**
@@ -46,6 +58,7 @@ public final class GroupReader {
      */
     public GroupView read(String group, Watcher watcher, boolean queryKafka) {
         ZkGroups zk = clients.zk();
+        ZooKeeperClock clock = clock();
         Instant now = clock.instant();
         boolean exists = zk.exists(group);
         Listing<Member> members = exists ? zk.members(group, watcher) : Listing.empty();
@@ -84,6 +97,10 @@ public final class GroupReader {
         }
         PhaseInference.Result phase = PhaseInference.infer(zkOffsets.offsets(), zkOffsets.mtimes(), kafkaOffsets, now,
                 staleAfter);
+        if (clock.uncalibrated().isPresent()) {
+            phase = new PhaseInference.Result(phase.phase(), phase.evidence() + "; ZooKeeper mtimes compared with the "
+                    + "local clock (ZooKeeper's time could not be read: " + clock.uncalibrated().get() + ")");
+        }
         return new GroupView(group, exists, members, subscriptions, owners, counts, zkOffsets, kafkaOffsets, phase, now);
     }
 }

@@ -17,6 +17,7 @@ import io.zkgroups.registry.store.Znodes;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -192,6 +193,30 @@ public final class ZkGroups {
         if (!offsets.isEmpty()) {
             registry.offsets().commit(group, offsets);
         }
+    }
+
+    /**
+     * ZooKeeper's time now: the ctime of an ephemeral znode this session creates under the layout's root and
+     * deletes at once (nothing is written under {@code /consumers}; if the delete fails, the znode goes with the
+     * session).
+     *
+     * @throws RegistryException if the znode cannot be created (e.g. an ACL refuses it)
+     */
+    public Instant serverTime() {
+        Stat stat = new Stat();
+        String path;
+        try {
+            path = znodes().client().create().storingStatIn(stat).withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                    .forPath(layout().clockProbe(), new byte[0]);
+        } catch (Exception e) {
+            throw RegistryException.of("creating", layout().clockProbe(), e);
+        }
+        try {
+            znodes().client().delete().forPath(path);
+        } catch (Exception e) {
+            // an ephemeral: it ends with the session anyway
+        }
+        return Instant.ofEpochMilli(stat.getCtime());
     }
 
     /** Registered brokers (for deriving the bootstrap servers). */
