@@ -6,6 +6,8 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.TopicRegistry;
+import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.io.KafkaGroups;
 import io.zkgroups.tool.io.ZkGroups;
@@ -87,11 +89,15 @@ public final class GroupReader {
             kafkaOffsets.keySet().forEach(tp -> topics.add(tp.topic()));
         }
         Map<String, Integer> counts = new TreeMap<>();
+        Map<String, Unreadable> unreadableTopics = new TreeMap<>();
         if (zkTopics) {
-            counts.putAll(zk.partitionCounts(subscribed, watcher));
             Set<String> rest = new TreeSet<>(topics);
             rest.removeAll(subscribed);
-            counts.putAll(zk.partitionCounts(rest, null));
+            for (TopicRegistry.Registrations read : List.of(zk.topicRegistrations(subscribed, watcher),
+                    zk.topicRegistrations(rest, null))) {
+                read.registrations().forEach((topic, registration) -> counts.put(topic, registration.partitionCount()));
+                unreadableTopics.putAll(read.unreadable());
+            }
         } else {
             counts.putAll(kafka.get().partitionCounts(topics));
         }
@@ -101,6 +107,7 @@ public final class GroupReader {
             phase = new PhaseInference.Result(phase.phase(), phase.evidence() + "; ZooKeeper mtimes compared with the "
                     + "local clock (ZooKeeper's time could not be read: " + clock.uncalibrated().get() + ")");
         }
-        return new GroupView(group, exists, members, subscriptions, owners, counts, zkOffsets, kafkaOffsets, phase, now);
+        return new GroupView(group, exists, members, subscriptions, owners, counts, unreadableTopics, zkOffsets,
+                kafkaOffsets, phase, now);
     }
 }
