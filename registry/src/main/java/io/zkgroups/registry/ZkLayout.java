@@ -122,6 +122,16 @@ public final class ZkLayout {
         return offsets(group, tp.topic()) + "/" + requirePartition(tp.partition());
     }
 
+    // --- tools -------------------------------------------------------------------------------------------
+
+    /**
+     * Name prefix of the ephemeral-sequential znode a tool creates and deletes at once to read ZooKeeper's clock
+     * (the znode's ctime): mtimes are compared with ZooKeeper's time, never with the local clock.
+     */
+    public String clockProbe() {
+        return chroot + "/zkgroups-clock-";
+    }
+
     /** Parses a partition znode name ({@code "0"}, {@code "12"}); empty for anything else. */
     public static java.util.OptionalInt parsePartition(String name) {
         if (name == null || name.isEmpty() || name.length() > 10 || !name.chars().allMatch(c -> c >= '0' && c <= '9')) {

@@ -550,16 +550,18 @@ public final class GroupMember implements Closeable {
             registeredSession = 0; // our registration is gone: register again on the next attempt
             throw new IllegalStateException("own registration " + registry.layout().member(group, me) + " disappeared");
         }
-        Map<String, Integer> counts = topicMetadata.partitionCounts(
+        TopicMetadata.TopicCounts topicCounts = topicMetadata.counts(
                 subscriptions.getOrDefault(me, Map.of()).keySet(), onChange);
+        Map<String, Integer> counts = topicCounts.partitionCounts();
         Map<ConsumerId, Member> members = new TreeMap<>();
         listing.entries().forEach(m -> members.put(m.id(), m));
-        malformed = listing.unreadable();
-        if (!listing.unreadable().isEmpty()) {
+        if (!listing.unreadable().isEmpty() && !listing.unreadable().equals(malformed)) {
             LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, listing.unreadable());
         }
+        malformed = listing.unreadable();
+        reportUnreadable("topics", List.copyOf(topicCounts.unreadable().values()));
         return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
-                counts, new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts));
+                counts, topicCounts.unreadable(), new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts));
     }
 
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {

@@ -23,7 +23,9 @@ import java.util.Map;
  * <p>
  * Reading follows 0.8.2.2's {@code TopicCount.constructTopicCount}: {@code pattern} and
  * {@code subscription} are required; an empty subscription or a pattern other than
- * {@code white_list}/{@code black_list} means static; a wildcard's regex is the first entry's key.
+ * {@code white_list}/{@code black_list} means static; a wildcard's regex is the first entry's key. A registration
+ * declaring more than {@link Subscription#MAX_STREAMS} streams is rejected, as malformed (0.8.2.2 would allocate
+ * one row per stream, and a group with such a member stops rebalancing for lack of memory).
  */
 public final class MemberRegistrationCodec {
 
@@ -101,7 +103,11 @@ public final class MemberRegistrationCodec {
             }
             topics.put(field.getKey(), streams(field.getKey(), field.getValue()));
         }
-        return Subscription.topics(topics);
+        try {
+            return Subscription.topics(topics);
+        } catch (IllegalArgumentException e) {
+            throw new DecodeException(WHAT, e.getMessage());
+        }
     }
 
     private static int streams(String key, JsonNode value) throws DecodeException {

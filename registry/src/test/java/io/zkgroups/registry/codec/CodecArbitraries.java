@@ -54,7 +54,7 @@ final class CodecArbitraries {
 
     static Arbitrary<Subscription.Static> staticSubscriptions() {
         return topics().list().uniqueElements().ofMaxSize(8).flatMap(topics ->
-                Arbitraries.integers().between(0, Integer.MAX_VALUE).list().ofSize(topics.size()).map(streams -> {
+                Arbitraries.integers().between(0, Subscription.MAX_STREAMS / 8).list().ofSize(topics.size()).map(streams -> {
                     Map<String, Integer> map = new LinkedHashMap<>();
                     for (int i = 0; i < topics.size(); i++) {
                         map.put(topics.get(i), streams.get(i));
@@ -78,7 +78,7 @@ final class CodecArbitraries {
         return Combinators.combine(
                 Arbitraries.of(Subscription.Wildcard.Kind.class),
                 regexes(),
-                Arbitraries.integers().between(0, Integer.MAX_VALUE)
+                Arbitraries.integers().between(0, Subscription.MAX_STREAMS)
         ).as(Subscription.Wildcard::new);
     }
 

@@ -56,6 +56,19 @@ class SubscriptionTest {
     }
 
     @Test
+    void aSubscriptionDeclaresAtMostMaxStreamsInAll() {
+        assertThat(Subscription.topics(Map.of("a", 4_000, "b", 6_000)).streamsPerTopic()).hasSize(2);
+        assertThat(Subscription.whitelist("a.*", Subscription.MAX_STREAMS).streams()).isEqualTo(Subscription.MAX_STREAMS);
+
+        assertThatThrownBy(() -> Subscription.topics(Map.of("a", 4_000, "b", 6_001)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declares 10001 streams in all");
+        assertThatThrownBy(() -> Subscription.topics(Map.of("a", Integer.MAX_VALUE, "b", Integer.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declares 4294967294 streams");
+        assertThatThrownBy(() -> Subscription.blacklist("a", Subscription.MAX_STREAMS + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void staticSubscriptionKeepsTheCallersOrder() {
         Map<String, Integer> topics = new LinkedHashMap<>();
         topics.put("zeta", 1);
