@@ -114,6 +114,52 @@ class SessionBoundWritesIT {
         assertThat(successor.owners().owners("s2").entries()).as("owner znodes under /consumers/s2/owners").isEmpty();
     }
 
+    /**
+     * An offset commit held until the committing member's session has ended, the next owner has claimed the partition
+     * and committed further: the plain Curator commit (what the consumer used before the ownership fence) is replayed
+     * on the client's new session and rewinds the next owner's offset; the owner's commit is not.
+     */
+    @Test
+    void anOffsetCommitWhoseSessionEndsBeforeItArrivesRewindsNothing() throws Exception {
+        for (boolean owned : new boolean[] {false, true}) {
+            String group = owned ? "s6" : "s5";
+            HeldWrite held = new HeldWrite();
+            CuratorFramework client = held.newClient(zk.server());
+            ZkRegistry mine = ZkRegistry.of(client);
+            ZkRegistry next = ZkRegistry.of(zk.newClient());
+            ConsumerId me = join(mine, group, "me");
+            mine.owners().claim(group, me, claims(me, 0));
+            long session = mine.znodes().sessionId();
+            TopicAndPartition t0 = TopicAndPartition.of("T", 0);
+            mine.offsets().commit(group, Map.of(t0, 1L)); // the offset znode exists, like after any earlier commit
+
+            held.holdAfter(0); // the commit's multi()
+            CompletableFuture<Void> committing = CompletableFuture.runAsync(() -> {
+                if (owned) {
+                    mine.offsets().commitOwned(group, Map.of(t0, 5L), session);
+                } else {
+                    mine.offsets().commit(group, Map.of(t0, 5L));
+                }
+            });
+            held.awaitHeld();
+            expireAndAwaitNextSession(client, session);
+            ConsumerId other = join(next, group, "next");
+            next.owners().claim(group, other, claims(other, 0));
+            next.offsets().commit(group, Map.of(t0, 9L)); // the next owner has moved on
+            held.release();
+
+            Throwable failure = catchFailure(committing);
+            long stored = next.offsets().read(group, List.of(t0)).offsets().get(t0);
+            if (owned) {
+                assertThat(failure).as("the owner's write fails with its session").isInstanceOf(RegistryException.class);
+                assertThat(stored).as("the next owner's offset").isEqualTo(9L);
+            } else {
+                assertThat(failure).as("Curator replays the write on the new session").isNull();
+                assertThat(stored).as("rewound by the replay").isEqualTo(5L);
+            }
+        }
+    }
+
     @Test
     void aClaimForAConsumerIdThatAnotherSessionRegisteredSinceIsRefusedAndLeavesNothing() throws Exception {
         CuratorFramework client = zk.newClient();

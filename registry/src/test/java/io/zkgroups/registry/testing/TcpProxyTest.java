@@ -124,7 +124,8 @@ class TcpProxyTest {
             server.setSoTimeout(10_000);
             assertThat(readOrEnd(client)).isEqualTo(-1);
             assertThat(readOrEnd(server)).isEqualTo(-1);
-            assertThatThrownBy(this::connect).isInstanceOf(IOException.class);
+            // (whether a new connection to the old port is refused is not asserted: once the port is free, any
+            // process on the machine may bind it)
         }
     }
 
