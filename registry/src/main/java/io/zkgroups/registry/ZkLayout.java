@@ -6,8 +6,8 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import java.util.Objects;
 
 /**
- * The one place that knows the Kafka 0.8 znode layout (compat spec §1). Every name that becomes a path
- * segment is validated ({@link ZkNames}), so no caller can build a path that escapes its group.
+ * The one place that knows the Kafka 0.8 znode layout (docs/compatibility.md#znode-layout). Every name that
+ * becomes a path segment is validated ({@link ZkNames}), so no caller can build a path that escapes its group.
  * <p>
  * A chroot given here is prepended to every path; leave it empty when the chroot is already part of the
  * ZooKeeper connect string (the usual case: {@code zk1:2181/kafka}).

@@ -12,7 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Member registrations ({@code /consumers/G/ids/CID}), byte-identical to 0.8.2.2 (compat spec §1.3):
+ * Member registrations ({@code /consumers/G/ids/CID}), byte-identical to 0.8.2.2
+ * (docs/compatibility.md#member-registrations):
  * <pre>
  * {"version":1,"subscription":{"T1":1,"T2":1},"pattern":"static","timestamp":"1795988925195"}
  * {"version":1,"subscription":{"T1|T\\d":2},"pattern":"white_list","timestamp":"1795988925551"}

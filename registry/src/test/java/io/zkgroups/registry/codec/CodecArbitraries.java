@@ -142,7 +142,7 @@ final class CodecArbitraries {
 
     // --- encodings -----------------------------------------------------------------------------------
 
-    /** Real JSON written by 0.8.2.2 and later brokers/tools (compat spec §1.1–§1.3). */
+    /** Real JSON written by 0.8.2.2 and later brokers/tools (docs/compatibility.md#znode-data-formats). */
     static final List<String> OBSERVED = List.of(
             "{\"jmx_port\":9999,\"timestamp\":\"1795989019637\",\"host\":\"broker3.example.com\",\"version\":1,\"port\":9092}",
             "{\"jmx_port\":-1,\"timestamp\":\"1461160453224\",\"endpoints\":[\"PLAINTEXT://host1:9092\",\"SSL://host1:9093\"],"

@@ -16,7 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-/** Member registrations {@code /consumers/G/ids/CID}, compat spec §1.3 and the JSON rows of §8.1/§8.3. */
+/**
+ * Member registrations {@code /consumers/G/ids/CID}, docs/compatibility.md#member-registrations and the JSON rows of
+ * docs/compatibility.md#identifier-vectors.
+ */
 class MemberRegistrationCodecTest {
 
     private static Map<String, Integer> topics(Object... topicAndStreams) {

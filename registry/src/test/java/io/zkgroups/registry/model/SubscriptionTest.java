@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-/** Subscriptions, compat spec §1.3 (TopicFilter normalisation and wildcard evaluation). */
+/** Subscriptions, docs/compatibility.md#member-registrations (TopicFilter normalisation and wildcard evaluation). */
 class SubscriptionTest {
 
     @Test
