@@ -229,9 +229,17 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             if (subscription instanceof Subscription.Static fixed) {
-                fixed.streamsPerTopic().keySet().forEach(topic -> ZkNames.requireValid("topic", topic));
+                fixed.streamsPerTopic().forEach((topic, streams) -> {
+                    if (streams < 1) { // a registration may say 0 (read as no threads), but 0.8 never creates one
+                        throw new IllegalArgumentException("stream count of topic " + topic + " must be >= 1, got " + streams);
+                    }
+                });
                 join(subscription, Set.copyOf(fixed.streamsPerTopic().keySet()), null, listener);
             } else if (subscription instanceof Subscription.Wildcard wildcard) {
+                if (wildcard.streams() < 1) {
+                    throw new IllegalArgumentException("stream count of " + wildcard.regex() + " must be >= 1, got "
+                            + wildcard.streams());
+                }
                 join(subscription, Set.of(), Pattern.compile(wildcard.regex()), listener);
             } else {
                 throw new IllegalArgumentException("subscription cannot be " + subscription);

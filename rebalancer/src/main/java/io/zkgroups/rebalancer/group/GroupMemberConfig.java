@@ -85,7 +85,13 @@ public record GroupMemberConfig(String group, ConsumerId consumerId, Subscriptio
 
     /** The capability key's content when advertised. */
     Map<String, String> capabilities() {
-        return advertiseCapabilities ? Map.of("assignor", assignmentStrategy, "v", "1") : Map.of();
+        if (!advertiseCapabilities) {
+            return Map.of();
+        }
+        Map<String, String> capabilities = new java.util.LinkedHashMap<>(); // a fixed key order: the same bytes every run
+        capabilities.put("assignor", assignmentStrategy);
+        capabilities.put("v", "1");
+        return java.util.Collections.unmodifiableMap(capabilities);
     }
 
     private static void requireNonNegative(String name, Duration value) {
