@@ -91,6 +91,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final AtomicLong currentThread = new AtomicLong(NO_THREAD);
     private final AtomicInteger refCount = new AtomicInteger();
     private volatile boolean userWakeup;
+    /** Set once close() has begun: the revocation it runs may still commit (in onPartitionsRevoked), as with KafkaConsumer. */
+    private boolean closing;
     private boolean closed;
 
     public ZkGroupConsumer(Properties properties) {
@@ -399,7 +401,6 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             ensureOpen();
-            ensureOpen();
             Map<TopicPartition, Long> positions = new HashMap<>();
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
             committer.commit(positions, false);
@@ -686,13 +687,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void close(Duration timeout) {
         acquire();
         try {
-            if (closed) {
+            if (closed || closing) {
                 return;
             }
-            closed = true;
+            closing = true;
             try {
                 coordinator.leave();
             } finally {
+                closed = true;
                 fetcher.close(timeout);
                 topicMetadata.close();
                 if (admin != null) {
