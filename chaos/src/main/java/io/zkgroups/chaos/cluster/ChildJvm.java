@@ -28,6 +28,12 @@ public final class ChildJvm {
     private final Path stderr;
     private final ChildOutput stdout;
     private final Writer stdin;
+    /** Every child still running: killed by a shutdown hook if the orchestrator is stopped (Ctrl-C, SIGTERM). */
+    private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "kill-children"));
+    }
 
     private ChildJvm(String name, Process process, Path stderr) {
         this.name = name;
@@ -35,6 +41,8 @@ public final class ChildJvm {
         this.stderr = stderr;
         this.stdout = ChildOutput.start(process, "stdout-" + name);
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        LIVE.add(process);
+        process.onExit().thenRun(() -> LIVE.remove(process));
     }
 
     /** Starts {@code mainClass args...} with {@code -Xmx<heapMb>m} and the extra JVM options. */

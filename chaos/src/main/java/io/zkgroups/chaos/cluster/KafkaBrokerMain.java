@@ -27,6 +27,7 @@ public final class KafkaBrokerMain {
     }
 
     public static void main(String[] args) {
+        OrphanGuard.exitWhenStdinEnds();
         Properties props = new Properties();
         props.put("broker.id", "0");
         props.put("zookeeper.connect", args[0]);

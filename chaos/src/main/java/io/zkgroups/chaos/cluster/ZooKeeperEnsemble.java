@@ -20,7 +20,7 @@ import java.util.stream.IntStream;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Three real ZooKeeper servers ({@code QuorumPeerMain}), each in its own JVM with its own config and data
+ * Three real ZooKeeper servers ({@code QuorumPeerMain}, through {@link QuorumServerMain}), each in its own JVM with its own config and data
  * directory, so that one can be SIGKILLed and restarted with its data. Every quorum and election link between
  * two servers goes through a {@link TcpProxy} of that ordered pair: server {@code i}'s config names server
  * {@code j} by the port of proxy {@code i->j}. {@link #cutFromQuorum} closes the links of one server, whose
@@ -119,7 +119,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
                         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                         "-Dorg.slf4j.simpleLogger.showDateTime=true",
                         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
-                "org.apache.zookeeper.server.quorum.QuorumPeerMain", List.of(configFile(id).toString()));
+                QuorumServerMain.class.getName(), List.of(configFile(id).toString()));
     }
 
     /** {@code 127.0.0.1:c1,127.0.0.1:c2,127.0.0.1:c3}, straight to the servers. */

@@ -41,8 +41,8 @@ import java.util.concurrent.TimeUnit;
  * third commit (a committed offset that moves backwards).
  * <p>
  * Commands on stdin (one per line): {@code slow-revoke MS} (the next onPartitionsRevoked takes MS longer),
- * {@code slow-process MS} (processing the next batch takes MS), {@code close} (graceful leave). SIGTERM is a
- * graceful leave too. Events other than REC are echoed to stdout for the orchestrator.
+ * {@code slow-process MS} (processing the next batch takes MS), {@code close} (graceful leave). SIGTERM and the
+ * end of stdin (the orchestrator went away) are a graceful leave too. Events other than REC are echoed to stdout for the orchestrator.
  */
 public final class ChaosMemberMain {
 
@@ -217,8 +217,11 @@ public final class ChaosMemberMain {
                 }
             }
         } catch (IOException e) {
-            // the orchestrator is gone; SIGTERM or SIGKILL will follow
+            // a broken pipe: the same as the end of stdin
         }
+        // The orchestrator went away: leave instead of living on as an orphan.
+        closing = true;
+        consumer.wakeup();
     }
 
     /** SIGTERM: leave the group as on {@code close}, and let the JVM exit once the loop has. */

@@ -49,6 +49,8 @@ public final class InvariantMonitor {
                 bounds.ownershipTolerance().toNanos(), violations);
         if (history.zkHistoryKnown()) {
             OffsetMonotonicity.check(history.offsets(), violations);
+            notes.add("from ZooKeeper's transaction logs: " + history.owners().size() + " owner changes, "
+                    + history.offsets().size() + " offset writes");
         } else {
             notes.add("no ZooKeeper transaction log: ownership checked by the members' own accounts only, "
                     + "committed offsets not checked");

@@ -91,7 +91,7 @@ public final class ChaosMain implements Callable<Integer> {
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
                 members, rate, sessionMs, commitIntervalMs, brokenMember, 500);
         ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s,
-                Duration.ofSeconds(healthTimeoutSeconds), Duration.ofSeconds(1), Duration.ofSeconds(stallBoundSeconds), true));
+                Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, Duration.ofSeconds(stallBoundSeconds), true));
         System.out.println();
         System.out.print(result.table());
         return result.verdict().passed() ? 0 : 1;
