@@ -9,8 +9,9 @@ import java.util.Optional;
 /**
  * Records handed out more than once. A repeat is explained when the earlier hand-out belonged to a tenure that
  * ended uncleanly (the process was killed, vanished, or lost its partitions with its session) and the record lay in
- * that tenure's uncommitted window (at or above the last offset the process had confirmed committing). Any other
- * repeat is a violation.
+ * that tenure's uncommitted window: at or above the last offset the process had seen committed before the repeating
+ * tenure began (a commit that only returns after another process took over cannot have told that process where to
+ * start). Any other repeat is a violation.
  */
 final class Duplicates {
 
@@ -31,7 +32,9 @@ final class Duplicates {
                     Delivery earlier = all.get(i - 1);
                     Delivery repeat = all.get(i);
                     Optional<Tenures.Tenure> tenure = tenures.at(earlier.process(), earlier.partition(), earlier.nanos());
-                    String why = explanation(earlier, tenure);
+                    long takeOver = tenures.at(repeat.process(), repeat.partition(), repeat.nanos())
+                            .map(Tenures.Tenure::start).orElse(repeat.nanos());
+                    String why = explanation(earlier, tenure, tenures, takeOver);
                     if (why == null) {
                         explained++;
                     } else {
@@ -47,7 +50,7 @@ final class Duplicates {
     }
 
     /** Null when explained; else why not. */
-    private static String explanation(Delivery earlier, Optional<Tenures.Tenure> tenure) {
+    private static String explanation(Delivery earlier, Optional<Tenures.Tenure> tenure, Tenures tenures, long takeOver) {
         if (tenure.isEmpty()) {
             return "the earlier hand-out was outside any tenure of " + earlier.process();
         }
@@ -55,9 +58,9 @@ final class Duplicates {
         if (!t.unclean()) {
             return "the earlier tenure ended " + t.endedBy() + " (a graceful hand-over), committed " + t.committedAtEnd();
         }
-        if (earlier.offset() < t.committedAtEnd()) {
-            return "the earlier tenure ended " + t.endedBy() + " but had committed " + t.committedAtEnd()
-                    + ", past this record";
+        long committed = tenures.confirmedCommit(t.process(), t.partition(), t.start(), Math.min(t.end(), takeOver));
+        if (earlier.offset() < committed) {
+            return "the earlier tenure ended " + t.endedBy() + " but had committed " + committed + ", past this record";
         }
         return null;
     }

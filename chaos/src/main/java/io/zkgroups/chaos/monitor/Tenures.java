@@ -31,16 +31,22 @@ final class Tenures {
     }
 
     private final Map<String, Map<Integer, List<Tenure>>> byProcess = new HashMap<>();
+    /** Per process and partition: the commits it saw succeed, as {nanos of COMMITTED, offset}, in order. */
+    private final Map<String, Map<Integer, List<long[]>>> confirmedCommits = new HashMap<>();
 
     Tenures(Map<String, List<MemberEvent>> events, Map<String, ProcessEnd> ends) {
-        events.forEach((process, list) -> byProcess.put(process, build(process, list, ends.get(process))));
+        events.forEach((process, list) -> {
+            Map<Integer, List<long[]>> confirmed = new HashMap<>();
+            confirmedCommits.put(process, confirmed);
+            byProcess.put(process, build(process, list, ends.get(process), confirmed));
+        });
     }
 
-    private static Map<Integer, List<Tenure>> build(String process, List<MemberEvent> events, ProcessEnd end) {
+    private static Map<Integer, List<Tenure>> build(String process, List<MemberEvent> events, ProcessEnd end,
+                                                    Map<Integer, List<long[]>> confirmed) {
         Map<Integer, Long> open = new HashMap<>();
         Map<Integer, List<long[]>> closed = new HashMap<>(); // start, end
         Map<Integer, List<String>> endedBy = new HashMap<>();
-        Map<Integer, List<long[]>> confirmed = new HashMap<>(); // nanos, offset
         Map<Integer, Long> pendingCommit = null;
         long last = Long.MIN_VALUE;
         for (MemberEvent e : events) {
@@ -106,6 +112,17 @@ final class Tenures {
             }
         }
         return Optional.empty();
+    }
+
+    /** The last offset {@code process} saw committed for {@code partition} at a time in {@code [from, until]}; -1 if none. */
+    long confirmedCommit(String process, int partition, long from, long until) {
+        long offset = -1;
+        for (long[] c : confirmedCommits.getOrDefault(process, Map.of()).getOrDefault(partition, List.of())) {
+            if (c[0] >= from && c[0] <= until) {
+                offset = c[1];
+            }
+        }
+        return offset;
     }
 
     /** Whether {@code process} was (re)assigned {@code partition} in {@code (after, until]}. */

@@ -30,6 +30,9 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--fault-set", description = "Comma-separated fault names, or 'all' (default: ${DEFAULT-VALUE}). See --list-faults.")
     String faultSet = "all";
 
+    @Option(names = "--cycle", description = "Inject the faults of the set in turn instead of drawing them.")
+    boolean cycle;
+
     @Option(names = "--members", description = "Member JVMs (default: ${DEFAULT-VALUE}).")
     int members = 3;
 
@@ -90,7 +93,7 @@ public final class ChaosMain implements Callable<Integer> {
         System.out.println("chaos: seed " + s + ", " + faults + " faults, run directory " + dir.toAbsolutePath());
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
                 members, rate, sessionMs, commitIntervalMs, brokenMember, 500);
-        ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s,
+        ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s, cycle,
                 Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, Duration.ofSeconds(stallBoundSeconds), true));
         System.out.println();
         System.out.print(result.table());

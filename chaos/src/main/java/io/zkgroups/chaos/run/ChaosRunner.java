@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 public final class ChaosRunner {
 
     /** Everything a run is told. */
-    public record Options(ChaosCluster.Settings cluster, List<Fault> faults, int faultCount, long seed,
+    public record Options(ChaosCluster.Settings cluster, List<Fault> faults, int faultCount, long seed, boolean cycle,
                           Duration healthTimeout, Duration settle, Duration stallBound, boolean echo) {
     }
 
@@ -61,7 +61,9 @@ public final class ChaosRunner {
             Random random = new Random(options.seed());
             int unhealthyInARow = 0;
             for (int i = 1; i <= options.faultCount(); i++) {
-                Fault fault = options.faults().get(random.nextInt(options.faults().size()));
+                // cycle: every fault of the set in turn (coverage); otherwise drawn (a seeded mix)
+                Fault fault = options.cycle() ? options.faults().get((i - 1) % options.faults().size())
+                        : options.faults().get(random.nextInt(options.faults().size()));
                 journal.clock();
                 journal.log("FAULT", i + " " + fault.name());
                 String detail = fault.inject(cluster, random);
@@ -138,7 +140,7 @@ public final class ChaosRunner {
 
     private static void writeSettings(Options o) throws java.io.IOException {
         ChaosCluster.Settings s = o.cluster();
-        String text = "seed=" + o.seed() + "\nfaults=" + o.faultCount() + "\nfault.set="
+        String text = "seed=" + o.seed() + "\nfaults=" + o.faultCount() + "\norder=" + (o.cycle() ? "cycle" : "random") + "\nfault.set="
                 + String.join(",", o.faults().stream().map(Fault::name).toList()) + "\ngroup=" + s.group()
                 + "\ntopic=" + s.topic() + "\npartitions=" + s.partitions() + "\nmembers=" + s.members()
                 + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
