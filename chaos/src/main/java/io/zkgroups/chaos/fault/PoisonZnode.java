@@ -70,19 +70,30 @@ final class PoisonZnode implements Fault {
             cluster.journal().log("POISON", path);
             Stat poisoned = zk.setData().withVersion(before.getVersion()).forPath(path, GARBAGE);
             long start = System.nanoTime();
+            // what an operator sees meanwhile: health once, without waiting
+            io.zkgroups.chaos.cluster.HealthGate.Result seen = cluster.health().await(cluster.settings().members(),
+                    Duration.ZERO, Duration.ZERO);
+            String health = "health exit " + seen.exitCode() + (seen.healthy() ? "" : " (" + firstFinding(seen.output()) + ")");
             boolean repaired = awaitRepair(zk, path, Duration.ofMillis(3L * Faults.sessionMs(cluster)));
             long ms = (System.nanoTime() - start) / 1_000_000;
             if (repaired) {
-                return "garbage in " + path + "; the group replaced it after " + ms + " ms";
+                return "garbage in " + path + "; " + health + "; the group replaced it after " + ms + " ms";
             }
             zk.setData().withVersion(poisoned.getVersion()).forPath(path, original);
             cluster.journal().log("RESTORED", path);
-            return "garbage in " + path + "; NOT replaced by the group within " + ms + " ms: original bytes restored";
+            return "garbage in " + path + "; " + health + "; NOT replaced by the group within " + ms
+                    + " ms: original bytes restored";
         } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
             return "nothing poisoned: " + path + " changed or vanished meanwhile (" + e.code() + ")";
         } catch (Exception e) {
             throw new ChaosException("poisoning " + path + " failed: " + e, e);
         }
+    }
+
+    /** The first finding line of a health report (after its two header lines). */
+    private static String firstFinding(String output) {
+        String[] lines = output.split("\n");
+        return lines.length > 3 ? lines[3].trim() : output.replace('\n', ' ');
     }
 
     private static boolean awaitRepair(CuratorFramework zk, String path, Duration timeout) {

@@ -60,6 +60,9 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--out", description = "Run directory (default: chaos/target/chaos-runs/<time>-seed<seed>).")
     Path out;
 
+    @Option(names = "--analyze", paramLabel = "RUN_DIR", description = "Only check the invariants over an existing run directory.")
+    Path analyze;
+
     @Option(names = "--list-faults", description = "Print the faults and exit.")
     boolean listFaults;
 
@@ -72,6 +75,11 @@ public final class ChaosMain implements Callable<Integer> {
         if (listFaults) {
             FaultCatalog.all().forEach(f -> System.out.printf("%-18s %s%n", f.name(), f.description()));
             return 0;
+        }
+        if (analyze != null) {
+            ChaosRunner.Result result = ChaosRunner.analyze(analyze.toAbsolutePath(), Duration.ofSeconds(stallBoundSeconds));
+            System.out.print(result.table());
+            return result.verdict().passed() ? 0 : 1;
         }
         List<Fault> set;
         try {

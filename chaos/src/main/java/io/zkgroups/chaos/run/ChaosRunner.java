@@ -96,6 +96,32 @@ public final class ChaosRunner {
         return new Result(s.runDir(), options.seed(), records, verdict, table);
     }
 
+    /**
+     * Checks the invariants over an existing run directory again (e.g. after a change of the monitor), with the
+     * faults as its journal recorded them; writes {@code report.txt} and {@code report.json} anew.
+     */
+    public static Result analyze(Path runDir, Duration stallBound) throws Exception {
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.Reader in = Files.newBufferedReader(runDir.resolve("run.properties"))) {
+            p.load(in);
+        }
+        String broken = p.getProperty("broken.member", "");
+        ChaosCluster.Settings s = new ChaosCluster.Settings(runDir, p.getProperty("group"), p.getProperty("topic"),
+                Integer.parseInt(p.getProperty("partitions")), Integer.parseInt(p.getProperty("members")),
+                Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
+                Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500);
+        Options options = new Options(s, io.zkgroups.chaos.fault.FaultCatalog.parse(p.getProperty("fault.set")),
+                Integer.parseInt(p.getProperty("faults")), Long.parseLong(p.getProperty("seed")),
+                "cycle".equals(p.getProperty("order")), Duration.ZERO, Duration.ZERO, stallBound, false);
+        List<FaultRecord> records = JournalFaults.read(runDir.resolve("journal.log"));
+        History history = HistoryReader.read(runDir, s.group(), s.topic());
+        Verdict verdict = InvariantMonitor.check(history, new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5)));
+        String table = Report.table(options, records, verdict);
+        Files.writeString(runDir.resolve("report.txt"), table, StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);
+        return new Result(runDir, options.seed(), records, verdict, table);
+    }
+
     /** Stops the producer and waits until the group has committed past every acknowledged record. */
     private static void drain(ChaosCluster cluster, Journal journal) {
         cluster.producer().stop();
