@@ -116,7 +116,8 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
         incarnations[id]++;
         servers[id] = ChildJvm.start("zk" + id + "-" + incarnations[id], logDir, 96,
                 List.of("-Dzookeeper.forceSync=no", "-Dzookeeper.jmx.log4j.disable=true",
-                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        // CHAOS_ZK_LOG_LEVEL=info shows elections and syncs in stderr/zk*.stderr.log
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn"),
                         "-Dorg.slf4j.simpleLogger.showDateTime=true",
                         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
                 QuorumServerMain.class.getName(), List.of(configFile(id).toString()));
