@@ -118,6 +118,8 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
                 List.of("-Dzookeeper.forceSync=no", "-Dzookeeper.jmx.log4j.disable=true",
                         // CHAOS_ZK_LOG_LEVEL=info shows elections and syncs in stderr/zk*.stderr.log
                         "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn"),
+                        // the tool's simplelogger.properties (on this classpath) quiets ZooKeeper by name
+                        "-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper=" + System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn"),
                         "-Dorg.slf4j.simpleLogger.showDateTime=true",
                         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
                 QuorumServerMain.class.getName(), List.of(configFile(id).toString()));
