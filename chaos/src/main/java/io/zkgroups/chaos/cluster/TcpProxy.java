@@ -33,6 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class TcpProxy implements Closeable {
 
     private static final int CHUNK = 64 * 1024;
+    private static final long CONNECT_PATIENCE_MS = 3_000;
+    private static final long CONNECT_RETRY_MS = 50;
 
     private enum Mode { PASS, STALL, CUT }
 
@@ -110,18 +112,48 @@ public final class TcpProxy implements Closeable {
                 closeQuietly(client);
                 continue;
             }
+            Thread connector = new Thread(() -> connect(client), "proxy-" + name + "-connect");
+            connector.setDaemon(true);
+            connector.start();
+        }
+    }
+
+    /**
+     * Connects the accepted client to the target. The client's connect has already succeeded (the proxy listens), so
+     * a target that is not listening yet is tried again for a while instead of dropping the client at once: a new
+     * ZooKeeper leader opens its quorum port a few ms after it is elected, and a follower that finds its connection
+     * closed right after connecting gives up following instead of retrying (elections then took 10-40 s).
+     */
+    private void connect(Socket client) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_PATIENCE_MS);
+        while (!closed && currentMode() != Mode.CUT) {
             Socket upstream = new Socket();
             try {
-                upstream.connect(target, 5_000);
+                upstream.connect(target, 1_000);
+                sockets.add(client);
+                sockets.add(upstream);
+                start(client, upstream, "up");
+                start(upstream, client, "down");
+                return;
             } catch (IOException e) {
-                closeQuietly(client); // the server is down: the client sees a refused/closed connection
                 closeQuietly(upstream);
-                continue;
+                if (System.nanoTime() > deadline) {
+                    break; // the server is down: the client sees its connection closed
+                }
+                awaitRetry();
             }
-            sockets.add(client);
-            sockets.add(upstream);
-            start(client, upstream, "up");
-            start(upstream, client, "down");
+        }
+        closeQuietly(client);
+    }
+
+    private void awaitRetry() {
+        lock.lock();
+        try {
+            changed.await(CONNECT_RETRY_MS, TimeUnit.MILLISECONDS); // polling a port, like a client's own retry
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -44,10 +44,11 @@ final class CutZooKeeperFollower implements Fault {
         zk.awaitNotServing(victim, Duration.ofSeconds(30));
         long noticedMs = (System.nanoTime() - cut) / 1_000_000;
         Faults.hold(millis);
+        boolean stayedOut = zk.mode(victim).isEmpty();
         zk.heal(victim);
         cluster.journal().log("HEAL", "zk" + victim);
         zk.awaitServing(victim, Duration.ofSeconds(60));
         return "cut follower zk" + victim + " from the quorum (leader zk" + leader + "); it stopped serving after "
-                + noticedMs + " ms; healed after " + millis + " ms more";
+                + noticedMs + " ms; " + (stayedOut ? "still out" : "SERVING AGAIN") + " when healed " + millis + " ms later";
     }
 }
