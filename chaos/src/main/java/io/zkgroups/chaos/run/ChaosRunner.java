@@ -47,6 +47,14 @@ public final class ChaosRunner {
 
     public static Result run(Options options) throws Exception {
         ChaosCluster.Settings s = options.cluster();
+        if (Files.isDirectory(s.runDir())) {
+            try (java.util.stream.Stream<Path> entries = Files.list(s.runDir())) {
+                if (entries.findAny().isPresent()) {
+                    throw new ChaosException("run directory " + s.runDir() + " is not empty (its servers' data would be "
+                            + "reused): choose another one or delete it");
+                }
+            }
+        }
         Files.createDirectories(s.runDir());
         writeSettings(options);
         List<FaultRecord> records = new ArrayList<>();

@@ -23,11 +23,23 @@ class ChaosShortIT {
 
     private static final Path RUNS = Path.of("target", "chaos-it").toAbsolutePath();
 
-    private static ChaosRunner.Options options(String name, int members, String broken, String faults, int count, long seed) {
+    private static ChaosRunner.Options options(String name, int members, String broken, String faults, int count, long seed)
+            throws java.io.IOException {
+        deleteRecursively(RUNS.resolve(name)); // a run starts from empty servers
         ChaosCluster.Settings settings = new ChaosCluster.Settings(RUNS.resolve(name), "chaos", "chaos-t", 4, members,
                 60, 3_000, 200, broken, 500);
         return new ChaosRunner.Options(settings, FaultCatalog.parse(faults), count, seed, true,
                 Duration.ofSeconds(60), Duration.ZERO, Duration.ofSeconds(45), false);
+    }
+
+    private static void deleteRecursively(Path dir) throws java.io.IOException {
+        if (java.nio.file.Files.exists(dir)) {
+            try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.delete(p);
+                }
+            }
+        }
     }
 
     @Test
