@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -23,13 +25,14 @@ import java.util.function.Predicate;
  */
 public final class ChildJvm {
 
+    /** Every child still running: killed by a shutdown hook if the orchestrator is stopped (Ctrl-C, SIGTERM). */
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
     private final String name;
     private final Process process;
     private final Path stderr;
     private final ChildOutput stdout;
     private final Writer stdin;
-    /** Every child still running: killed by a shutdown hook if the orchestrator is stopped (Ctrl-C, SIGTERM). */
-    private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "kill-children"));

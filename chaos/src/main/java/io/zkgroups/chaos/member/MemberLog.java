@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  * CLOSED nanos                                  a graceful leave completed
  * </pre>
  * Record lines are flushed before the next commit can happen, so a committed offset is always in the file before
- * the commit, also when the process is SIGKILLed. Every line but REC is also echoed to stdout.
+ * the commit, also when the process is SIGKILLed. Lines other than REC and COMMIT* are also echoed to stdout.
  */
 final class MemberLog implements AutoCloseable {
 
@@ -57,13 +57,15 @@ final class MemberLog implements AutoCloseable {
                 .collect(Collectors.joining(",")));
     }
 
-    /** Writes and flushes {@code KIND nanos detail}, and echoes it to stdout. */
+    /** Writes and flushes {@code KIND nanos detail}, and echoes it to stdout unless it is about a commit. */
     synchronized void event(String kind, String detail) {
         String line = kind + " " + System.nanoTime() + (detail.isEmpty() ? "" : " " + detail);
         write(line);
         flush();
-        System.out.println(line);
-        System.out.flush();
+        if (!kind.startsWith("COMMIT")) {
+            System.out.println(line);
+            System.out.flush();
+        }
     }
 
     synchronized void flush() {

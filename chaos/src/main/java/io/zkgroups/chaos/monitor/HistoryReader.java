@@ -48,6 +48,8 @@ public final class HistoryReader {
             }
         }
         Journal journal = readJournal(runDir.resolve("journal.log"));
+        Map<String, Long> lastHandOut = new HashMap<>();
+        deliveries.forEach(d -> lastHandOut.merge(d.process(), d.nanos(), Math::max));
         Map<String, ProcessEnd> ends = new HashMap<>();
         events.forEach((process, list) -> {
             Long killed = journal.kills.get(process);
@@ -56,12 +58,8 @@ public final class HistoryReader {
             } else if (!list.isEmpty() && list.get(list.size() - 1).kind().equals("CLOSED")) {
                 ends.put(process, new ProcessEnd(list.get(list.size() - 1).nanos(), "CLOSED"));
             } else {
-                long last = list.isEmpty() ? Long.MIN_VALUE : list.get(list.size() - 1).nanos();
-                for (Delivery d : deliveries) {
-                    if (d.process().equals(process)) {
-                        last = Math.max(last, d.nanos());
-                    }
-                }
+                long last = Math.max(list.isEmpty() ? Long.MIN_VALUE : list.get(list.size() - 1).nanos(),
+                        lastHandOut.getOrDefault(process, Long.MIN_VALUE));
                 ends.put(process, new ProcessEnd(last, "VANISHED"));
             }
         });

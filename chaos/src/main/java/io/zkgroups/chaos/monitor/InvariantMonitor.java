@@ -66,7 +66,7 @@ public final class InvariantMonitor {
         Set<String> distinct = new HashSet<>();
         history.deliveries().forEach(d -> distinct.add(d.partition() + "@" + d.offset()));
         return new Verdict(history.acks().size(), history.deliveries().size(), distinct.size(), duplicates.explained(),
-                longest, counts, violations, notes);
+                longest, counts, List.copyOf(violations), List.copyOf(notes));
     }
 
     /** The last moment the history knows of. */

@@ -22,4 +22,13 @@ public record Verdict(long acked, long handedOut, long distinctHandedOut, long d
     public boolean passed() {
         return violations.isEmpty();
     }
+
+    /** This verdict with one more note, first. */
+    public Verdict withNote(String note) {
+        List<String> more = new java.util.ArrayList<>(notes.size() + 1);
+        more.add(note);
+        more.addAll(notes);
+        return new Verdict(acked, handedOut, distinctHandedOut, duplicatesExplained, longestStallMs, counts, violations,
+                List.copyOf(more));
+    }
 }

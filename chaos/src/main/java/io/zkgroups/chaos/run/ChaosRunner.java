@@ -93,11 +93,9 @@ public final class ChaosRunner {
             journal.clock();
         }
         History history = HistoryReader.read(s.runDir(), s.group(), s.topic());
-        Verdict verdict = InvariantMonitor.check(history,
+        Verdict checked = InvariantMonitor.check(history,
                 new InvariantMonitor.Bounds(options.stallBound(), Duration.ofMillis(5)));
-        if (aborted != null) {
-            verdict.notes().add(0, "run aborted: " + aborted);
-        }
+        Verdict verdict = aborted == null ? checked : checked.withNote("run aborted: " + aborted);
         String table = Report.table(options, records, verdict);
         Files.writeString(s.runDir().resolve("report.txt"), table, StandardCharsets.UTF_8);
         Files.writeString(s.runDir().resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);
