@@ -25,9 +25,17 @@ import static org.awaitility.Awaitility.await;
  */
 public final class ChaosCluster implements AutoCloseable {
 
-    /** The shape of the run. */
-    public record Settings(Path runDir, String group, String topic, int partitions, int members, int recordsPerSecond,
-                           int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs) {
+    /**
+     * The shape of the run: {@code members} zkgroups members, then {@code legacyMembers} real 0.8.2.2 consumers
+     * (slots {@code members..members+legacyMembers-1}); {@code brokenMode} is slot 0's, if any.
+     */
+    public record Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
+                           int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs) {
+
+        /** Every member of the group, zkgroups and 0.8.2.2. */
+        public int groupSize() {
+            return members + legacyMembers;
+        }
     }
 
     private final Settings settings;
@@ -40,6 +48,7 @@ public final class ChaosCluster implements AutoCloseable {
     private CuratorFramework curator;
     private AckingProducer producer;
     private HealthGate health;
+    private String legacyClasspath;
     private int partitions;
 
     private ChaosCluster(Settings settings, Journal journal) {
@@ -65,7 +74,8 @@ public final class ChaosCluster implements AutoCloseable {
         journal.clock();
         ensemble = ZooKeeperEnsemble.start(dir.resolve("zk-data"), dir.resolve("stderr"), settings.tickMs());
         journal.log("STARTED", "zookeeper " + ensemble.describe());
-        broker = KafkaBroker.start(ensemble.connectString(), dir.resolve("kafka-data"), dir.resolve("stderr"), settings.members());
+        broker = KafkaBroker.start(ensemble.connectString(), dir.resolve("kafka-data"), dir.resolve("stderr"), settings.groupSize());
+        legacyClasspath = settings.legacyMembers() > 0 ? LegacyClasspath.find() : null;
         journal.log("STARTED", "kafka " + broker.describe());
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000));
@@ -78,12 +88,13 @@ public final class ChaosCluster implements AutoCloseable {
         createTopic();
         producer = new AckingProducer(broker.bootstrapServers(), settings.topic(), settings.recordsPerSecond(),
                 dir.resolve("acks.log"));
-        for (int s = 0; s < settings.members(); s++) {
+        for (int s = 0; s < settings.groupSize(); s++) {
             List<TcpProxy> zk = new ArrayList<>();
             for (int id = 1; id <= ZooKeeperEnsemble.SIZE; id++) {
                 zk.add(new TcpProxy("m" + s + "-zk" + id, 0, ensemble.clientPort(id)));
             }
-            String mode = s == 0 && settings.brokenMode() != null ? settings.brokenMode() : "correct";
+            String mode = s >= settings.members() ? MemberSlot.LEGACY
+                    : s == 0 && settings.brokenMode() != null ? settings.brokenMode() : "correct";
             MemberSlot slot = new MemberSlot(s, zk, broker.memberProxy(s), mode);
             slots.add(slot);
             startMember(slot);
@@ -120,8 +131,17 @@ public final class ChaosCluster implements AutoCloseable {
         props.put("zookeeper.session.timeout.ms", Integer.toString(settings.sessionTimeoutMs()));
         props.put("rebalance.backoff.ms", "500");
         props.put("metadata.max.age.ms", "2000");
-        MemberProcess process = MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
-                settings.commitIntervalMs(), props);
+        MemberProcess process;
+        if (slot.legacy()) {
+            props.remove("bootstrap.servers"); // 0.8.2.2 finds the broker in /brokers/ids (its PLAINTEXT listener)
+            props.remove("metadata.max.age.ms");
+            props.put("rebalance.max.retries", "20");
+            process = MemberProcess.startLegacy(name, settings.runDir(), settings.topic(), legacyClasspath,
+                    settings.commitIntervalMs(), props);
+        } else {
+            process = MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
+                    settings.commitIntervalMs(), props);
+        }
         slot.current(process);
         journal.log("MEMBER-STARTED", name + " pid " + process.jvm().pid() + " mode " + slot.mode());
         return process;

@@ -38,25 +38,34 @@ public final class ChildJvm {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "kill-children"));
     }
 
-    private ChildJvm(String name, Process process, Path stderr) {
+    private ChildJvm(String name, Process process, Path stderr, Predicate<String> hook) {
         this.name = name;
         this.process = process;
         this.stderr = stderr;
-        this.stdout = ChildOutput.start(process, "stdout-" + name);
+        this.stdout = ChildOutput.start(process, "stdout-" + name, hook);
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         LIVE.add(process);
         process.onExit().thenRun(() -> LIVE.remove(process));
     }
 
-    /** Starts {@code mainClass args...} with {@code -Xmx<heapMb>m} and the extra JVM options. */
+    /** Starts {@code mainClass args...} with this JVM's classpath, {@code -Xmx<heapMb>m} and the extra JVM options. */
     public static ChildJvm start(String name, Path logDir, int heapMb, List<String> jvmOptions, String mainClass,
                                  List<String> args) {
+        return start(name, logDir, heapMb, jvmOptions, System.getProperty("java.class.path"), mainClass, args, line -> false);
+    }
+
+    /**
+     * As {@link #start(String, Path, int, List, String, List)} with another classpath (the 0.8.2.2 consumer's); each
+     * stdout line first goes to {@code hook}, which keeps it from {@link #lines()} by returning true.
+     */
+    public static ChildJvm start(String name, Path logDir, int heapMb, List<String> jvmOptions, String classpath,
+                                 String mainClass, List<String> args, Predicate<String> hook) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + heapMb + "m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
                 "-XX:CICompilerCount=1"));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of("-cp", classpath, mainClass));
         command.addAll(args);
         try {
             Files.createDirectories(logDir);
@@ -64,7 +73,7 @@ public final class ChildJvm {
             Process process = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()))
                     .start();
-            return new ChildJvm(name, process, stderr);
+            return new ChildJvm(name, process, stderr, hook);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }

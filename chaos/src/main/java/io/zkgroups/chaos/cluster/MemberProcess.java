@@ -11,7 +11,9 @@ import java.util.Map;
 /**
  * One incarnation of a member slot: a {@link ChaosMemberMain} JVM whose consumer id is its process name
  * ({@code m<slot>-<incarnation>}), so that every process is a distinct group member and its log a file of its own
- * ({@code members/<name>.log}).
+ * ({@code members/<name>.log}); or, in a mixed run, a real 0.8.2.2 consumer ({@code l<slot>-<incarnation>},
+ * {@code io.zkgroups.legacy.LegacyConsumerMain}) whose log the orchestrator writes from its output
+ * ({@link LegacyLog}).
  */
 public final class MemberProcess {
 
@@ -43,6 +45,35 @@ public final class MemberProcess {
         return member;
     }
 
+    /**
+     * Starts a real 0.8.2.2 consumer (auto-commit on, every {@code commitIntervalMs}) and waits for its READY (its
+     * first rebalance is done).
+     */
+    static MemberProcess startLegacy(String name, Path runDir, String topic, String legacyClasspath,
+                                     long commitIntervalMs, Map<String, String> properties) {
+        Path dir = runDir.resolve("legacy").resolve(name);
+        Path logFile = runDir.resolve("members").resolve(name + ".log");
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.util.Properties props = new java.util.Properties();
+            props.putAll(properties);
+            props.setProperty("auto.commit.enable", "true");
+            props.setProperty("auto.commit.interval.ms", Long.toString(commitIntervalMs));
+            try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(dir.resolve("consumer.properties"))) {
+                props.store(out, "0.8.2.2 consumer " + name);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        LegacyLog log = LegacyLog.open(logFile);
+        ChildJvm jvm = ChildJvm.start(name, runDir.resolve("stderr"), 128, List.of(), legacyClasspath,
+                "io.zkgroups.legacy.LegacyConsumerMain",
+                List.of(dir.resolve("consumer.properties").toString(), "--topic", topic + "=1"), log::take);
+        MemberProcess member = new MemberProcess(name, jvm, logFile);
+        jvm.requireLine(0, l -> l.startsWith("READY ") || l.startsWith("ERROR "), START_TIMEOUT, "READY");
+        return member;
+    }
+
     public String name() {
         return name;
     }
@@ -59,11 +90,16 @@ public final class MemberProcess {
         return jvm.isAlive();
     }
 
+    /** A real 0.8.2.2 consumer (no rebalance listener, no stdin commands but {@code shutdown}). */
+    public boolean legacy() {
+        return name.startsWith("l");
+    }
+
     /** Graceful leave through stdin; waits for the exit. */
     public int close(Duration timeout) {
         if (jvm.isAlive()) {
             try {
-                jvm.send("close");
+                jvm.send(legacy() ? "shutdown" : "close");
             } catch (RuntimeException gone) {
                 // exiting anyway
             }

@@ -10,6 +10,9 @@ import java.util.stream.Collectors;
  */
 public final class MemberSlot implements AutoCloseable {
 
+    /** The mode of a slot that runs real 0.8.2.2 consumers. */
+    static final String LEGACY = "legacy";
+
     private final int index;
     private final List<TcpProxy> zookeeperProxies;
     private final TcpProxy kafkaProxy;
@@ -45,10 +48,15 @@ public final class MemberSlot implements AutoCloseable {
         return mode;
     }
 
-    /** The name of the next incarnation, {@code m<slot>-<n>}. */
+    /** Runs real 0.8.2.2 consumers: no rebalance listener, no stdin commands, and its Kafka traffic bypasses the proxy. */
+    public boolean legacy() {
+        return mode.equals(LEGACY);
+    }
+
+    /** The name of the next incarnation, {@code m<slot>-<n>} ({@code l<slot>-<n>} for 0.8.2.2). */
     String nextName() {
         incarnations++;
-        return "m" + index + "-" + incarnations;
+        return (legacy() ? "l" : "m") + index + "-" + incarnations;
     }
 
     public MemberProcess current() {

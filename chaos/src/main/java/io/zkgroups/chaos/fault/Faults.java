@@ -18,6 +18,15 @@ final class Faults {
         return slots.get(random.nextInt(slots.size()));
     }
 
+    /**
+     * A slot running zkgroups members (not 0.8.2.2), for faults that need the member's own commands or its Kafka
+     * proxy (0.8.2.2 consumers reach the broker straight from /brokers/ids).
+     */
+    static MemberSlot zkgroupsSlot(ChaosCluster cluster, Random random) {
+        List<MemberSlot> slots = cluster.slots().stream().filter(s -> !s.legacy()).toList();
+        return slots.get(random.nextInt(slots.size()));
+    }
+
     /** Another slot than {@code not}, drawn from {@code random}. */
     static MemberSlot otherSlot(ChaosCluster cluster, Random random, MemberSlot not) {
         List<MemberSlot> slots = cluster.slots();

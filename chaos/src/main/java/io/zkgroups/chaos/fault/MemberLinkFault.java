@@ -43,7 +43,7 @@ final class MemberLinkFault implements Fault {
 
     @Override
     public String inject(ChaosCluster cluster, Random random) {
-        MemberSlot slot = Faults.slot(cluster, random);
+        MemberSlot slot = link == Link.KAFKA ? Faults.zkgroupsSlot(cluster, random) : Faults.slot(cluster, random);
         long latencyMs = 100 + random.nextInt(901);
         long millis = Faults.sessionMs(cluster) * (kind == Kind.LATENCY ? 4 : 3) / 2;
         MemberProcess target = Faults.running(cluster, slot);

@@ -71,7 +71,7 @@ final class PoisonZnode implements Fault {
             Stat poisoned = zk.setData().withVersion(before.getVersion()).forPath(path, GARBAGE);
             long start = System.nanoTime();
             // what an operator sees meanwhile: health once, without waiting
-            io.zkgroups.chaos.cluster.HealthGate.Result seen = cluster.health().await(cluster.settings().members(),
+            io.zkgroups.chaos.cluster.HealthGate.Result seen = cluster.health().await(cluster.settings().groupSize(),
                     Duration.ZERO, Duration.ZERO);
             String health = "health exit " + seen.exitCode() + (seen.healthy() ? "" : " (" + firstFinding(seen.output()) + ")");
             boolean repaired = awaitRepair(zk, path, Duration.ofMillis(3L * Faults.sessionMs(cluster)));

@@ -36,7 +36,7 @@ final class SlowCallback implements Fault {
 
     @Override
     public String inject(ChaosCluster cluster, Random random) {
-        MemberSlot slowSlot = Faults.slot(cluster, random);
+        MemberSlot slowSlot = Faults.zkgroupsSlot(cluster, random);
         MemberSlot otherSlot = Faults.otherSlot(cluster, random, slowSlot);
         long millis = Faults.sessionMs(cluster) * 3 / 2;
         MemberProcess slow = Faults.running(cluster, slowSlot);

@@ -17,10 +17,12 @@ import java.util.Set;
  * @param offsets     writes of the group's offset znodes, in zxid order (empty if unknown)
  * @param zkHistoryKnown whether {@code owners}/{@code offsets} come from ZooKeeper's transaction logs
  * @param unhealthy   faults after which the group did not become healthy within the bound (fault index -> ms)
+ * @param legacyProcesses real 0.8.2.2 consumers: their hand-out times are when the orchestrator read them, and
+ *                    their tenures and commits come from ZooKeeper's history
  */
 public record History(List<Ack> acks, List<Delivery> deliveries, Map<String, List<MemberEvent>> events,
                       Map<String, ProcessEnd> processEnds, List<OwnerChange> owners, List<OffsetWrite> offsets,
-                      boolean zkHistoryKnown, Map<Integer, Long> unhealthy) {
+                      boolean zkHistoryKnown, Map<Integer, Long> unhealthy, Set<String> legacyProcesses) {
 
     /** A record the producer got an acknowledgement for. */
     public record Ack(int partition, long offset, long nanos) {
@@ -43,10 +45,14 @@ public record History(List<Ack> acks, List<Delivery> deliveries, Map<String, Lis
     }
 
     /**
-     * The owner znode of {@code partition} became {@code owner} (a thread id like {@code g_m0-1-0}; null: deleted,
-     * also by its session's end; {@code "?"}: unreadable bytes).
+     * The owner znode of {@code partition} became {@code owner} (the process named by the thread id, e.g.
+     * {@code m0-1} for {@code g_m0-1-0}; null: deleted; {@code "?"}: unreadable bytes), by ZooKeeper session
+     * {@code session}: {@code CREATE}, {@code SET}, {@code DELETE}, or {@code SESSION_END} (its creator's session
+     * ended, e.g. expired).
      */
-    public record OwnerChange(long nanos, long zxid, int partition, String owner) {
+    public record OwnerChange(long nanos, long zxid, int partition, String owner, long session, Cause cause) {
+
+        public enum Cause { CREATE, SET, DELETE, SESSION_END }
     }
 
     /**

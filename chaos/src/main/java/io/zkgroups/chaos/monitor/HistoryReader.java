@@ -74,7 +74,15 @@ public final class HistoryReader {
         ZkTxnHistory.Result zk = zkKnown
                 ? ZkTxnHistory.read(zkDirs, group, topic, new ClockMap(journal.clocks), journal.poisonSessions)
                 : new ZkTxnHistory.Result(List.of(), List.of(), 0);
-        return new History(acks, deliveries, events, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy);
+        Set<String> legacy = new TreeSet<>();
+        events.forEach((process, list) -> {
+            if (list.stream().anyMatch(e -> e.kind().equals("START") && e.detail().endsWith(" legacy"))) {
+                legacy.add(process);
+            }
+        });
+        Map<String, List<MemberEvent>> all = legacy.isEmpty() || !zkKnown ? events
+                : LegacyTenures.enrich(events, legacy, zk.owners(), zk.offsets());
+        return new History(acks, deliveries, all, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy, legacy);
     }
 
     private static List<Ack> readAcks(Path file) {

@@ -45,7 +45,7 @@ public final class InvariantMonitor {
         LostRecords.check(history.acks(), deliveries, violations);
         Duplicates.Counts duplicates = Duplicates.check(deliveries, tenures, violations);
         Exclusivity.check(deliveries, tenures, violations);
-        Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(),
+        Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(), history.legacyProcesses(),
                 bounds.ownershipTolerance().toNanos(), violations);
         if (history.zkHistoryKnown()) {
             OffsetMonotonicity.check(history.offsets(), violations);

@@ -13,6 +13,7 @@ import java.util.Map;
  * {@code ASSIGNED} before it without a {@code REVOKED}/{@code LOST} in between) or by ZooKeeper's (the owner znode
  * named another member, or none, throughout {@code [t - tolerance, t + tolerance]}; the tolerance absorbs the
  * millisecond resolution of ZooKeeper's transaction times). One violation per run of consecutive such records.
+ * A 0.8.2.2 consumer's tenures are ZooKeeper's history already ({@link LegacyTenures}): only they are checked.
  */
 final class Ownership {
 
@@ -20,7 +21,7 @@ final class Ownership {
     }
 
     static void check(DeliveryIndex deliveries, Tenures tenures, List<OwnerChange> owners, boolean zkKnown,
-                      long toleranceNanos, List<Violation> out) {
+                      java.util.Set<String> legacy, long toleranceNanos, List<Violation> out) {
         Map<Integer, List<OwnerChange>> byPartition = new HashMap<>();
         owners.forEach(c -> byPartition.computeIfAbsent(c.partition(), k -> new ArrayList<>()).add(c));
         // zxid order is the truth; around a leader change the millisecond times may step back a little
@@ -31,9 +32,12 @@ final class Ownership {
             String episode = null;
             for (Delivery d : deliveries.of(partition)) {
                 String problem = null;
-                if (tenures.at(d.process(), partition, d.nanos()).isEmpty()) {
+                if (legacy.contains(d.process()) && !zkKnown) {
+                    // a 0.8.2.2 consumer's tenures come from ZooKeeper's history: nothing to check it against
+                } else if (tenures.at(d.process(), partition, d.nanos()).isEmpty()) {
                     problem = "not assigned by its own rebalance listener";
-                } else if (zkKnown && !ownedAround(changes, d.process(), d.nanos(), toleranceNanos)) {
+                } else if (zkKnown && !legacy.contains(d.process())
+                        && !ownedAround(changes, d.process(), d.nanos(), toleranceNanos)) {
                     problem = "ZooKeeper's owner znode named " + ownerAt(changes, d.nanos());
                 }
                 String key = problem == null ? null : d.process() + problem;

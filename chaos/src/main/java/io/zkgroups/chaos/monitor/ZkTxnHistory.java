@@ -103,7 +103,7 @@ public final class ZkTxnHistory {
         switch (header.getType()) {
             case OpCode.create, OpCode.create2 -> created(header, nanos, session, (CreateTxn) txn);
             case OpCode.setData -> set(header, nanos, session, (SetDataTxn) txn);
-            case OpCode.delete, OpCode.deleteContainer -> deleted(header, nanos, ((DeleteTxn) txn).getPath());
+            case OpCode.delete, OpCode.deleteContainer -> deleted(header, nanos, session, ((DeleteTxn) txn).getPath());
             case OpCode.multi -> {
                 for (Txn sub : ((MultiTxn) txn).getTxns()) {
                     applySub(header, nanos, session, sub);
@@ -121,7 +121,7 @@ public final class ZkTxnHistory {
             switch (sub.getType()) {
                 case OpCode.create, OpCode.create2 -> created(header, nanos, session, decode(sub, new CreateTxn()));
                 case OpCode.setData -> set(header, nanos, session, decode(sub, new SetDataTxn()));
-                case OpCode.delete -> deleted(header, nanos, decode(sub, new DeleteTxn()).getPath());
+                case OpCode.delete -> deleted(header, nanos, session, decode(sub, new DeleteTxn()).getPath());
                 default -> {
                     // check, error (a failed multi changes nothing)
                 }
@@ -142,7 +142,8 @@ public final class ZkTxnHistory {
             if (create.getEphemeral()) {
                 ownerSessions.put(path, session);
             }
-            owners.add(new OwnerChange(nanos, header.getZxid(), partition(path, ownersPrefix), process(create.getData())));
+            owners.add(new OwnerChange(nanos, header.getZxid(), partition(path, ownersPrefix), process(create.getData()),
+                    session, OwnerChange.Cause.CREATE));
         } else if (path.startsWith(offsetsPrefix)) {
             offset(header, nanos, session, path, create.getData());
         }
@@ -153,24 +154,27 @@ public final class ZkTxnHistory {
         if (path.startsWith(ownersPrefix)) {
             // the run's garbage does not change who owns the partition: the ephemeral znode stays its creator's
             if (!injectedSessions.contains(session)) {
-                owners.add(new OwnerChange(nanos, header.getZxid(), partition(path, ownersPrefix), process(set.getData())));
+                owners.add(new OwnerChange(nanos, header.getZxid(), partition(path, ownersPrefix), process(set.getData()),
+                        session, OwnerChange.Cause.SET));
             }
         } else if (path.startsWith(offsetsPrefix)) {
             offset(header, nanos, session, path, set.getData());
         }
     }
 
-    private void deleted(TxnHeader header, long nanos, String path) {
+    private void deleted(TxnHeader header, long nanos, long session, String path) {
         if (path.startsWith(ownersPrefix)) {
             ownerSessions.remove(path);
-            owners.add(new OwnerChange(nanos, header.getZxid(), partition(path, ownersPrefix), null));
+            owners.add(new OwnerChange(nanos, header.getZxid(), partition(path, ownersPrefix), null, session,
+                    OwnerChange.Cause.DELETE));
         }
     }
 
     private void sessionClosed(TxnHeader header, long nanos, long session) {
         ownerSessions.entrySet().removeIf(e -> {
             if (e.getValue() == session) {
-                owners.add(new OwnerChange(nanos, header.getZxid(), partition(e.getKey(), ownersPrefix), null));
+                owners.add(new OwnerChange(nanos, header.getZxid(), partition(e.getKey(), ownersPrefix), null, session,
+                        OwnerChange.Cause.SESSION_END));
                 return true;
             }
             return false;

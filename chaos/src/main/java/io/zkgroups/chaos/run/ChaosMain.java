@@ -36,6 +36,9 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--members", description = "Member JVMs (default: ${DEFAULT-VALUE}).")
     int members = 3;
 
+    @Option(names = "--legacy-members", description = "Real kafka 0.8.2.2 consumers in the group besides (default: ${DEFAULT-VALUE}).")
+    int legacyMembers = 0;
+
     @Option(names = "--partitions", description = "Initial partitions of the topic (default: ${DEFAULT-VALUE}).")
     int partitions = 6;
 
@@ -100,7 +103,7 @@ public final class ChaosMain implements Callable<Integer> {
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-seed" + s);
         System.out.println("chaos: seed " + s + ", " + faults + " faults, run directory " + dir.toAbsolutePath());
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
-                members, rate, sessionMs, commitIntervalMs, brokenMember, 500);
+                members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500);
         ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s, cycle,
                 Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, Duration.ofSeconds(stallBoundSeconds), true));
         System.out.println();

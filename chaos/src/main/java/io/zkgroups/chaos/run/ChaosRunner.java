@@ -61,7 +61,7 @@ public final class ChaosRunner {
         String aborted = null;
         try (Journal journal = new Journal(s.runDir().resolve("journal.log"), options.echo());
              ChaosCluster cluster = ChaosCluster.start(s, journal)) {
-            HealthGate.Result first = cluster.health().await(s.members(), Duration.ofSeconds(120), options.settle());
+            HealthGate.Result first = cluster.health().await(s.groupSize(), Duration.ofSeconds(120), options.settle());
             if (!first.healthy()) {
                 throw new ChaosException("the group never became healthy at the start: " + first.output());
             }
@@ -76,7 +76,7 @@ public final class ChaosRunner {
                 journal.log("FAULT", i + " " + fault.name());
                 String detail = fault.inject(cluster, random);
                 journal.log("FAULT-END", i + " " + detail);
-                HealthGate.Result health = cluster.health().await(s.members(), options.healthTimeout(), options.settle());
+                HealthGate.Result health = cluster.health().await(s.groupSize(), options.healthTimeout(), options.settle());
                 journal.log(health.healthy() ? "HEALTHY" : "UNHEALTHY", i + " " + health.millis()
                         + (health.healthy() ? "" : " " + health.output().replace('\n', ' ')));
                 records.add(new FaultRecord(i, fault.name(), detail, health.healthy(), health.millis(), health.exitCode()));
@@ -114,7 +114,7 @@ public final class ChaosRunner {
         String broken = p.getProperty("broken.member", "");
         ChaosCluster.Settings s = new ChaosCluster.Settings(runDir, p.getProperty("group"), p.getProperty("topic"),
                 Integer.parseInt(p.getProperty("partitions")), Integer.parseInt(p.getProperty("members")),
-                Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
+                Integer.parseInt(p.getProperty("legacy.members", "0")), Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
                 Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500);
         Options options = new Options(s, io.zkgroups.chaos.fault.FaultCatalog.parse(p.getProperty("fault.set")),
                 Integer.parseInt(p.getProperty("faults")), Long.parseLong(p.getProperty("seed")),
@@ -175,6 +175,7 @@ public final class ChaosRunner {
         String text = "seed=" + o.seed() + "\nfaults=" + o.faultCount() + "\norder=" + (o.cycle() ? "cycle" : "random") + "\nfault.set="
                 + String.join(",", o.faults().stream().map(Fault::name).toList()) + "\ngroup=" + s.group()
                 + "\ntopic=" + s.topic() + "\npartitions=" + s.partitions() + "\nmembers=" + s.members()
+                + "\nlegacy.members=" + s.legacyMembers()
                 + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
                 + s.commitIntervalMs() + "\nbroken.member=" + (s.brokenMode() == null ? "" : s.brokenMode())
                 + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";

@@ -23,7 +23,9 @@ final class Report {
     static String table(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v) {
         StringBuilder b = new StringBuilder();
         b.append("chaos run: seed ").append(o.seed()).append(", ").append(faults.size()).append(" faults, ")
-                .append(o.cluster().members()).append(" members, ").append(o.cluster().partitions()).append(" partitions, ")
+                .append(o.cluster().members()).append(" members")
+                .append(o.cluster().legacyMembers() > 0 ? " + " + o.cluster().legacyMembers() + " kafka 0.8.2.2 consumers" : "")
+                .append(", ").append(o.cluster().partitions()).append(" partitions, ")
                 .append(o.cluster().recordsPerSecond()).append(" records/s, session ").append(o.cluster().sessionTimeoutMs())
                 .append(" ms").append(o.cluster().brokenMode() == null ? "" : ", BROKEN member m0: " + o.cluster().brokenMode())
                 .append('\n').append("run directory: ").append(o.cluster().runDir()).append("\n\n");
@@ -33,8 +35,13 @@ final class Report {
                     f.healthy() ? f.healthyMs() + "ms" : "NO(" + f.healthExit() + ")", f.detail()));
         }
         b.append('\n').append(String.format("%-18s %s%n", "invariant", "violations"));
-        v.counts().forEach((invariant, count) -> b.append(String.format("%-18s %d%s%n", invariant, count,
-                count == 0 ? "" : "   e.g. " + first(v, invariant))));
+        v.counts().forEach((invariant, count) -> {
+            long legacy = v.violations().stream().filter(x -> x.invariant().equals(invariant))
+                    .filter(Report::involvesLegacy).count();
+            b.append(String.format("%-18s %d%s%s%n", invariant, count,
+                    legacy == 0 ? "" : " (" + legacy + " involve 0.8.2.2 consumers)",
+                    count == 0 ? "" : "   e.g. " + first(v, invariant)));
+        });
         b.append('\n').append("records: ").append(v.acked()).append(" acknowledged, ").append(v.handedOut())
                 .append(" hand-outs of ").append(v.distinctHandedOut()).append(" distinct records, ")
                 .append(v.duplicatesExplained()).append(" repeats within a kill's or lost session's uncommitted window\n");
@@ -48,6 +55,13 @@ final class Report {
         return b.toString();
     }
 
+    private static final java.util.regex.Pattern LEGACY_PROCESS = java.util.regex.Pattern.compile("\\bl\\d+-\\d+\\b");
+
+    /** Whether a real 0.8.2.2 consumer ({@code l<slot>-<n>}) is the process at fault or is named in the message. */
+    static boolean involvesLegacy(Violation v) {
+        return LEGACY_PROCESS.matcher(v.process()).matches() || LEGACY_PROCESS.matcher(v.message()).find();
+    }
+
     private static String first(Verdict v, String invariant) {
         return v.violations().stream().filter(x -> x.invariant().equals(invariant)).findFirst()
                 .map(x -> (x.partition() >= 0 ? "p" + x.partition() + (x.offset() >= 0 ? "@" + x.offset() : "") + " " : "")
@@ -58,7 +72,8 @@ final class Report {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("passed", v.passed());
         doc.put("seed", o.seed());
-        doc.put("settings", Map.of("members", o.cluster().members(), "partitions", o.cluster().partitions(),
+        doc.put("settings", Map.of("members", o.cluster().members(), "legacyMembers", o.cluster().legacyMembers(),
+                "partitions", o.cluster().partitions(),
                 "recordsPerSecond", o.cluster().recordsPerSecond(), "sessionTimeoutMs", o.cluster().sessionTimeoutMs(),
                 "commitIntervalMs", o.cluster().commitIntervalMs(), "stallBoundMs", o.stallBound().toMillis(),
                 "brokenMember", o.cluster().brokenMode() == null ? "" : o.cluster().brokenMode(),

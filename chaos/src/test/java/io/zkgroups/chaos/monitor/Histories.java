@@ -81,7 +81,8 @@ final class Histories {
     /** ZooKeeper's owner of {@code partition} became {@code process} (null: none) at {@code atMs}. */
     Histories owner(int partition, String process, long atMs) {
         zkKnown = true;
-        owners.add(new OwnerChange(ms(atMs), ++zxid, partition, process));
+        owners.add(new OwnerChange(ms(atMs), ++zxid, partition, process, 0x1,
+                process == null ? OwnerChange.Cause.DELETE : OwnerChange.Cause.CREATE));
         return this;
     }
 
@@ -108,7 +109,7 @@ final class Histories {
     }
 
     History build() {
-        return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy);
+        return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy, Set.of());
     }
 
     Verdict check() {
