@@ -48,7 +48,7 @@ public final class InvariantMonitor {
         Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(), history.legacyProcesses(),
                 bounds.ownershipTolerance().toNanos(), violations);
         if (history.zkHistoryKnown()) {
-            OffsetMonotonicity.check(history.offsets(), violations);
+            OffsetMonotonicity.check(history.offsets(), history.owners(), violations);
             notes.add("from ZooKeeper's transaction logs: " + history.owners().size() + " owner changes, "
                     + history.offsets().size() + " offset writes");
         } else {

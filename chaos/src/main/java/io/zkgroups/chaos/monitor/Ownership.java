@@ -35,7 +35,8 @@ final class Ownership {
                 if (legacy.contains(d.process()) && !zkKnown) {
                     // a 0.8.2.2 consumer's tenures come from ZooKeeper's history: nothing to check it against
                 } else if (tenures.at(d.process(), partition, d.nanos()).isEmpty()) {
-                    problem = "not assigned by its own rebalance listener";
+                    problem = legacy.contains(d.process()) ? "ZooKeeper's owner znode was not its (0.8.2.2 consumer)"
+                            : "not assigned by its own rebalance listener";
                 } else if (zkKnown && !legacy.contains(d.process())
                         && !ownedAround(changes, d.process(), d.nanos(), toleranceNanos)) {
                     problem = "ZooKeeper's owner znode named " + ownerAt(changes, d.nanos());
