@@ -210,7 +210,7 @@ public final class ChaosCluster implements AutoCloseable {
         for (MemberSlot slot : slots) {
             MemberProcess m = slot.current();
             if (m != null && m.isAlive()) {
-                m.jvm().send("close");
+                m.jvm().send(m.legacy() ? "shutdown" : "close");
             }
         }
         for (MemberSlot slot : slots) {
