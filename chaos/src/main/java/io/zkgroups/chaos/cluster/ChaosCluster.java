@@ -1,0 +1,255 @@
+package io.zkgroups.chaos.cluster;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Everything a chaos run runs: the ZooKeeper ensemble, the broker, the producer and the member slots, all under one
+ * run directory, plus the clients the orchestrator itself needs (an Admin, a Curator client, the health gate).
+ * Faults act through it.
+ */
+public final class ChaosCluster implements AutoCloseable {
+
+    /**
+     * The shape of the run: {@code members} zkgroups members, then {@code legacyMembers} real 0.8.2.2 consumers
+     * (slots {@code members..members+legacyMembers-1}); {@code brokenMode} is slot 0's, if any.
+     */
+    public record Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
+                           int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs) {
+
+        /** Every member of the group, zkgroups and 0.8.2.2. */
+        public int groupSize() {
+            return members + legacyMembers;
+        }
+    }
+
+    private final Settings settings;
+    private final Journal journal;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final List<MemberSlot> slots = new ArrayList<>();
+    private ZooKeeperEnsemble ensemble;
+    private KafkaBroker broker;
+    private Admin admin;
+    private CuratorFramework curator;
+    private AckingProducer producer;
+    private HealthGate health;
+    private String legacyClasspath;
+    private int partitions;
+
+    private ChaosCluster(Settings settings, Journal journal) {
+        this.settings = settings;
+        this.journal = journal;
+        this.partitions = settings.partitions();
+    }
+
+    /** Starts everything and waits until the group is healthy with all its members. */
+    public static ChaosCluster start(Settings settings, Journal journal) {
+        ChaosCluster cluster = new ChaosCluster(settings, journal);
+        try {
+            cluster.startAll();
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void startAll() {
+        Path dir = settings.runDir();
+        journal.clock();
+        ensemble = ZooKeeperEnsemble.start(dir.resolve("zk-data"), dir.resolve("stderr"), settings.tickMs());
+        journal.log("STARTED", "zookeeper " + ensemble.describe());
+        broker = KafkaBroker.start(ensemble.connectString(), dir.resolve("kafka-data"), dir.resolve("stderr"), settings.groupSize());
+        legacyClasspath = settings.legacyMembers() > 0 ? LegacyClasspath.find() : null;
+        journal.log("STARTED", "kafka " + broker.describe());
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000));
+        resources.add(() -> admin.close(Duration.ofSeconds(5)));
+        curator = CuratorFrameworkFactory.builder().connectString(ensemble.connectString()).sessionTimeoutMs(10_000)
+                .retryPolicy(new ExponentialBackoffRetry(100, 10, 1_000)).build();
+        curator.start();
+        resources.add(curator);
+        health = new HealthGate(ensemble.connectString(), settings.group());
+        createTopic();
+        producer = new AckingProducer(broker.bootstrapServers(), settings.topic(), settings.recordsPerSecond(),
+                dir.resolve("acks.log"));
+        for (int s = 0; s < settings.groupSize(); s++) {
+            List<TcpProxy> zk = new ArrayList<>();
+            for (int id = 1; id <= ZooKeeperEnsemble.SIZE; id++) {
+                zk.add(new TcpProxy("m" + s + "-zk" + id, 0, ensemble.clientPort(id)));
+            }
+            String mode = s >= settings.members() ? MemberSlot.LEGACY
+                    : s == 0 && settings.brokenMode() != null ? settings.brokenMode() : "correct";
+            MemberSlot slot = new MemberSlot(s, zk, broker.memberProxy(s), mode);
+            slots.add(slot);
+            startMember(slot);
+        }
+    }
+
+    private void createTopic() {
+        try {
+            admin.createTopics(List.of(new NewTopic(settings.topic(), settings.partitions(), (short) 1))).all()
+                    .get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new ChaosException("cannot create topic " + settings.topic() + ": " + e, e);
+        }
+        awaitLeaders(settings.partitions());
+    }
+
+    private void awaitLeaders(int count) {
+        await("every partition of " + settings.topic() + " has a leader").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                .until(() -> admin.describeTopics(List.of(settings.topic())).allTopicNames().get()
+                        .get(settings.topic()).partitions().stream()
+                        .filter(p -> p.leader() != null && !p.leader().isEmpty()).count() == count);
+    }
+
+    /** Starts the slot's next incarnation and waits for its START line. */
+    public MemberProcess startMember(MemberSlot slot) {
+        String name = slot.nextName();
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("zookeeper.connect", slot.zookeeperConnect());
+        props.put("bootstrap.servers", broker.memberBootstrap(slot.index()));
+        props.put("group.id", settings.group());
+        props.put("consumer.id", name);
+        props.put("auto.offset.reset", "smallest");
+        props.put("zookeeper.session.timeout.ms", Integer.toString(settings.sessionTimeoutMs()));
+        props.put("rebalance.backoff.ms", "500");
+        props.put("metadata.max.age.ms", "2000");
+        MemberProcess process;
+        if (slot.legacy()) {
+            props.remove("bootstrap.servers"); // 0.8.2.2 finds the broker in /brokers/ids (its PLAINTEXT listener)
+            props.remove("metadata.max.age.ms");
+            props.put("rebalance.max.retries", "20");
+            process = MemberProcess.startLegacy(name, settings.runDir(), settings.topic(), legacyClasspath,
+                    settings.commitIntervalMs(), props);
+        } else {
+            process = MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
+                    settings.commitIntervalMs(), props);
+        }
+        slot.current(process);
+        journal.log("MEMBER-STARTED", name + " pid " + process.jvm().pid() + " mode " + slot.mode());
+        return process;
+    }
+
+    /** Adds partitions to the topic and waits until they have a leader. */
+    public void addPartitions(int more) {
+        partitions += more;
+        try {
+            admin.createPartitions(Map.of(settings.topic(), NewPartitions.increaseTo(partitions))).all()
+                    .get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new ChaosException("cannot grow " + settings.topic() + " to " + partitions + " partitions: " + e, e);
+        }
+        awaitLeaders(partitions);
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public Journal journal() {
+        return journal;
+    }
+
+    public ZooKeeperEnsemble ensemble() {
+        return ensemble;
+    }
+
+    public KafkaBroker broker() {
+        return broker;
+    }
+
+    public Admin admin() {
+        return admin;
+    }
+
+    /** A Curator client straight to the ensemble (no proxy), for faults that write znodes. */
+    public CuratorFramework curator() {
+        return curator;
+    }
+
+    public AckingProducer producer() {
+        return producer;
+    }
+
+    public HealthGate health() {
+        return health;
+    }
+
+    public List<MemberSlot> slots() {
+        return slots;
+    }
+
+    public int partitions() {
+        return partitions;
+    }
+
+    /** The number of slots whose current incarnation runs. */
+    public int liveMembers() {
+        return (int) slots.stream().filter(s -> s.current() != null && s.current().isAlive()).count();
+    }
+
+    /** Leaves gracefully with every member, then stops the producer, the broker and the ensemble. */
+    public void stopMembers(Duration timeout) {
+        for (MemberSlot slot : slots) {
+            MemberProcess m = slot.current();
+            if (m != null && m.isAlive()) {
+                m.jvm().send(m.legacy() ? "shutdown" : "close");
+            }
+        }
+        for (MemberSlot slot : slots) {
+            MemberProcess m = slot.current();
+            if (m != null && m.isAlive()) {
+                try {
+                    m.jvm().awaitExit(timeout);
+                } catch (ChaosException e) {
+                    journal.log("NOTE", m.name() + " did not leave within " + timeout + ": SIGKILL");
+                    m.jvm().kill();
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (MemberSlot slot : slots) {
+            MemberProcess m = slot.current();
+            if (m != null && m.isAlive()) {
+                m.jvm().kill();
+            }
+            slot.close();
+        }
+        if (producer != null) {
+            producer.close();
+        }
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception ignored) {
+                // closing anyway
+            }
+        }
+        if (broker != null) {
+            broker.close();
+        }
+        if (ensemble != null) {
+            ensemble.close();
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.zkgroups.chaos.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The run's Kafka broker ({@link KafkaBrokerMain} in a child JVM) and the per-member proxies in front of it: member
+ * slot {@code s} bootstraps through {@link #memberProxy(int)}, and the broker advertises that proxy on the member's
+ * own listener, so all of the member's Kafka traffic crosses it. The broker keeps its ports and log directory
+ * across {@link #restart()}.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final String zookeeperConnect;
+    private final Path dataDir;
+    private final Path logDir;
+    private final int plaintextPort;
+    private final int[] memberPorts;
+    private final TcpProxy[] memberProxies;
+    private ChildJvm process;
+    private int incarnation;
+
+    private KafkaBroker(String zookeeperConnect, Path dataDir, Path logDir, int memberSlots) {
+        this.zookeeperConnect = zookeeperConnect;
+        this.dataDir = dataDir;
+        this.logDir = logDir;
+        this.plaintextPort = TcpProxy.freePort();
+        this.memberPorts = new int[memberSlots];
+        this.memberProxies = new TcpProxy[memberSlots];
+        for (int s = 0; s < memberSlots; s++) {
+            memberPorts[s] = TcpProxy.freePort();
+            memberProxies[s] = new TcpProxy("m" + s + "-kafka", 0, memberPorts[s]);
+        }
+    }
+
+    /** Starts the broker and waits for its READY line. */
+    public static KafkaBroker start(String zookeeperConnect, Path dataDir, Path logDir, int memberSlots) {
+        KafkaBroker broker = new KafkaBroker(zookeeperConnect, dataDir, logDir, memberSlots);
+        try {
+            broker.launch();
+            return broker;
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+    }
+
+    private void launch() {
+        List<String> args = new ArrayList<>(List.of(zookeeperConnect, dataDir.toString(), Integer.toString(plaintextPort)));
+        for (int s = 0; s < memberPorts.length; s++) {
+            args.add("M" + s + "=" + memberPorts[s] + ":" + memberProxies[s].port());
+        }
+        incarnation++;
+        process = ChildJvm.start("kafka-" + incarnation, logDir, 320,
+                List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
+                KafkaBrokerMain.class.getName(), args);
+        process.requireLine(0, "READY"::equals, START_TIMEOUT, "the broker's READY");
+    }
+
+    /** The broker's own listener, straight (producer, tools). */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + plaintextPort;
+    }
+
+    /** The bootstrap address of member slot {@code slot}: its proxy. */
+    public String memberBootstrap(int slot) {
+        return "127.0.0.1:" + memberProxies[slot].port();
+    }
+
+    public TcpProxy memberProxy(int slot) {
+        return memberProxies[slot];
+    }
+
+    /** SIGTERM (a clean shutdown), then a start with the same data and ports. */
+    public void restart() {
+        process.terminate(Duration.ofSeconds(60));
+        launch();
+    }
+
+    public String describe() {
+        return process + " " + bootstrapServers();
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.terminate(Duration.ofSeconds(30));
+        }
+        for (TcpProxy p : memberProxies) {
+            if (p != null) {
+                p.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.zkgroups.chaos.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The classpath of the real 0.8.2.2 consumer: {@code legacy-driver/target/classes} plus the dependency list that
+ * module writes to {@code legacy-driver/target/legacy-classpath.txt} (Kafka 0.8.2.2, ZooKeeper 3.4.6, Scala 2.10),
+ * found from the repository root (bench/chaos.sh) or from a module directory (the ITs).
+ */
+final class LegacyClasspath {
+
+    private LegacyClasspath() {
+    }
+
+    static String find() {
+        for (Path target : List.of(Path.of("legacy-driver", "target"), Path.of("..", "legacy-driver", "target"))) {
+            Path classes = target.resolve("classes");
+            Path list = target.resolve("legacy-classpath.txt");
+            if (Files.isDirectory(classes) && Files.isRegularFile(list)) {
+                try {
+                    String deps = Files.readString(list, StandardCharsets.UTF_8).trim();
+                    return classes.toAbsolutePath() + (deps.isEmpty() ? "" : java.io.File.pathSeparator + deps);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        throw new ChaosException("the 0.8.2.2 consumer driver is not built (legacy-driver/target/classes and "
+                + "legacy-classpath.txt): run `mvn -B -DskipTests package -pl legacy-driver` (bench/chaos.sh does)");
+    }
+}

@@ -1,0 +1,114 @@
+package io.zkgroups.chaos.cluster;
+
+import io.zkgroups.chaos.member.ChaosMemberMain;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One incarnation of a member slot: a {@link ChaosMemberMain} JVM whose consumer id is its process name
+ * ({@code m<slot>-<incarnation>}), so that every process is a distinct group member and its log a file of its own
+ * ({@code members/<name>.log}); or, in a mixed run, a real 0.8.2.2 consumer ({@code l<slot>-<incarnation>},
+ * {@code io.zkgroups.legacy.LegacyConsumerMain}) whose log the orchestrator writes from its output
+ * ({@link LegacyLog}).
+ */
+public final class MemberProcess {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final String name;
+    private final ChildJvm jvm;
+    private final Path logFile;
+
+    private MemberProcess(String name, ChildJvm jvm, Path logFile) {
+        this.name = name;
+        this.jvm = jvm;
+        this.logFile = logFile;
+    }
+
+    static MemberProcess start(String name, Path runDir, String topic, String mode, long commitIntervalMs,
+                               Map<String, String> properties) {
+        Path logFile = runDir.resolve("members").resolve(name + ".log");
+        List<String> args = new ArrayList<>(List.of(logFile.toString(), topic, mode, Long.toString(commitIntervalMs)));
+        properties.forEach((k, v) -> args.add(k + "=" + v));
+        ChildJvm jvm = ChildJvm.start(name, runDir.resolve("stderr"), 160,
+                List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
+                        "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
+                ChaosMemberMain.class.getName(), args);
+        MemberProcess member = new MemberProcess(name, jvm, logFile);
+        jvm.requireLine(0, l -> l.startsWith("START ") || l.startsWith("ERROR "), START_TIMEOUT, "START");
+        return member;
+    }
+
+    /**
+     * Starts a real 0.8.2.2 consumer (auto-commit on, every {@code commitIntervalMs}) and waits for its READY (its
+     * first rebalance is done).
+     */
+    static MemberProcess startLegacy(String name, Path runDir, String topic, String legacyClasspath,
+                                     long commitIntervalMs, Map<String, String> properties) {
+        Path dir = runDir.resolve("legacy").resolve(name);
+        Path logFile = runDir.resolve("members").resolve(name + ".log");
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.util.Properties props = new java.util.Properties();
+            props.putAll(properties);
+            props.setProperty("auto.commit.enable", "true");
+            props.setProperty("auto.commit.interval.ms", Long.toString(commitIntervalMs));
+            try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(dir.resolve("consumer.properties"))) {
+                props.store(out, "0.8.2.2 consumer " + name);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        LegacyLog log = LegacyLog.open(logFile);
+        ChildJvm jvm = ChildJvm.start(name, runDir.resolve("stderr"), 128, List.of(), legacyClasspath,
+                "io.zkgroups.legacy.LegacyConsumerMain",
+                List.of(dir.resolve("consumer.properties").toString(), "--topic", topic + "=1"), log::take);
+        MemberProcess member = new MemberProcess(name, jvm, logFile);
+        jvm.requireLine(0, l -> l.startsWith("READY ") || l.startsWith("ERROR "), START_TIMEOUT, "READY");
+        return member;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ChildJvm jvm() {
+        return jvm;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public boolean isAlive() {
+        return jvm.isAlive();
+    }
+
+    /** A real 0.8.2.2 consumer (no rebalance listener, no stdin commands but {@code shutdown}). */
+    public boolean legacy() {
+        return name.startsWith("l");
+    }
+
+    /** Graceful leave through stdin; waits for the exit. */
+    public int close(Duration timeout) {
+        if (jvm.isAlive()) {
+            try {
+                jvm.send(legacy() ? "shutdown" : "close");
+            } catch (RuntimeException gone) {
+                // exiting anyway
+            }
+        }
+        return jvm.awaitExit(timeout);
+    }
+
+    @Override
+    public String toString() {
+        return jvm.toString();
+    }
+}

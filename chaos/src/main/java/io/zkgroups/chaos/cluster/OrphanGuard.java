@@ -1,0 +1,30 @@
+package io.zkgroups.chaos.cluster;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * For the run's child JVMs: when the orchestrator goes away (even by SIGKILL), the child's stdin ends, and the
+ * child exits instead of living on as an orphan holding ports and CPU.
+ */
+public final class OrphanGuard {
+
+    private OrphanGuard() {
+    }
+
+    /** Exits the JVM (shutdown hooks run) once stdin ends; stdin is not read for anything else. */
+    public static void exitWhenStdinEnds() {
+        Thread t = new Thread(() -> {
+            try (InputStream in = System.in) {
+                while (in.read() >= 0) {
+                    // nothing is sent; only the end matters
+                }
+            } catch (IOException e) {
+                // the pipe broke: same as its end
+            }
+            System.exit(3);
+        }, "orphan-guard");
+        t.setDaemon(true);
+        t.start();
+    }
+}

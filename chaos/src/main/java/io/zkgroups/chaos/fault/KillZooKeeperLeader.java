@@ -1,0 +1,40 @@
+package io.zkgroups.chaos.fault;
+
+import io.zkgroups.chaos.cluster.ChaosCluster;
+import io.zkgroups.chaos.cluster.ChaosException;
+import io.zkgroups.chaos.cluster.ZooKeeperEnsemble;
+
+import java.time.Duration;
+import java.util.Random;
+
+/** SIGKILL of the ZooKeeper leader; the other two elect a new one; the old leader restarts with its data. */
+final class KillZooKeeperLeader implements Fault {
+
+    @Override
+    public String name() {
+        return "kill-zk-leader";
+    }
+
+    @Override
+    public String description() {
+        return "kill -9 the ZooKeeper leader; the two others elect a new leader (clients move, sessions survive), "
+                + "then the old leader restarts from its data directory and rejoins as a follower";
+    }
+
+    @Override
+    public String inject(ChaosCluster cluster, Random random) {
+        ZooKeeperEnsemble zk = cluster.ensemble();
+        zk.awaitQuorum(Duration.ofSeconds(60));
+        int leader = zk.leader().orElseThrow(() -> new ChaosException("no single ZooKeeper leader"));
+        cluster.journal().log("KILL", "zk" + leader);
+        zk.kill(leader);
+        long killed = System.nanoTime();
+        zk.awaitQuorum(Duration.ofSeconds(60));
+        long electedMs = (System.nanoTime() - killed) / 1_000_000;
+        int newLeader = zk.leader().orElse(-1);
+        zk.restart(leader);
+        zk.awaitServing(leader, Duration.ofSeconds(60));
+        return "SIGKILL zk" + leader + " (leader); zk" + newLeader + " leads after " + electedMs + " ms; zk" + leader
+                + " restarted and serves";
+    }
+}

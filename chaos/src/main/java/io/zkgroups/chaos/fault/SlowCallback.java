@@ -1,0 +1,55 @@
+package io.zkgroups.chaos.fault;
+
+import io.zkgroups.chaos.cluster.ChaosCluster;
+import io.zkgroups.chaos.cluster.MemberProcess;
+import io.zkgroups.chaos.cluster.MemberSlot;
+
+import java.time.Duration;
+import java.util.Random;
+
+/**
+ * A member whose application is slow exactly when the group rebalances: a slow {@code onPartitionsRevoked}, or the
+ * processing of a batch taking 1.5 session timeouts. The rebalance is caused by another member's graceful restart.
+ */
+final class SlowCallback implements Fault {
+
+    enum Kind { REVOKE, PROCESS }
+
+    private final Kind kind;
+
+    SlowCallback(Kind kind) {
+        this.kind = kind;
+    }
+
+    @Override
+    public String name() {
+        return kind == Kind.REVOKE ? "slow-revoke" : "slow-processing";
+    }
+
+    @Override
+    public String description() {
+        return (kind == Kind.REVOKE
+                ? "make one member's next onPartitionsRevoked take 1.5 x the session timeout"
+                : "make one member spend 1.5 x the session timeout processing a batch")
+                + ", then SIGTERM and restart another member so that the group rebalances meanwhile";
+    }
+
+    @Override
+    public String inject(ChaosCluster cluster, Random random) {
+        MemberSlot slowSlot = Faults.zkgroupsSlot(cluster, random);
+        MemberSlot otherSlot = Faults.otherSlot(cluster, random, slowSlot);
+        long millis = Faults.sessionMs(cluster) * 3 / 2;
+        MemberProcess slow = Faults.running(cluster, slowSlot);
+        MemberProcess other = Faults.running(cluster, otherSlot);
+        int from = slow.jvm().lines().size();
+        slow.jvm().send((kind == Kind.REVOKE ? "slow-revoke " : "slow-process ") + millis);
+        if (kind == Kind.PROCESS) {
+            slow.jvm().requireLine(from, l -> l.startsWith("SLOW-PROCESS "), Duration.ofSeconds(30), "SLOW-PROCESS");
+        }
+        cluster.journal().log("TERM", other.name());
+        int exit = other.jvm().terminate(Duration.ofSeconds(90));
+        MemberProcess next = cluster.startMember(otherSlot);
+        return slow.name() + " slow (" + kind.name().toLowerCase() + ", " + millis + " ms) while " + other.name()
+                + " left (exit " + exit + ") and " + next.name() + " joined";
+    }
+}

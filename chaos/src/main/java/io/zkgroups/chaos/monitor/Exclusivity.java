@@ -1,0 +1,38 @@
+package io.zkgroups.chaos.monitor;
+
+import io.zkgroups.chaos.monitor.History.Delivery;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One partition handed out by two processes at overlapping times: once another process has handed out a partition
+ * after process P did, P must not hand it out again unless it was assigned the partition anew after that moment.
+ * Each such episode (P resuming after a hand-over) is one violation, however many records it covers.
+ */
+final class Exclusivity {
+
+    private Exclusivity() {
+    }
+
+    static void check(DeliveryIndex deliveries, Tenures tenures, List<Violation> out) {
+        for (int partition : deliveries.partitions()) {
+            Map<String, Delivery> takenOverBy = new HashMap<>();
+            String previous = null;
+            for (Delivery d : deliveries.of(partition)) {
+                if (previous != null && !previous.equals(d.process())) {
+                    takenOverBy.putIfAbsent(previous, d);
+                }
+                Delivery taker = takenOverBy.remove(d.process());
+                if (taker != null && !tenures.assignedBetween(d.process(), partition, taker.nanos(), d.nanos())) {
+                    out.add(new Violation("exclusivity", partition, d.offset(), d.process(), d.nanos(),
+                            d.process() + " handed out offset " + d.offset() + " " + (d.nanos() - taker.nanos()) / 1_000_000
+                                    + " ms after " + taker.process() + " had begun handing out the partition (offset "
+                                    + taker.offset() + "), without being assigned it again"));
+                }
+                previous = d.process();
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.zkgroups.chaos.monitor;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything a run recorded, as plain values: what the invariant monitor checks. Times are
+ * {@code System.nanoTime()} of the host (CLOCK_MONOTONIC: one clock for every process); ZooKeeper's transaction
+ * times were mapped onto it with the journal's CLOCK lines.
+ *
+ * @param acks        every record the producer had acknowledged
+ * @param deliveries  every record a member handed to its application
+ * @param events      every other line of the member logs, per process, in order
+ * @param processEnds how each member process ended (absent: it still ran when the logs were read)
+ * @param owners      owner znode changes of the group's partitions, in zxid order (empty if unknown)
+ * @param offsets     writes of the group's offset znodes, in zxid order (empty if unknown)
+ * @param zkHistoryKnown whether {@code owners}/{@code offsets} come from ZooKeeper's transaction logs
+ * @param unhealthy   faults after which the group did not become healthy within the bound (fault index -> ms)
+ * @param legacyProcesses real 0.8.2.2 consumers: their hand-out times are when the orchestrator read them, and
+ *                    their tenures and commits come from ZooKeeper's history
+ */
+public record History(List<Ack> acks, List<Delivery> deliveries, Map<String, List<MemberEvent>> events,
+                      Map<String, ProcessEnd> processEnds, List<OwnerChange> owners, List<OffsetWrite> offsets,
+                      boolean zkHistoryKnown, Map<Integer, Long> unhealthy, Set<String> legacyProcesses) {
+
+    /** A record the producer got an acknowledgement for. */
+    public record Ack(int partition, long offset, long nanos) {
+    }
+
+    /** A record handed to the application by a member process. */
+    public record Delivery(String process, int partition, long offset, long nanos) {
+    }
+
+    /** A member log line other than a record: {@code kind} as in the log ({@code ASSIGNED}, {@code COMMIT}, ...). */
+    public record MemberEvent(long nanos, String kind, Set<Integer> partitions, Map<Integer, Long> offsets,
+                              String detail) {
+    }
+
+    /** How a process ended: {@code KILLED} (SIGKILL), {@code CLOSED} (left gracefully) or {@code VANISHED}. */
+    public record ProcessEnd(long nanos, String how) {
+        public boolean clean() {
+            return how.equals("CLOSED");
+        }
+    }
+
+    /**
+     * The owner znode of {@code partition} became {@code owner} (the process named by the thread id, e.g.
+     * {@code m0-1} for {@code g_m0-1-0}; null: deleted; {@code "?"}: unreadable bytes), by ZooKeeper session
+     * {@code session}: {@code CREATE}, {@code SET}, {@code DELETE}, or {@code SESSION_END} (its creator's session
+     * ended, e.g. expired).
+     */
+    public record OwnerChange(long nanos, long zxid, int partition, String owner, long session, Cause cause) {
+
+        public enum Cause { CREATE, SET, DELETE, SESSION_END }
+    }
+
+    /**
+     * The offset znode of {@code partition} was written with {@code value} (null: not a number) by ZooKeeper
+     * session {@code session}; {@code injected}: by the run's own poisoning session, not a commit.
+     */
+    public record OffsetWrite(long nanos, long zxid, int partition, Long value, long session, boolean injected) {
+    }
+}

@@ -1,0 +1,188 @@
+package io.zkgroups.chaos.monitor;
+
+import io.zkgroups.chaos.monitor.History.Ack;
+import io.zkgroups.chaos.monitor.History.Delivery;
+import io.zkgroups.chaos.monitor.History.MemberEvent;
+import io.zkgroups.chaos.monitor.History.ProcessEnd;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Reads a run directory into a {@link History}: {@code acks.log}, {@code members/*.log}, {@code journal.log} and,
+ * when present, the ensemble's transaction logs under {@code zk-data/zk1..3}. Lines it does not know are skipped;
+ * a torn last line (a SIGKILL mid-write) too.
+ */
+public final class HistoryReader {
+
+    private HistoryReader() {
+    }
+
+    public static History read(Path runDir, String group, String topic) {
+        List<Ack> acks = readAcks(runDir.resolve("acks.log"));
+        List<Delivery> deliveries = new ArrayList<>();
+        Map<String, List<MemberEvent>> events = new TreeMap<>();
+        Path members = runDir.resolve("members");
+        if (Files.isDirectory(members)) {
+            try (Stream<Path> files = Files.list(members)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".log")).sorted().toList()) {
+                    String process = f.getFileName().toString().replaceAll("\\.log$", "");
+                    events.put(process, readMember(f, process, deliveries));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        Journal journal = readJournal(runDir.resolve("journal.log"));
+        Map<String, Long> lastHandOut = new HashMap<>();
+        deliveries.forEach(d -> lastHandOut.merge(d.process(), d.nanos(), Math::max));
+        Map<String, ProcessEnd> ends = new HashMap<>();
+        events.forEach((process, list) -> {
+            Long killed = journal.kills.get(process);
+            if (killed != null) {
+                ends.put(process, new ProcessEnd(killed, "KILLED"));
+            } else if (!list.isEmpty() && list.get(list.size() - 1).kind().equals("CLOSED")) {
+                ends.put(process, new ProcessEnd(list.get(list.size() - 1).nanos(), "CLOSED"));
+            } else {
+                long last = Math.max(list.isEmpty() ? Long.MIN_VALUE : list.get(list.size() - 1).nanos(),
+                        lastHandOut.getOrDefault(process, Long.MIN_VALUE));
+                ends.put(process, new ProcessEnd(last, "VANISHED"));
+            }
+        });
+        List<Path> zkDirs = new ArrayList<>();
+        for (int id = 1; id <= 3; id++) {
+            Path dir = runDir.resolve("zk-data").resolve("zk" + id);
+            if (Files.isDirectory(dir.resolve("version-2"))) {
+                zkDirs.add(dir);
+            }
+        }
+        boolean zkKnown = zkDirs.size() == 3 && !journal.clocks.isEmpty();
+        ZkTxnHistory.Result zk = zkKnown
+                ? ZkTxnHistory.read(zkDirs, group, topic, new ClockMap(journal.clocks), journal.poisonSessions)
+                : new ZkTxnHistory.Result(List.of(), List.of(), 0);
+        Set<String> legacy = new TreeSet<>();
+        events.forEach((process, list) -> {
+            if (list.stream().anyMatch(e -> e.kind().equals("START") && e.detail().endsWith(" legacy"))) {
+                legacy.add(process);
+            }
+        });
+        Map<String, List<MemberEvent>> all = legacy.isEmpty() || !zkKnown ? events
+                : LegacyTenures.enrich(events, legacy, zk.owners(), zk.offsets());
+        return new History(acks, deliveries, all, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy, legacy);
+    }
+
+    private static List<Ack> readAcks(Path file) {
+        List<Ack> acks = new ArrayList<>();
+        for (String[] f : lines(file)) {
+            if (f[0].equals("ACK") && f.length == 4) {
+                acks.add(new Ack(Integer.parseInt(f[2]), Long.parseLong(f[3]), Long.parseLong(f[1])));
+            }
+        }
+        return acks;
+    }
+
+    private static List<MemberEvent> readMember(Path file, String process, List<Delivery> deliveries) {
+        List<MemberEvent> events = new ArrayList<>();
+        for (String[] f : lines(file)) {
+            try {
+                long nanos = Long.parseLong(f[1]);
+                switch (f[0]) {
+                    case "REC" -> {
+                        int partition = Integer.parseInt(f[2]);
+                        long to = Long.parseLong(f[4]);
+                        for (long o = Long.parseLong(f[3]); o <= to; o++) {
+                            deliveries.add(new Delivery(process, partition, o, nanos));
+                        }
+                    }
+                    case "ASSIGNED", "REVOKED", "LOST" -> events.add(new MemberEvent(nanos, f[0], partitions(f[2]), Map.of(), ""));
+                    case "COMMIT" -> events.add(new MemberEvent(nanos, f[0], Set.of(), offsets(f.length > 3 ? f[3] : ""), f[2]));
+                    default -> events.add(new MemberEvent(nanos, f[0], Set.of(), Map.of(),
+                            f.length > 2 ? String.join(" ", java.util.Arrays.copyOfRange(f, 2, f.length)) : ""));
+                }
+            } catch (RuntimeException torn) {
+                // a line cut short by a SIGKILL: nothing after it was written either
+            }
+        }
+        return events;
+    }
+
+    private static Set<Integer> partitions(String list) {
+        Set<Integer> result = new TreeSet<>();
+        if (!list.equals("-")) {
+            for (String p : list.split(",")) {
+                result.add(Integer.parseInt(p));
+            }
+        }
+        return result;
+    }
+
+    private static Map<Integer, Long> offsets(String list) {
+        Map<Integer, Long> result = new LinkedHashMap<>();
+        if (!list.isEmpty()) {
+            for (String entry : list.split(",")) {
+                int eq = entry.indexOf('=');
+                result.put(Integer.parseInt(entry.substring(0, eq)), Long.parseLong(entry.substring(eq + 1)));
+            }
+        }
+        return result;
+    }
+
+    /** What the monitor needs from the orchestrator's journal. */
+    private static final class Journal {
+        final Map<String, Long> kills = new HashMap<>();
+        final List<ClockMap.Pair> clocks = new ArrayList<>();
+        final Set<Long> poisonSessions = new HashSet<>();
+        final Map<Integer, Long> unhealthy = new TreeMap<>();
+    }
+
+    private static Journal readJournal(Path file) {
+        Journal j = new Journal();
+        for (String[] f : lines(file)) {
+            if (f.length < 3) {
+                continue;
+            }
+            switch (f[0]) {
+                case "KILL" -> j.kills.putIfAbsent(f[2], Long.parseLong(f[1]));
+                case "CLOCK" -> j.clocks.add(new ClockMap.Pair(Long.parseLong(f[1]), Long.parseLong(f[2])));
+                case "POISON-SESSION" -> j.poisonSessions.add(Long.parseUnsignedLong(f[2], 16));
+                case "UNHEALTHY" -> j.unhealthy.put(Integer.parseInt(f[2]), Long.parseLong(f[3]));
+                default -> {
+                    // for people
+                }
+            }
+        }
+        return j;
+    }
+
+    private static List<String[]> lines(Path file) {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        List<String[]> result = new ArrayList<>();
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (!line.isBlank()) {
+                    result.add(line.split(" "));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        return result;
+    }
+}

@@ -1,0 +1,88 @@
+package io.zkgroups.chaos.monitor;
+
+import io.zkgroups.chaos.monitor.History.Delivery;
+import io.zkgroups.chaos.monitor.History.MemberEvent;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks zkgroups' promises over a recorded {@link History}, with no I/O of its own:
+ * <ol>
+ *   <li>{@code lost}: every acknowledged record is handed out;</li>
+ *   <li>{@code duplicate}: a record is handed out again only within the uncommitted window of a tenure that ended
+ *       uncleanly (kill, vanished process, lost session);</li>
+ *   <li>{@code exclusivity}: no partition is handed out by two processes at overlapping times;</li>
+ *   <li>{@code ownership}: a process hands out only partitions it owns, by its own listener and by ZooKeeper;</li>
+ *   <li>{@code offset-backwards}: no committed offset moves backwards;</li>
+ *   <li>{@code stall}: no partition has a backlog and no hand-out for longer than the bound, and
+ *       {@code unhealthy}: the group became healthy after every fault.</li>
+ * </ol>
+ */
+public final class InvariantMonitor {
+
+    public static final List<String> INVARIANTS = List.of("lost", "duplicate", "exclusivity", "ownership",
+            "offset-backwards", "stall", "unhealthy");
+
+    /** Bounds of the checks: the longest stall allowed, and the clock tolerance of ZooKeeper owner times. */
+    public record Bounds(Duration stall, Duration ownershipTolerance) {
+    }
+
+    private InvariantMonitor() {
+    }
+
+    public static Verdict check(History history, Bounds bounds) {
+        List<Violation> violations = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        DeliveryIndex deliveries = new DeliveryIndex(history.deliveries());
+        Tenures tenures = new Tenures(history.events(), history.processEnds());
+
+        LostRecords.check(history.acks(), deliveries, violations);
+        Duplicates.Counts duplicates = Duplicates.check(deliveries, tenures, violations);
+        Exclusivity.check(deliveries, tenures, violations);
+        Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(), history.legacyProcesses(),
+                bounds.ownershipTolerance().toNanos(), violations);
+        if (history.zkHistoryKnown()) {
+            OffsetMonotonicity.check(history.offsets(), history.owners(), violations);
+            notes.add("from ZooKeeper's transaction logs: " + history.owners().size() + " owner changes, "
+                    + history.offsets().size() + " offset writes");
+        } else {
+            notes.add("no ZooKeeper transaction log: ownership checked by the members' own accounts only, "
+                    + "committed offsets not checked");
+        }
+        Map<Integer, Long> longest = Stalls.check(history.acks(), deliveries, end(history), bounds.stall().toNanos(),
+                violations);
+        history.unhealthy().forEach((fault, ms) -> violations.add(new Violation("unhealthy", -1, -1, "-", -1,
+                "the group was not healthy " + ms + " ms after fault #" + fault)));
+
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        INVARIANTS.forEach(i -> counts.put(i, 0));
+        violations.forEach(v -> counts.merge(v.invariant(), 1, Integer::sum));
+        Set<String> distinct = new HashSet<>();
+        history.deliveries().forEach(d -> distinct.add(d.partition() + "@" + d.offset()));
+        return new Verdict(history.acks().size(), history.deliveries().size(), distinct.size(), duplicates.explained(),
+                longest, counts, List.copyOf(violations), List.copyOf(notes));
+    }
+
+    /** The last moment the history knows of. */
+    private static long end(History history) {
+        long end = Long.MIN_VALUE;
+        for (Delivery d : history.deliveries()) {
+            end = Math.max(end, d.nanos());
+        }
+        for (History.Ack a : history.acks()) {
+            end = Math.max(end, a.nanos());
+        }
+        for (List<MemberEvent> events : history.events().values()) {
+            if (!events.isEmpty()) {
+                end = Math.max(end, events.get(events.size() - 1).nanos());
+            }
+        }
+        return end;
+    }
+}

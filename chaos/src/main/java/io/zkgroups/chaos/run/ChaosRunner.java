@@ -1,0 +1,184 @@
+package io.zkgroups.chaos.run;
+
+import io.zkgroups.chaos.cluster.ChaosCluster;
+import io.zkgroups.chaos.cluster.ChaosException;
+import io.zkgroups.chaos.cluster.HealthGate;
+import io.zkgroups.chaos.cluster.Journal;
+import io.zkgroups.chaos.fault.Fault;
+import io.zkgroups.chaos.monitor.History;
+import io.zkgroups.chaos.monitor.HistoryReader;
+import io.zkgroups.chaos.monitor.InvariantMonitor;
+import io.zkgroups.chaos.monitor.Verdict;
+import org.apache.zookeeper.KeeperException;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One chaos run: start the cluster, wait for a healthy group, then {@code faults} times draw a fault from the
+ * seeded {@link Random}, inject and undo it, and wait for the group to be healthy again; then stop producing, let
+ * the group commit everything acknowledged, leave gracefully, stop the servers and check the invariants over the
+ * logs ({@link InvariantMonitor}). Writes {@code report.json} and {@code report.txt} into the run directory.
+ */
+public final class ChaosRunner {
+
+    /** Everything a run is told. */
+    public record Options(ChaosCluster.Settings cluster, List<Fault> faults, int faultCount, long seed, boolean cycle,
+                          Duration healthTimeout, Duration settle, Duration stallBound, boolean echo) {
+    }
+
+    /** What a run produced. */
+    public record Result(Path runDir, long seed, List<FaultRecord> faults, Verdict verdict, String table) {
+    }
+
+    private static final int MAX_UNHEALTHY_IN_A_ROW = 3;
+
+    private ChaosRunner() {
+    }
+
+    public static Result run(Options options) throws Exception {
+        ChaosCluster.Settings s = options.cluster();
+        if (Files.isDirectory(s.runDir())) {
+            try (java.util.stream.Stream<Path> entries = Files.list(s.runDir())) {
+                if (entries.findAny().isPresent()) {
+                    throw new ChaosException("run directory " + s.runDir() + " is not empty (its servers' data would be "
+                            + "reused): choose another one or delete it");
+                }
+            }
+        }
+        Files.createDirectories(s.runDir());
+        writeSettings(options);
+        List<FaultRecord> records = new ArrayList<>();
+        String aborted = null;
+        try (Journal journal = new Journal(s.runDir().resolve("journal.log"), options.echo());
+             ChaosCluster cluster = ChaosCluster.start(s, journal)) {
+            HealthGate.Result first = cluster.health().await(s.groupSize(), Duration.ofSeconds(120), options.settle());
+            if (!first.healthy()) {
+                throw new ChaosException("the group never became healthy at the start: " + first.output());
+            }
+            journal.log("HEALTHY", "0 " + first.millis());
+            Random random = new Random(options.seed());
+            int unhealthyInARow = 0;
+            for (int i = 1; i <= options.faultCount(); i++) {
+                // cycle: every fault of the set in turn (coverage); otherwise drawn (a seeded mix)
+                Fault fault = options.cycle() ? options.faults().get((i - 1) % options.faults().size())
+                        : options.faults().get(random.nextInt(options.faults().size()));
+                journal.clock();
+                journal.log("FAULT", i + " " + fault.name());
+                String detail = fault.inject(cluster, random);
+                journal.log("FAULT-END", i + " " + detail);
+                HealthGate.Result health = cluster.health().await(s.groupSize(), options.healthTimeout(), options.settle());
+                journal.log(health.healthy() ? "HEALTHY" : "UNHEALTHY", i + " " + health.millis()
+                        + (health.healthy() ? "" : " " + health.output().replace('\n', ' ')));
+                records.add(new FaultRecord(i, fault.name(), detail, health.healthy(), health.millis(), health.exitCode()));
+                unhealthyInARow = health.healthy() ? 0 : unhealthyInARow + 1;
+                if (unhealthyInARow >= MAX_UNHEALTHY_IN_A_ROW) {
+                    aborted = "the group stayed unhealthy after " + MAX_UNHEALTHY_IN_A_ROW + " faults in a row";
+                    journal.log("ABORT", aborted);
+                    break;
+                }
+            }
+            journal.clock();
+            drain(cluster, journal);
+            cluster.stopMembers(Duration.ofSeconds(60));
+            journal.clock();
+        }
+        History history = HistoryReader.read(s.runDir(), s.group(), s.topic());
+        Verdict checked = InvariantMonitor.check(history,
+                new InvariantMonitor.Bounds(options.stallBound(), Duration.ofMillis(5)));
+        Verdict verdict = aborted == null ? checked : checked.withNote("run aborted: " + aborted);
+        String table = Report.table(options, records, verdict);
+        Files.writeString(s.runDir().resolve("report.txt"), table, StandardCharsets.UTF_8);
+        Files.writeString(s.runDir().resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);
+        return new Result(s.runDir(), options.seed(), records, verdict, table);
+    }
+
+    /**
+     * Checks the invariants over an existing run directory again (e.g. after a change of the monitor), with the
+     * faults as its journal recorded them; writes {@code report.txt} and {@code report.json} anew.
+     */
+    public static Result analyze(Path runDir, Duration stallBound) throws Exception {
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.Reader in = Files.newBufferedReader(runDir.resolve("run.properties"))) {
+            p.load(in);
+        }
+        String broken = p.getProperty("broken.member", "");
+        ChaosCluster.Settings s = new ChaosCluster.Settings(runDir, p.getProperty("group"), p.getProperty("topic"),
+                Integer.parseInt(p.getProperty("partitions")), Integer.parseInt(p.getProperty("members")),
+                Integer.parseInt(p.getProperty("legacy.members", "0")), Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
+                Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500);
+        Options options = new Options(s, io.zkgroups.chaos.fault.FaultCatalog.parse(p.getProperty("fault.set")),
+                Integer.parseInt(p.getProperty("faults")), Long.parseLong(p.getProperty("seed")),
+                "cycle".equals(p.getProperty("order")), Duration.ZERO, Duration.ZERO, stallBound, false);
+        List<FaultRecord> records = JournalFaults.read(runDir.resolve("journal.log"));
+        History history = HistoryReader.read(runDir, s.group(), s.topic());
+        Verdict verdict = InvariantMonitor.check(history, new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5)));
+        String table = Report.table(options, records, verdict);
+        Files.writeString(runDir.resolve("report.txt"), table, StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);
+        return new Result(runDir, options.seed(), records, verdict, table);
+    }
+
+    /** Stops the producer and waits until the group has committed past every acknowledged record. */
+    private static void drain(ChaosCluster cluster, Journal journal) {
+        cluster.producer().stop();
+        Map<Integer, Long> ends = ackedEnds(cluster.settings().runDir().resolve("acks.log"));
+        journal.log("DRAIN", "acked ends " + ends);
+        String base = "/consumers/" + cluster.settings().group() + "/offsets/" + cluster.settings().topic() + "/";
+        try {
+            await("the group commits past every acknowledged record").atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> {
+                        for (Map.Entry<Integer, Long> e : ends.entrySet()) {
+                            try {
+                                String v = new String(cluster.curator().getData().forPath(base + e.getKey()), StandardCharsets.UTF_8);
+                                if (Long.parseLong(v.trim()) < e.getValue()) {
+                                    return false;
+                                }
+                            } catch (KeeperException.NoNodeException | NumberFormatException missing) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
+            journal.log("DRAINED", "");
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            journal.log("NOT-DRAINED", "within 90 s: the monitor will name what is missing");
+        }
+    }
+
+    private static Map<Integer, Long> ackedEnds(Path acks) {
+        Map<Integer, Long> ends = new HashMap<>();
+        try {
+            for (String line : Files.readAllLines(acks, StandardCharsets.US_ASCII)) {
+                String[] f = line.split(" ");
+                if (f[0].equals("ACK") && f.length == 4) {
+                    ends.merge(Integer.parseInt(f[2]), Long.parseLong(f[3]) + 1, Math::max);
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return ends;
+    }
+
+    private static void writeSettings(Options o) throws java.io.IOException {
+        ChaosCluster.Settings s = o.cluster();
+        String text = "seed=" + o.seed() + "\nfaults=" + o.faultCount() + "\norder=" + (o.cycle() ? "cycle" : "random") + "\nfault.set="
+                + String.join(",", o.faults().stream().map(Fault::name).toList()) + "\ngroup=" + s.group()
+                + "\ntopic=" + s.topic() + "\npartitions=" + s.partitions() + "\nmembers=" + s.members()
+                + "\nlegacy.members=" + s.legacyMembers()
+                + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
+                + s.commitIntervalMs() + "\nbroken.member=" + (s.brokenMode() == null ? "" : s.brokenMode())
+                + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";
+        Files.writeString(s.runDir().resolve("run.properties"), text, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,123 @@
+package io.zkgroups.chaos.monitor;
+
+import io.zkgroups.chaos.monitor.History.Ack;
+import io.zkgroups.chaos.monitor.History.Delivery;
+import io.zkgroups.chaos.monitor.History.MemberEvent;
+import io.zkgroups.chaos.monitor.History.OffsetWrite;
+import io.zkgroups.chaos.monitor.History.OwnerChange;
+import io.zkgroups.chaos.monitor.History.ProcessEnd;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** Synthetic histories for the monitor's tests; times are given in milliseconds. */
+final class Histories {
+
+    private final List<Ack> acks = new ArrayList<>();
+    private final List<Delivery> deliveries = new ArrayList<>();
+    private final Map<String, List<MemberEvent>> events = new TreeMap<>();
+    private final Map<String, ProcessEnd> ends = new HashMap<>();
+    private final List<OwnerChange> owners = new ArrayList<>();
+    private final List<OffsetWrite> offsets = new ArrayList<>();
+    private final Map<Integer, Long> unhealthy = new TreeMap<>();
+    private boolean zkKnown;
+    private long zxid;
+
+    static long ms(long millis) {
+        return millis * 1_000_000;
+    }
+
+    /** Offsets {@code from..to} of {@code partition} acknowledged at {@code atMs}. */
+    Histories acked(int partition, long from, long to, long atMs) {
+        for (long o = from; o <= to; o++) {
+            acks.add(new Ack(partition, o, ms(atMs)));
+        }
+        return this;
+    }
+
+    Histories assigned(String process, long atMs, Integer... partitions) {
+        return event(process, atMs, "ASSIGNED", Set.of(partitions), Map.of());
+    }
+
+    Histories revoked(String process, long atMs, Integer... partitions) {
+        return event(process, atMs, "REVOKED", Set.of(partitions), Map.of());
+    }
+
+    Histories lost(String process, long atMs, Integer... partitions) {
+        return event(process, atMs, "LOST", Set.of(partitions), Map.of());
+    }
+
+    /** Offsets {@code from..to} of {@code partition} handed out by {@code process} in one poll at {@code atMs}. */
+    Histories handedOut(String process, int partition, long from, long to, long atMs) {
+        events.computeIfAbsent(process, k -> new ArrayList<>());
+        for (long o = from; o <= to; o++) {
+            deliveries.add(new Delivery(process, partition, o, ms(atMs)));
+        }
+        return this;
+    }
+
+    /** A commit of {@code offset} for {@code partition} that returned at {@code atMs}. */
+    Histories committed(String process, int partition, long offset, long atMs) {
+        event(process, atMs, "COMMIT", Set.of(), Map.of(partition, offset));
+        return event(process, atMs, "COMMITTED", Set.of(), Map.of());
+    }
+
+    Histories killed(String process, long atMs) {
+        ends.put(process, new ProcessEnd(ms(atMs), "KILLED"));
+        return this;
+    }
+
+    Histories closed(String process, long atMs) {
+        event(process, atMs, "CLOSED", Set.of(), Map.of());
+        ends.put(process, new ProcessEnd(ms(atMs), "CLOSED"));
+        return this;
+    }
+
+    /** ZooKeeper's owner of {@code partition} became {@code process} (null: none) at {@code atMs}. */
+    Histories owner(int partition, String process, long atMs) {
+        zkKnown = true;
+        owners.add(new OwnerChange(ms(atMs), ++zxid, partition, process, 0x1,
+                process == null ? OwnerChange.Cause.DELETE : OwnerChange.Cause.CREATE));
+        return this;
+    }
+
+    Histories offsetWritten(int partition, Long value, boolean injected, long atMs) {
+        zkKnown = true;
+        offsets.add(new OffsetWrite(ms(atMs), ++zxid, partition, value, injected ? 0xbad : 0x1, injected));
+        return this;
+    }
+
+    Histories zooKeeperKnown() {
+        zkKnown = true;
+        return this;
+    }
+
+    Histories unhealthyAfter(int fault, long ms) {
+        unhealthy.put(fault, ms);
+        return this;
+    }
+
+    private Histories event(String process, long atMs, String kind, Set<Integer> partitions, Map<Integer, Long> offsets) {
+        events.computeIfAbsent(process, k -> new ArrayList<>())
+                .add(new MemberEvent(ms(atMs), kind, partitions, new LinkedHashMap<>(offsets), ""));
+        return this;
+    }
+
+    History build() {
+        return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy, Set.of());
+    }
+
+    Verdict check() {
+        return check(60_000);
+    }
+
+    Verdict check(long stallBoundMs) {
+        return InvariantMonitor.check(build(), new InvariantMonitor.Bounds(java.time.Duration.ofMillis(stallBoundMs),
+                java.time.Duration.ofMillis(5)));
+    }
+}

@@ -1,0 +1,51 @@
+package io.zkgroups.chaos.monitor;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HistoryReaderTest {
+
+    @Test
+    void readsTheRunsLogsAndSkipsALineTornByASigkill(@TempDir Path run) throws Exception {
+        Files.writeString(run.resolve("acks.log"), "ACK 100 0 0\nACK 101 0 1\nNACK 102 0 boom\nACK 103 0");
+        Files.createDirectories(run.resolve("members"));
+        Files.writeString(run.resolve("members").resolve("m0-1.log"), String.join("\n",
+                "START 90 chaos_m0-1 4242 correct",
+                "ASSIGNED 110 0,1",
+                "REC 120 0 0 1",
+                "COMMIT 130 interval 0=2,1=0",
+                "COMMITTED 131",
+                "REC 140 1 0 0",
+                "REC 150 1 1") + "\n");
+        Files.writeString(run.resolve("members").resolve("m1-1.log"), "START 95 chaos_m1-1 4243 correct\nCLOSED 400\n");
+        Files.writeString(run.resolve("journal.log"), "CLOCK 10 1000\nKILL 160 m0-1\nUNHEALTHY 170 3 90000 group ...\n");
+
+        History h = HistoryReader.read(run, "chaos", "chaos-t");
+
+        assertThat(h.acks()).extracting(History.Ack::offset).containsExactly(0L, 1L);
+        assertThat(h.deliveries()).extracting(d -> d.partition() + "@" + d.offset() + "/" + d.nanos())
+                .containsExactly("0@0/120", "0@1/120", "1@0/140");
+        assertThat(h.events().get("m0-1")).extracting(History.MemberEvent::kind)
+                .containsExactly("START", "ASSIGNED", "COMMIT", "COMMITTED");
+        assertThat(h.events().get("m0-1").get(2).offsets()).containsEntry(0, 2L).containsEntry(1, 0L);
+        assertThat(h.processEnds().get("m0-1")).isEqualTo(new History.ProcessEnd(160, "KILLED"));
+        assertThat(h.processEnds().get("m1-1")).isEqualTo(new History.ProcessEnd(400, "CLOSED"));
+        assertThat(h.unhealthy()).containsEntry(3, 90_000L);
+        assertThat(h.zkHistoryKnown()).as("no transaction logs in this run directory").isFalse();
+    }
+
+    @Test
+    void mapsZooKeepersWallClockOntoNanoTimeWithTheNearestPair() {
+        ClockMap clock = new ClockMap(List.of(new ClockMap.Pair(5_000_000_000L, 1_000), new ClockMap.Pair(9_000_000_000L, 5_010)));
+
+        // the middle of the millisecond, from the pair nearest in wall time
+        assertThat(clock.nanosOf(1_002)).isEqualTo(5_002_500_000L);
+        assertThat(clock.nanosOf(5_000)).isEqualTo(8_990_500_000L);
+    }
+}

@@ -1,0 +1,266 @@
+package io.zkgroups.chaos.monitor;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InvariantMonitorTest {
+
+    /** m1 hands partition 0 over to m2 gracefully: what a correct group records. */
+    private static Histories gracefulHandOver() {
+        return new Histories()
+                .acked(0, 0, 19, 100)
+                .assigned("m1", 150, 0).owner(0, "m1", 149)
+                .handedOut("m1", 0, 0, 9, 200)
+                .committed("m1", 0, 10, 300).offsetWritten(0, 10L, false, 299)
+                .revoked("m1", 400, 0).owner(0, null, 401)
+                .assigned("m2", 500, 0).owner(0, "m2", 499)
+                .handedOut("m2", 0, 10, 19, 600)
+                .committed("m2", 0, 20, 700).offsetWritten(0, 20L, false, 699)
+                .closed("m1", 800).closed("m2", 900);
+    }
+
+    @Test
+    void aGracefulHandOverBreaksNoPromise() {
+        Verdict v = gracefulHandOver().check();
+
+        assertThat(v.violations()).isEmpty();
+        assertThat(v.passed()).isTrue();
+        assertThat(v.acked()).isEqualTo(20);
+        assertThat(v.distinctHandedOut()).isEqualTo(20);
+        assertThat(v.counts()).containsOnlyKeys(InvariantMonitor.INVARIANTS).allSatisfy((k, n) -> assertThat(n).isZero());
+    }
+
+    @Test
+    void anAcknowledgedRecordNoMemberHandedOutIsLost() {
+        Verdict v = gracefulHandOver().acked(0, 20, 21, 750).check();
+
+        assertThat(v.counts()).containsEntry("lost", 2);
+        assertThat(v.violations()).filteredOn(x -> x.invariant().equals("lost"))
+                .extracting(Violation::offset).containsExactly(20L, 21L);
+    }
+
+    @Test
+    void repeatsWithinAKilledMembersUncommittedWindowAreExplained() {
+        Verdict v = new Histories()
+                .acked(0, 0, 9, 100)
+                .assigned("m1", 150, 0)
+                .handedOut("m1", 0, 0, 9, 200)
+                .committed("m1", 0, 6, 250)
+                .killed("m1", 300)
+                .assigned("m2", 5_000, 0)
+                .handedOut("m2", 0, 6, 9, 5_100)
+                .closed("m2", 6_000)
+                .check();
+
+        assertThat(v.violations()).isEmpty();
+        assertThat(v.duplicatesExplained()).isEqualTo(4);
+    }
+
+    @Test
+    void repeatsBelowTheKilledMembersLastCommitAreNotExplained() {
+        Verdict v = new Histories()
+                .acked(0, 0, 9, 100)
+                .assigned("m1", 150, 0)
+                .handedOut("m1", 0, 0, 9, 200)
+                .committed("m1", 0, 8, 250)
+                .killed("m1", 300)
+                .assigned("m2", 5_000, 0)
+                .handedOut("m2", 0, 5, 9, 5_100) // started below the commit: 5, 6, 7 were committed
+                .closed("m2", 6_000)
+                .check();
+
+        assertThat(v.counts()).containsEntry("duplicate", 3);
+        assertThat(v.violations()).extracting(Violation::offset).containsExactlyInAnyOrder(5L, 6L, 7L);
+        assertThat(v.duplicatesExplained()).isEqualTo(2);
+    }
+
+    @Test
+    void aCommitThatReturnsOnlyAfterAnotherMemberTookOverDoesNotNarrowTheWindow() {
+        // m1's ZooKeeper link stalls: its session expires, m2 starts from the commit of 5, then m1's commit of 10
+        // returns and m1 only then learns that it lost the partition
+        Verdict v = new Histories()
+                .acked(0, 0, 9, 100)
+                .assigned("m1", 150, 0)
+                .handedOut("m1", 0, 0, 9, 200)
+                .committed("m1", 0, 5, 250)
+                .assigned("m2", 5_000, 0)
+                .handedOut("m2", 0, 5, 9, 5_010)
+                .committed("m1", 0, 10, 5_050)
+                .lost("m1", 5_100, 0)
+                .closed("m1", 7_000).closed("m2", 7_000)
+                .check();
+
+        assertThat(v.violations()).isEmpty();
+        assertThat(v.duplicatesExplained()).isEqualTo(5);
+    }
+
+    @Test
+    void aRepeatAfterAGracefulRevocationIsAViolation() {
+        Verdict v = gracefulHandOver().handedOut("m2", 0, 9, 9, 650).check();
+
+        assertThat(v.counts()).containsEntry("duplicate", 1);
+        assertThat(v.violations().get(0).message()).contains("REVOKED");
+    }
+
+    @Test
+    void repeatsAfterALostSessionAreExplained() {
+        Verdict v = new Histories()
+                .acked(0, 0, 9, 100)
+                .assigned("m1", 150, 0)
+                .handedOut("m1", 0, 0, 9, 200)
+                .lost("m1", 6_000, 0)
+                .assigned("m2", 5_000, 0)
+                .handedOut("m2", 0, 0, 9, 5_100)
+                .closed("m1", 7_000).closed("m2", 7_000)
+                .check();
+
+        assertThat(v.violations()).isEmpty();
+        assertThat(v.duplicatesExplained()).isEqualTo(10);
+    }
+
+    @Test
+    void aMemberThatHandsOutAfterAnotherTookOverBreaksExclusivity() {
+        Verdict v = new Histories()
+                .acked(0, 0, 29, 100)
+                .assigned("m1", 150, 0)
+                .handedOut("m1", 0, 0, 9, 200)
+                .assigned("m2", 300, 0)
+                .handedOut("m2", 0, 10, 19, 400)
+                .handedOut("m1", 0, 20, 24, 500) // m1 never heard of the hand-over
+                .handedOut("m2", 0, 25, 29, 600)
+                .closed("m1", 700).closed("m2", 700)
+                .check();
+
+        assertThat(v.counts()).containsEntry("exclusivity", 2);
+        assertThat(v.violations()).filteredOn(x -> x.invariant().equals("exclusivity"))
+                .extracting(Violation::process).containsExactly("m1", "m2");
+    }
+
+    @Test
+    void aPartitionAssignedBackAfterAHandOverIsNotAnOverlap() {
+        Verdict v = gracefulHandOver()
+                .revoked("m2", 720, 0)
+                .assigned("m1", 730, 0).owner(0, "m1", 729)
+                .acked(0, 20, 24, 710)
+                .handedOut("m1", 0, 20, 24, 740)
+                .check();
+
+        assertThat(v.counts()).containsEntry("exclusivity", 0);
+        assertThat(v.violations()).isEmpty();
+    }
+
+    @Test
+    void handingOutWithoutAnAssignmentBreaksOwnership() {
+        Verdict v = gracefulHandOver().acked(0, 20, 20, 710).handedOut("m1", 0, 20, 20, 750).check();
+
+        assertThat(v.counts()).containsEntry("ownership", 1);
+        assertThat(v.violations()).filteredOn(x -> x.invariant().equals("ownership")).singleElement()
+                .satisfies(x -> assertThat(x.message()).contains("not assigned by its own rebalance listener"));
+    }
+
+    @Test
+    void handingOutWhileZooKeeperNamesAnotherOwnerBreaksOwnership() {
+        // m1 believes it owns partition 0 (no REVOKED), but ZooKeeper gave it to m2 at 400 ms
+        Verdict v = new Histories()
+                .acked(0, 0, 9, 100)
+                .assigned("m1", 150, 0).owner(0, "m1", 149)
+                .handedOut("m1", 0, 0, 4, 200)
+                .owner(0, null, 390).owner(0, "m2", 400)
+                .handedOut("m1", 0, 5, 9, 410)
+                .closed("m1", 900)
+                .check();
+
+        assertThat(v.counts()).containsEntry("ownership", 1);
+        assertThat(v.violations()).filteredOn(x -> x.invariant().equals("ownership")).singleElement()
+                .satisfies(x -> assertThat(x.message()).contains("named m2"));
+    }
+
+    @Test
+    void zooKeeperTimesAreTrustedOnlyToTheirTolerance() {
+        Histories justAfterRelease = new Histories()
+                .acked(0, 0, 1, 100)
+                .assigned("m1", 150, 0).owner(0, "m1", 149)
+                .handedOut("m1", 0, 0, 0, 200)
+                .owner(0, null, 300)
+                .handedOut("m1", 0, 1, 1, 303) // 3 ms after the release's transaction time: within 5 ms
+                .revoked("m1", 304, 0).closed("m1", 900);
+        assertThat(justAfterRelease.check().violations()).isEmpty();
+
+        Histories wellAfterRelease = new Histories()
+                .acked(0, 0, 1, 100)
+                .assigned("m1", 150, 0).owner(0, "m1", 149)
+                .handedOut("m1", 0, 0, 0, 200)
+                .owner(0, null, 300)
+                .handedOut("m1", 0, 1, 1, 320)
+                .revoked("m1", 321, 0).closed("m1", 900);
+        assertThat(wellAfterRelease.check().counts()).containsEntry("ownership", 1);
+    }
+
+    @Test
+    void aCommittedOffsetThatMovesBackwardsIsReported() {
+        Verdict v = new Histories()
+                .offsetWritten(0, 10L, false, 100)
+                .offsetWritten(0, null, true, 150) // the run's garbage: not a commit
+                .offsetWritten(0, 0L, true, 160) // the run restoring bytes: not a commit
+                .offsetWritten(0, 20L, false, 200)
+                .offsetWritten(0, 15L, false, 300)
+                .offsetWritten(1, 5L, false, 310)
+                .check();
+
+        assertThat(v.counts()).containsEntry("offset-backwards", 1);
+        assertThat(v.violations().get(0).message()).contains("committed 15").contains("after 20");
+    }
+
+    @Test
+    void aBacklogWithoutHandOutsLongerThanTheBoundIsAStall() {
+        Histories h = new Histories()
+                .acked(0, 0, 4, 1_000)
+                .assigned("m1", 10, 0)
+                .handedOut("m1", 0, 0, 1, 1_100)
+                .handedOut("m1", 0, 2, 4, 9_100) // 8 s without a hand-out, backlog waiting
+                .acked(1, 0, 0, 1_000) // partition 1: idle for long, but nothing waits: no stall
+                .handedOut("m1", 1, 0, 0, 1_050)
+                .assigned("m1", 10, 1)
+                .closed("m1", 30_000);
+
+        Verdict strict = h.check(5_000);
+        assertThat(strict.counts()).containsEntry("stall", 1);
+        assertThat(strict.violations().get(0).partition()).isZero();
+        assertThat(strict.longestStallMs()).containsEntry(0, 8_000L);
+
+        assertThat(h.check(10_000).violations()).isEmpty();
+    }
+
+    @Test
+    void aBacklogNeverHandedOutStallsUntilTheEndOfTheHistory() {
+        Verdict v = new Histories()
+                .acked(0, 0, 0, 1_000)
+                .assigned("m1", 10, 0)
+                .closed("m1", 20_000)
+                .check(5_000);
+
+        assertThat(v.counts()).containsEntry("stall", 1).containsEntry("lost", 1);
+    }
+
+    @Test
+    void aGroupThatStaysUnhealthyAfterAFaultIsReported() {
+        Verdict v = gracefulHandOver().unhealthyAfter(3, 90_000).check();
+
+        assertThat(v.counts()).containsEntry("unhealthy", 1);
+        assertThat(v.violations().get(0).message()).contains("fault #3");
+    }
+
+    @Test
+    void withoutZooKeepersHistoryTheMonitorSaysWhatItDidNotCheck() {
+        Verdict v = new Histories()
+                .acked(0, 0, 0, 100).assigned("m1", 150, 0).handedOut("m1", 0, 0, 0, 200).closed("m1", 300)
+                .check();
+
+        assertThat(v.violations()).isEmpty();
+        assertThat(v.notes()).anySatisfy(n -> assertThat(n).contains("committed offsets not checked"));
+        assertThat(List.of(v.counts().get("offset-backwards"))).containsExactly(0);
+    }
+}
