@@ -131,21 +131,13 @@ public final class ZkClientSecurity {
 
         String digest = given.get(DIGEST_AUTH);
         if (digest != null) {
-            requireDigest(DIGEST_AUTH, digest, origin);
+            if (digest.indexOf(':') <= 0) {
+                throw new IllegalArgumentException(DIGEST_AUTH + " in " + origin + " must be user:password");
+            }
         }
         ZkClientSecurity security = new ZkClientSecurity(zk, Boolean.parseBoolean(given.get(SET_ACL)), digest);
         security.checkAclIdentity(origin);
         return security;
-    }
-
-    /**
-     * The same settings with digest credentials {@code user:password} (e.g. the CLI's {@code --zk-auth}).
-     *
-     * @throws IllegalArgumentException if {@code userPassword} is not {@code user:password}
-     */
-    public ZkClientSecurity withDigest(String userPassword, String origin) {
-        requireDigest(origin, userPassword, origin);
-        return new ZkClientSecurity(zookeeperProperties, setAcl, userPassword);
     }
 
     /** Whether the client talks TLS to ZooKeeper. */
@@ -292,12 +284,6 @@ public final class ZkClientSecurity {
     private static String extension(String location) {
         int dot = location.lastIndexOf('.');
         return dot < 0 ? "" : location.substring(dot + 1).toLowerCase(Locale.ROOT);
-    }
-
-    private static void requireDigest(String key, String value, String origin) {
-        if (value.indexOf(':') <= 0) {
-            throw new IllegalArgumentException(key + " in " + origin + " must be user:password");
-        }
     }
 
     /** CREATOR_ALL needs an authenticated identity: without one every create would fail with InvalidACL. */
