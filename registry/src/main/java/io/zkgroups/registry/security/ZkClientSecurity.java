@@ -60,13 +60,16 @@ public final class ZkClientSecurity {
     /** Kafka 3.x's ZooKeeper client keys and the ZooKeeper client property each one sets. */
     private static final Map<String, String> KAFKA_TO_ZOOKEEPER = kafkaNames();
 
-    /** ZooKeeper's own client SASL keys: passed on as they are. */
+    /** ZooKeeper's FIPS mode (default true since 3.8): it forbids SASL DIGEST-MD5, so that needs it false. */
+    public static final String FIPS_MODE = "zookeeper.fips-mode";
+
+    /** ZooKeeper's own client SASL keys and its FIPS mode: passed on as they are. */
     private static final Set<String> SASL_KEYS = Set.of(
             ZKClientConfig.ENABLE_CLIENT_SASL_KEY, ZKClientConfig.LOGIN_CONTEXT_NAME_KEY,
             ZKClientConfig.ZK_SASL_CLIENT_USERNAME, ZKClientConfig.ZK_SASL_CLIENT_CANONICALIZE_HOSTNAME,
-            ZKClientConfig.ZOOKEEPER_SERVER_REALM, ZKClientConfig.ZOOKEEPER_SERVER_PRINCIPAL);
+            ZKClientConfig.ZOOKEEPER_SERVER_REALM, ZKClientConfig.ZOOKEEPER_SERVER_PRINCIPAL, FIPS_MODE);
 
-    private static final Set<String> BOOLEAN_KEYS = Set.of(SSL_CLIENT_ENABLE, SET_ACL, "zookeeper.ssl.crl.enable",
+    private static final Set<String> BOOLEAN_KEYS = Set.of(SSL_CLIENT_ENABLE, SET_ACL, FIPS_MODE, "zookeeper.ssl.crl.enable",
             "zookeeper.ssl.ocsp.enable", ZKClientConfig.ENABLE_CLIENT_SASL_KEY,
             ZKClientConfig.ZK_SASL_CLIENT_CANONICALIZE_HOSTNAME);
 

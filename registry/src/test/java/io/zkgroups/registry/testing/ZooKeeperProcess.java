@@ -58,6 +58,8 @@ public final class ZooKeeperProcess implements AutoCloseable {
         public Settings withSasl(Path serverJaasFile, boolean enforce) {
             jvmOptions.add("-Djava.security.auth.login.config=" + serverJaasFile);
             config.setProperty("authProvider.sasl", "org.apache.zookeeper.server.auth.SASLAuthenticationProvider");
+            // ZooKeeper's FIPS mode (default on) forbids DIGEST-MD5
+            jvmOptions.add("-Dzookeeper.fips-mode=false");
             if (enforce) {
                 config.setProperty("enforce.auth.enabled", "true");
                 config.setProperty("enforce.auth.schemes", "sasl");
