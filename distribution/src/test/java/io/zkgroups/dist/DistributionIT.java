@@ -117,6 +117,14 @@ class DistributionIT {
         assertThat(bad.code).isEqualTo(1);
         assertThat(bad.err).contains("JAVA_HOME is " + dir).contains("is not an executable");
 
+        Path java11 = Files.createDirectories(dir.resolve("java11/bin"));
+        Files.createSymbolicLink(java11.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
+        Files.writeString(java11.resolveSibling("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"11.0.2\"\n");
+        Run old = run(Map.of("JAVA_HOME", java11.getParent().toString()), "--version");
+        Files.delete(java11.resolve("java"));
+        assertThat(old.code).isEqualTo(1);
+        assertThat(old.err).contains("is Java 11; zkgroups needs Java 17 or later");
+
         Run none = run(Map.of("PATH", dir.resolve("nothing-here").toString()), "--version");
         assertThat(none.code).isEqualTo(1);
         assertThat(none.err).contains("no java: install a Java 17+ runtime");
