@@ -167,7 +167,7 @@ class SecureZooKeeperIT {
         Run run = cli("groups", "list", "--zookeeper", zk.secureConnectString(), "--timeout", "2s");
 
         assertThat(run.code).isEqualTo(5);
-        assertThat(run.err).contains("cannot connect to ZooKeeper at " + zk.secureConnectString() + " (plaintext)")
+        assertThat(run.err).contains("cannot connect to ZooKeeper at " + zk.secureConnectString() + " within 2 s (plaintext;")
                 .contains("--zk-tls-config-file");
     }
 

@@ -120,7 +120,7 @@ public final class Clients implements AutoCloseable {
         if (!connected) {
             client.close();
             throw new CliException(ExitCode.UNREACHABLE, "cannot connect to ZooKeeper at " + settings.zookeeper()
-                    + " (" + security.describe() + ") within " + settings.timeout().toSeconds() + " s (is --zookeeper right"
+                    + " within " + settings.timeout().toSeconds() + " s (" + security.describe() + "; is --zookeeper right"
                     + " and the server up?" + (security.tls() ? "" : " Does it expect TLS: --zk-tls-config-file?") + ")");
         }
         return client;

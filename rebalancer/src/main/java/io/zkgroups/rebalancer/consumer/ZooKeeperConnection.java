@@ -39,8 +39,8 @@ final class ZooKeeperConnection {
         try {
             if (!client.blockUntilConnected(config.connectionTimeoutMs(), TimeUnit.MILLISECONDS)) {
                 client.close();
-                throw new KafkaException("cannot connect to ZooKeeper at " + config.zookeeperConnect() + " ("
-                        + security + ") within " + config.connectionTimeoutMs() + " ms (zookeeper.connection.timeout.ms)");
+                throw new KafkaException("cannot connect to ZooKeeper at " + config.zookeeperConnect() + " within "
+                        + config.connectionTimeoutMs() + " ms (zookeeper.connection.timeout.ms; " + security + ")");
             }
         } catch (InterruptedException e) {
             client.close();
