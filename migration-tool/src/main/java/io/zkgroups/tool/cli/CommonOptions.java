@@ -30,6 +30,13 @@ public final class CommonOptions {
             description = "ZooKeeper digest credentials (default: $ZKGROUPS_ZK_AUTH).")
     String zkAuth;
 
+    @Option(names = "--zk-tls-config-file", paramLabel = "FILE", defaultValue = "${env:ZKGROUPS_ZK_TLS_CONFIG_FILE}",
+            description = "ZooKeeper client security properties, Kafka's names: zookeeper.ssl.client.enable, "
+                    + "zookeeper.ssl.keystore.*, zookeeper.ssl.truststore.*, zookeeper.clientCnxnSocket, zookeeper.sasl.*, "
+                    + "zookeeper.set.acl, zookeeper.client.config (default: $ZKGROUPS_ZK_TLS_CONFIG_FILE). "
+                    + "SASL also needs -Djava.security.auth.login.config=JAAS_FILE in ZKGROUPS_JAVA_OPTS.")
+    Path zkTlsConfigFile;
+
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationParser.class,
             description = "Bound of every connection attempt and request (default: ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -65,7 +72,8 @@ public final class CommonOptions {
             throw new CliException(ExitCode.USAGE, "--timeout must be positive");
         }
         return new Clients(new ConnectionSettings(zookeeper.strip(), blankToNull(bootstrapServer), commandConfig,
-                blankToNull(zkAuth), timeout));
+                blankToNull(zkAuth), zkTlsConfigFile == null || zkTlsConfigFile.toString().isBlank() ? null : zkTlsConfigFile,
+                timeout));
     }
 
     private static String blankToNull(String s) {

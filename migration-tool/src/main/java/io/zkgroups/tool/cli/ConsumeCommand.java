@@ -3,6 +3,8 @@ package io.zkgroups.tool.cli;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
+import io.zkgroups.tool.io.Clients;
+import io.zkgroups.tool.io.ConnectionSettings;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
@@ -164,6 +166,10 @@ final class ConsumeCommand implements Callable<Integer> {
             props.setProperty("auto.offset.reset", "smallest");
         }
         props.putIfAbsent("auto.commit.interval.ms", "1000");
+        // ZooKeeper TLS/SASL/ACLs and --zk-auth, checked as every command checks them
+        ConnectionSettings settings = common.clients().settings();
+        Clients.zooKeeperSecurity(settings);
+        props.putAll(Clients.zooKeeperSecurityProperties(settings));
         if (common.commandConfig != null) {
             try (InputStream in = Files.newInputStream(common.commandConfig)) {
                 props.load(in);

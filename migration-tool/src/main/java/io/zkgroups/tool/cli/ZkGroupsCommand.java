@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 import java.util.concurrent.Callable;
 
 /** {@code zkgroups}: the root command; its subcommands do the work. */
-@Command(name = "zkgroups", mixinStandardHelpOptions = true, version = "zkgroups 0.1.0",
+@Command(name = "zkgroups", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "Operate Kafka 0.8-style ZooKeeper consumer groups: describe, reset, export/import, delete, "
                 + "health for rolling bounces, and ZooKeeper <-> Kafka offset migration.",
         footer = {"", "Exit codes: see docs/cli.md (0 ok, 2 usage, 3 not found, 4 group active, 5 unreachable, "

@@ -3,6 +3,7 @@ package io.zkgroups.tool.io;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
+import io.zkgroups.registry.security.ZkClientSecurity;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import org.apache.curator.framework.CuratorFramework;
@@ -17,9 +18,12 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -97,13 +101,8 @@ public final class Clients implements AutoCloseable {
                 .sessionTimeoutMs(Math.max(timeoutMs, 30_000))
                 .retryPolicy(new RetryUntilElapsed(timeoutMs, 200))
                 .waitForShutdownTimeoutMs(2_000);
-        if (settings.zkAuth() != null) {
-            String auth = settings.zkAuth();
-            if (auth.indexOf(':') <= 0) {
-                throw new CliException(ExitCode.USAGE, "--zk-auth must be user:password");
-            }
-            builder.authorization("digest", auth.getBytes(StandardCharsets.UTF_8));
-        }
+        ZkClientSecurity security = zooKeeperSecurity(settings);
+        security.applyTo(builder, ZkLayout.root());
         CuratorFramework client;
         try {
             client = builder.build();
@@ -121,25 +120,64 @@ public final class Clients implements AutoCloseable {
         if (!connected) {
             client.close();
             throw new CliException(ExitCode.UNREACHABLE, "cannot connect to ZooKeeper at " + settings.zookeeper()
-                    + " within " + settings.timeout().toSeconds() + " s (is --zookeeper right and the server up?)");
+                    + " within " + settings.timeout().toSeconds() + " s (" + security.describe() + "; is --zookeeper right"
+                    + " and the server up?" + (security.tls() ? "" : " Does it expect TLS: --zk-tls-config-file?") + ")");
         }
         return client;
     }
 
-    private Properties commandConfig() {
-        Properties props = new Properties();
-        if (settings.commandConfig() == null) {
-            return props;
+    /**
+     * The security of the ZooKeeper client: {@code --zk-tls-config-file} (Kafka's names; unknown keys are an error,
+     * a mistyped TLS key must not fall back to plaintext) and {@code --zk-auth}.
+     */
+    public static ZkClientSecurity zooKeeperSecurity(ConnectionSettings settings) {
+        Map<String, String> props = zooKeeperSecurityProperties(settings);
+        try {
+            return ZkClientSecurity.parse(props, settings.zkTlsConfigFile() == null ? "the command line"
+                    : "--zk-tls-config-file " + settings.zkTlsConfigFile());
+        } catch (IllegalArgumentException e) {
+            throw new CliException(ExitCode.BAD_INPUT_FILE, e.getMessage(), e);
         }
-        try (Reader reader = Files.newBufferedReader(settings.commandConfig(), StandardCharsets.UTF_8)) {
+    }
+
+    /** The security properties of {@link #zooKeeperSecurity} as keys and values, for a consumer's configuration. */
+    public static Map<String, String> zooKeeperSecurityProperties(ConnectionSettings settings) {
+        Map<String, String> map = new HashMap<>();
+        if (settings.zkTlsConfigFile() != null) {
+            Properties props = readProperties(settings.zkTlsConfigFile(), "--zk-tls-config-file");
+            for (String key : props.stringPropertyNames()) {
+                if (!ZkClientSecurity.isSecurityKey(key)) {
+                    throw new CliException(ExitCode.BAD_INPUT_FILE, "unknown key " + key + " in --zk-tls-config-file "
+                            + settings.zkTlsConfigFile() + " (expected zookeeper.ssl.*, zookeeper.clientCnxnSocket, "
+                            + "zookeeper.sasl.*, zookeeper.set.acl, zookeeper.client.config; see docs/install.md)");
+                }
+                map.put(key, props.getProperty(key));
+            }
+        }
+        if (settings.zkAuth() != null) {
+            if (settings.zkAuth().indexOf(':') <= 0) {
+                throw new CliException(ExitCode.USAGE, "--zk-auth must be user:password");
+            }
+            map.put(ZkClientSecurity.DIGEST_AUTH, settings.zkAuth());
+        }
+        return map;
+    }
+
+    private static Properties readProperties(Path file, String option) {
+        Properties props = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             props.load(reader);
         } catch (NoSuchFileException e) {
-            throw new CliException(ExitCode.BAD_INPUT_FILE, "--command-config " + settings.commandConfig() + ": no such file");
+            throw new CliException(ExitCode.BAD_INPUT_FILE, option + " " + file + ": no such file");
         } catch (IOException | IllegalArgumentException e) {
-            throw new CliException(ExitCode.BAD_INPUT_FILE, "cannot read --command-config " + settings.commandConfig()
-                    + ": " + e.getMessage(), e);
+            throw new CliException(ExitCode.BAD_INPUT_FILE, "cannot read " + option + " " + file + ": " + e.getMessage(), e);
         }
         return props;
+    }
+
+    private Properties commandConfig() {
+        return settings.commandConfig() == null ? new Properties()
+                : readProperties(settings.commandConfig(), "--command-config");
     }
 
     private String deriveBootstrap(Properties props) {

@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.registry.ZkNames;
+import io.zkgroups.registry.security.ZkClientSecurity;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,9 +18,12 @@ import java.util.TreeMap;
 
 /**
  * The configuration of a {@link ZkGroupConsumer}: every 0.8.2.2 consumer property
- * (docs/compatibility.md#consumer-configuration), the kafka-clients properties of the fetch side, and a few
- * {@code zkgroups.*} extras. Parsing is strict about values (a bad one fails naming key and value) and lenient
- * about keys (an unknown key only warns, as in 0.8.2.2).
+ * (docs/compatibility.md#consumer-configuration), the
+ * kafka-clients properties of the fetch side, ZooKeeper security under Kafka 3.x's names
+ * ({@code zookeeper.ssl.*}, {@code zookeeper.clientCnxnSocket}, {@code zookeeper.set.acl}, {@code zookeeper.sasl.*},
+ * {@code zookeeper.client.config}; see {@link ZkClientSecurity}), and a few {@code zkgroups.*} extras. Parsing is strict about
+ * values (a bad one fails naming key and value) and lenient about keys (an unknown key only warns, as in
+ * 0.8.2.2).
  */
 public final class ZkConsumerConfig {
 
@@ -66,11 +70,14 @@ public final class ZkConsumerConfig {
 
     private final Map<String, String> values;
     private final Map<String, Object> clientProperties;
+    private final ZkClientSecurity zooKeeperSecurity;
     private final List<String> warnings;
 
-    private ZkConsumerConfig(Map<String, String> values, Map<String, Object> clientProperties, List<String> warnings) {
+    private ZkConsumerConfig(Map<String, String> values, Map<String, Object> clientProperties,
+                             ZkClientSecurity zooKeeperSecurity, List<String> warnings) {
         this.values = values;
         this.clientProperties = clientProperties;
+        this.zooKeeperSecurity = zooKeeperSecurity;
         this.warnings = warnings;
     }
 
@@ -86,6 +93,7 @@ public final class ZkConsumerConfig {
     public static ZkConsumerConfig from(Map<String, ?> properties) {
         Map<String, String> values = new TreeMap<>();
         Map<String, Object> client = new HashMap<>();
+        Map<String, Object> security = new HashMap<>();
         List<String> warnings = new ArrayList<>();
         Set<String> clientNames = ConsumerConfig.configNames();
         properties.forEach((key, raw) -> {
@@ -94,6 +102,8 @@ public final class ZkConsumerConfig {
             }
             if (LEGACY_DEFAULTS.containsKey(key) || ZKGROUPS_DEFAULTS.containsKey(key)) {
                 values.put(key, raw.toString().trim());
+            } else if (ZkClientSecurity.isSecurityKey(key)) {
+                security.put(key, raw);
             } else if (CLIENT_GROUP_KEYS.contains(key)) {
                 warnings.add("property " + key + " is ignored: the group is coordinated through ZooKeeper");
             } else if (clientNames.contains(key) || key.startsWith("ssl.") || key.startsWith("sasl.")
@@ -103,7 +113,13 @@ public final class ZkConsumerConfig {
                 warnings.add("unknown property " + key + " is ignored");
             }
         });
-        ZkConsumerConfig config = new ZkConsumerConfig(values, client, warnings);
+        ZkClientSecurity zooKeeperSecurity;
+        try {
+            zooKeeperSecurity = ZkClientSecurity.parse(security, "the consumer properties");
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        ZkConsumerConfig config = new ZkConsumerConfig(values, client, zooKeeperSecurity, warnings);
         config.validate();
         warnings.forEach(w -> LOG.warn("{}", w));
         return config;
@@ -206,6 +222,11 @@ public final class ZkConsumerConfig {
 
     public int connectionTimeoutMs() {
         return Integer.parseInt(get("zookeeper.connection.timeout.ms"));
+    }
+
+    /** TLS, SASL, digest credentials and ACLs of the ZooKeeper client. */
+    public ZkClientSecurity zooKeeperSecurity() {
+        return zooKeeperSecurity;
     }
 
     public java.util.Optional<String> consumerIdOverride() {

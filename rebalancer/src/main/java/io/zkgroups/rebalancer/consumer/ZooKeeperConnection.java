@@ -1,37 +1,46 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.ZkLayout;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
 
 /** The consumer's ZooKeeper client, built from its configuration and connected before it is handed out. */
 final class ZooKeeperConnection {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperConnection.class);
+
     private ZooKeeperConnection() {
     }
 
     /**
-     * A started client connected within {@code zookeeper.connection.timeout.ms}.
+     * A started client connected within {@code zookeeper.connection.timeout.ms}, with the configured TLS, SASL,
+     * digest credentials and ACLs (its own ZooKeeper client configuration: no System property is read or set here).
      *
      * @throws KafkaException if ZooKeeper cannot be reached in time
      */
     static CuratorFramework open(ZkConsumerConfig config) {
-        CuratorFramework client = CuratorFrameworkFactory.builder()
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(config.zookeeperConnect())
                 .sessionTimeoutMs(config.sessionTimeoutMs())
                 .connectionTimeoutMs(config.connectionTimeoutMs())
-                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000))
-                .build();
+                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000));
+        // the chroot is in the connect string: the layout the client sees starts at its root
+        CuratorFramework client = config.zooKeeperSecurity().applyTo(builder, ZkLayout.root()).build();
+        String security = config.zooKeeperSecurity().describe();
+        LOG.info("connecting to ZooKeeper at {} ({})", config.zookeeperConnect(), security);
         client.start();
         try {
             if (!client.blockUntilConnected(config.connectionTimeoutMs(), TimeUnit.MILLISECONDS)) {
                 client.close();
                 throw new KafkaException("cannot connect to ZooKeeper at " + config.zookeeperConnect() + " within "
-                        + config.connectionTimeoutMs() + " ms (zookeeper.connection.timeout.ms)");
+                        + config.connectionTimeoutMs() + " ms (zookeeper.connection.timeout.ms; " + security + ")");
             }
         } catch (InterruptedException e) {
             client.close();

@@ -114,4 +114,41 @@ class ZkConsumerConfigTest {
                 .containsEntry("enable.auto.commit", "false")
                 .doesNotContainKey("group.id");
     }
+
+    @Test
+    void zooKeeperSecurityKeysAreReadNotIgnored() {
+        Map<String, Object> p = base();
+        p.put("zookeeper.ssl.client.enable", "false");
+        p.put("zookeeper.clientCnxnSocket", "org.apache.zookeeper.ClientCnxnSocketNetty");
+        p.put("zookeeper.sasl.client", "false");
+        p.put("zkgroups.zookeeper.auth", "alice:secret");
+        p.put("zookeeper.set.acl", "true");
+
+        assertThat(ZkConsumerConfig.from(p).warnings()).isEmpty();
+    }
+
+    @Test
+    void zooKeeperSecuritySettingsReachTheClientConfiguration() {
+        Map<String, Object> p = base();
+        p.put("zkgroups.zookeeper.auth", "alice:secret");
+        p.put("zookeeper.set.acl", "true");
+        p.put("zookeeper.sasl.client", "false");
+
+        ZkConsumerConfig config = ZkConsumerConfig.from(p);
+
+        assertThat(config.zooKeeperSecurity().setAcl()).isTrue();
+        assertThat(config.zooKeeperSecurity().digestUser()).contains("alice");
+        assertThat(config.zooKeeperSecurity().clientConfig().isSaslClientEnabled()).isFalse();
+        assertThat(ZkConsumerConfig.from(base()).zooKeeperSecurity().describe()).isEqualTo("plaintext");
+    }
+
+    @Test
+    void aBadZooKeeperSecurityValueIsAConfigExceptionNamingTheKey() {
+        assertThatThrownBy(() -> with("zookeeper.ssl.client.enable", "maybe"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("invalid value 'maybe' for zookeeper.ssl.client.enable in the consumer properties: must be true or false");
+        assertThatThrownBy(() -> with("zookeeper.set.acl", "true"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("needs an authenticated identity");
+    }
 }
