@@ -1,0 +1,377 @@
+package io.zkgroups.kafka08;
+
+import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.rebalancer.group.MemberHealth;
+import io.zkgroups.rebalancer.group.MemberState;
+import io.zkgroups.registry.model.Subscription;
+import kafka.common.ConsumerRebalanceFailedException;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The connector's fetcher thread, the only thread that touches its {@link ZkGroupConsumer}: it polls, queues what it
+ * gets on the streams, runs the rebalance callbacks, commits (auto-commit, {@code commitOffsets()}, before a
+ * revocation, on shutdown) and shuts the consumer down.
+ * <p>
+ * A stream whose queue is full does not block the thread (it must keep polling, or rebalances would wait on the
+ * application): the chunk waits here and its partition is paused until the stream has room; taking a chunk out of a
+ * stream wakes the poll.
+ * <p>
+ * Revocation, inside {@code poll}: the {@link HandOutLedger} stops every hand-out of the partitions first, then their
+ * queued chunks are dropped and, with auto-commit, exactly the positions handed out are committed before the
+ * partitions are released. A partition lost with the session is dropped the same way, without a commit.
+ */
+public final class FetchLoop implements ConsumerRebalanceListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FetchLoop.class);
+    /** Bounds how late an auto-commit or the first assignment is noticed; commits and shutdown wake the poll. */
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    private static final long RETRY_BACKOFF_MS = 1000;
+
+    /** What the loop needs to know of the connector's settings. */
+    public record Settings(boolean autoCommit, Duration autoCommitInterval, boolean fetch) {
+    }
+
+    private sealed interface Request permits Commit, Stop {
+    }
+
+    private record Commit(CompletableFuture<Void> done) implements Request {
+    }
+
+    private record Stop() implements Request {
+    }
+
+    private final ZkGroupConsumer<byte[], byte[]> consumer;
+    private final Subscription subscription;
+    private final List<StreamChannel> channels = new java.util.ArrayList<>();
+    private StreamRouting routing;
+    private final HandOutLedger ledger;
+    private final Settings settings;
+    private final String name;
+    private final LinkedBlockingQueue<Request> requests = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final Thread thread;
+    /** Set once the loop takes no more requests. */
+    private boolean closed;
+    /** Some stream had no room for a chunk: a stream thread taking a chunk wakes the poll. */
+    private volatile boolean waitingForRoom;
+
+    // fetcher thread only
+    private final Map<TopicPartition, StreamChannel> channelOf = new HashMap<>();
+    private final Map<StreamChannel, ArrayDeque<Chunk>> pending = new HashMap<>();
+    private final Set<TopicPartition> pausedForRoom = new HashSet<>();
+    private long nextAutoCommitNanos;
+
+    public FetchLoop(ZkGroupConsumer<byte[], byte[]> consumer, Subscription subscription, HandOutLedger ledger,
+                     Settings settings, String name) {
+        this.consumer = consumer;
+        this.subscription = subscription;
+        this.ledger = ledger;
+        this.settings = settings;
+        this.name = name;
+        this.thread = new Thread(this::run, name + "-fetcher");
+    }
+
+    /**
+     * A new stream fed by this loop, before {@link #start}.
+     *
+     * @param capacity  chunks it queues at most ({@code queued.max.message.chunks})
+     * @param timeoutMs how long its iterator waits for a message ({@code consumer.timeout.ms}); negative: forever
+     */
+    public StreamChannel newStream(int capacity, long timeoutMs) {
+        if (thread.isAlive()) {
+            throw new IllegalStateException("streams are added before the fetcher starts");
+        }
+        StreamChannel channel = new StreamChannel(capacity, ledger, timeoutMs, this::roomMade);
+        channels.add(channel);
+        return channel;
+    }
+
+    /** A stream took a chunk out of its queue: a poll waiting for room may go on. */
+    private void roomMade() {
+        if (waitingForRoom) {
+            consumer.wakeup();
+        }
+    }
+
+    /** Starts the thread: it subscribes, and queues each partition's records on the stream {@code routing} names. */
+    public void start(StreamRouting streamRouting) {
+        this.routing = streamRouting;
+        thread.start();
+    }
+
+    /**
+     * Completes once the first rebalance this member took part in has been applied to the streams, or exceptionally if
+     * the loop failed before (an {@link ConsumerRebalanceFailedException} if the group refused this member).
+     */
+    public CompletableFuture<Void> ready() {
+        return ready;
+    }
+
+    /**
+     * Commits the positions handed out so far, on the fetcher thread; returns when they are stored.
+     *
+     * @throws IllegalStateException if the connector has shut down
+     * @throws RuntimeException      what the commit failed with (a partition no longer owned, the store)
+     */
+    public void commit() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        submit(new Commit(done));
+        try {
+            done.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /** Stops polling, commits (with auto-commit) and leaves the group, ends every stream; returns when done. */
+    public void stop() {
+        synchronized (requests) {
+            if (!closed) {
+                requests.add(new Stop());
+                consumer.wakeup();
+            }
+        }
+        if (Thread.currentThread() != thread) {
+            stopped.join();
+        }
+    }
+
+    private void submit(Request request) {
+        synchronized (requests) {
+            if (closed) {
+                throw new IllegalStateException(name + " has been shut down");
+            }
+            requests.add(request);
+            consumer.wakeup();
+        }
+    }
+
+    // --- the thread ----------------------------------------------------------------------------------------------
+
+    private void run() {
+        try {
+            consumer.subscribe(subscription, this);
+            nextAutoCommitNanos = System.nanoTime() + settings.autoCommitInterval().toNanos();
+            while (serveRequests()) {
+                maybeAutoCommit();
+                flushPending();
+                boolean settled = !ready.isDone() && consumer.groupHealth().map(h -> h.generation() > 0).orElse(false);
+                poll();
+                if (settled) {
+                    ready.complete(null); // the poll after the first successful rebalance processed its assignment
+                }
+            }
+        } catch (Throwable e) {
+            LOG.error("[{}] the fetcher stops: {}", name, e.toString(), e);
+            ready.completeExceptionally(e);
+        } finally {
+            close();
+        }
+    }
+
+    /** Serves what other threads asked for; false once asked to stop. */
+    private boolean serveRequests() {
+        Request request;
+        while ((request = requests.poll()) != null) {
+            if (request instanceof Stop) {
+                return false;
+            }
+            Commit commit = (Commit) request;
+            try {
+                commit(ledger.uncommitted());
+                commit.done().complete(null);
+            } catch (RuntimeException e) {
+                commit.done().completeExceptionally(e);
+            }
+        }
+        return true;
+    }
+
+    private void poll() throws InterruptedException {
+        try {
+            route(consumer.poll(POLL_TIMEOUT));
+        } catch (WakeupException e) {
+            // a request, or room in a stream: served by the next round
+        } catch (RuntimeException e) {
+            MemberHealth health = consumer.groupHealth().orElse(null);
+            if (health != null && health.state() == MemberState.REFUSED) {
+                throw new ConsumerRebalanceFailedException(name + ": " + e.getMessage());
+            }
+            LOG.warn("[{}] poll failed, retrying in {} ms: {}", name, RETRY_BACKOFF_MS, e.toString());
+            Request request = requests.poll(RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS); // a stop ends the wait
+            if (request != null) {
+                requests.add(request);
+            }
+        }
+    }
+
+    private void maybeAutoCommit() {
+        if (!settings.autoCommit() || System.nanoTime() < nextAutoCommitNanos) {
+            return;
+        }
+        nextAutoCommitNanos = System.nanoTime() + settings.autoCommitInterval().toNanos();
+        try {
+            commit(ledger.uncommitted());
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] auto-commit failed (retried in {} ms): {}", name, settings.autoCommitInterval().toMillis(),
+                    e.toString());
+        }
+    }
+
+    private void commit(Map<TopicPartition, Long> offsets) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
+        offsets.forEach((tp, offset) -> request.put(tp, new OffsetAndMetadata(offset)));
+        consumer.commitSync(request);
+        ledger.committed(offsets);
+    }
+
+    // --- queueing ------------------------------------------------------------------------------------------------
+
+    private void route(ConsumerRecords<byte[], byte[]> records) {
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
+            StreamChannel channel = channelOf.get(tp);
+            long generation = ledger.generation(tp);
+            if (channel == null || generation == 0) {
+                // every partition the consumer fetches was announced through onPartitionsAssigned: never here
+                LOG.error("[{}] records of {} which this connector was not told it owns; fetching them again", name, tp);
+                consumer.seek(tp, list.get(0).offset());
+                continue;
+            }
+            if (!settings.fetch()) {
+                consumer.pause(List.of(tp)); // the testing mode without a fetcher: members own, nobody consumes
+                continue;
+            }
+            Chunk chunk = new Chunk(tp, generation, list);
+            ArrayDeque<Chunk> waiting = pending.get(channel);
+            if ((waiting == null || waiting.isEmpty()) && channel.offer(chunk)) {
+                continue;
+            }
+            pending.computeIfAbsent(channel, c -> new ArrayDeque<>()).add(chunk);
+            consumer.pause(List.of(tp));
+            pausedForRoom.add(tp);
+            waitingForRoom = true;
+        }
+    }
+
+    /** Moves waiting chunks into streams that have room again and resumes their partitions. */
+    private void flushPending() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
+            var entry = it.next();
+            StreamChannel channel = entry.getKey();
+            ArrayDeque<Chunk> waiting = entry.getValue();
+            while (!waiting.isEmpty() && channel.offer(waiting.peekFirst())) {
+                waiting.pollFirst();
+            }
+            if (waiting.isEmpty()) {
+                it.remove();
+                List<TopicPartition> resume = pausedForRoom.stream().filter(tp -> channelOf.get(tp) == channel).toList();
+                consumer.resume(resume);
+                resume.forEach(pausedForRoom::remove);
+            }
+        }
+        waitingForRoom = !pending.isEmpty();
+    }
+
+    // --- rebalance callbacks, on this thread inside poll ---------------------------------------------------------------
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Integer> threads = consumer.streamAssignment();
+        for (TopicPartition tp : partitions) {
+            Integer thread = threads.get(tp);
+            if (thread == null) {
+                throw new IllegalStateException("no consumer thread for assigned partition " + tp);
+            }
+            StreamChannel channel = routing.channelFor(tp, thread);
+            ledger.assign(tp);
+            channelOf.put(tp, channel);
+        }
+        LOG.info("[{}] assigned {}", name, partitions);
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> handedOut = ledger.revoke(partitions);
+        drop(partitions);
+        if (settings.autoCommit()) {
+            try {
+                commit(handedOut);
+            } catch (RuntimeException e) {
+                LOG.warn("[{}] commit before releasing {} failed: {}", name, partitions, e.toString());
+            }
+        }
+        LOG.info("[{}] revoked {}", name, partitions);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        ledger.revoke(partitions);
+        drop(partitions);
+        LOG.warn("[{}] lost {} (the ZooKeeper session ended): nothing more of them is handed out", name, partitions);
+    }
+
+    /** Forgets everything queued or waiting of {@code partitions}: their hand-outs were stopped by the ledger. */
+    private void drop(Collection<TopicPartition> partitions) {
+        Set<TopicPartition> gone = Set.copyOf(partitions);
+        channels.forEach(c -> c.purge(chunk -> gone.contains(chunk.partition())));
+        pending.values().forEach(q -> q.removeIf(chunk -> gone.contains(chunk.partition())));
+        pausedForRoom.removeAll(gone);
+        channelOf.keySet().removeAll(gone);
+    }
+
+    // --- shutdown --------------------------------------------------------------------------------------------------
+
+    private void close() {
+        try {
+            // Leave while the consumer is open, so the revocation's commit of what was handed out goes through
+            consumer.unsubscribe();
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] leaving the group failed: {}", name, e.toString());
+        }
+        try {
+            consumer.close();
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] closing the consumer failed: {}", name, e.toString());
+        } finally {
+            synchronized (requests) {
+                closed = true;
+                Request request;
+                while ((request = requests.poll()) != null) {
+                    if (request instanceof Commit commit) {
+                        commit.done().completeExceptionally(new IllegalStateException(name + " has been shut down"));
+                    }
+                }
+            }
+            channels.forEach(StreamChannel::shutdown);
+            ready.complete(null);
+            stopped.complete(null);
+        }
+    }
+}
