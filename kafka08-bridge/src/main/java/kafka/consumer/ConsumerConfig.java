@@ -13,10 +13,18 @@ import java.util.Properties;
  * constructed. A missing {@code group.id} or {@code zookeeper.connect}, or a bad value, fails here naming the property
  * and the value ({@link IllegalArgumentException}, as in 0.8.2.2); an unknown key is logged and ignored.
  * <p>
+ * JVM system properties {@code zkgroups.consumer.<key>} supply properties the program does not set, so that a 0.8
+ * program whose properties are written in its code can be pointed at what 0.8 did not need without changing it: for
+ * instance {@code -Dzkgroups.consumer.bootstrap.servers=broker:9092} for Kafka 4 brokers in KRaft mode, which register
+ * nothing in ZooKeeper. The program's own properties win.
+ * <p>
  * Differs from 0.8.2.2: {@link #consumerId()} is a {@link Optional} (a {@code scala.Option} in 0.8.2.2), the static
  * default-value accessors ({@code ConsumerConfig.AutoCommit()}, ...) and the Scala logging methods are absent.
  */
 public class ConsumerConfig extends ZKConfig {
+
+    /** Prefix of the JVM system properties that fill in consumer properties the program does not set. */
+    public static final String SYSTEM_PROPERTY_PREFIX = "zkgroups.consumer.";
 
     private final VerifiableProperties props;
     private final boolean autoCommitEnable;
@@ -24,13 +32,27 @@ public class ConsumerConfig extends ZKConfig {
     private final ZkConsumerConfig consumerConfig;
 
     public ConsumerConfig(Properties originalProps) {
-        super(new VerifiableProperties(originalProps));
-        this.props = new VerifiableProperties(originalProps);
+        this(withSystemDefaults(originalProps));
+    }
+
+    private ConsumerConfig(VerifiableProperties effective) {
+        super(effective);
+        this.props = effective;
         this.autoCommitEnable = props.getBoolean("auto.commit.enable", true);
         Properties inner = new Properties();
-        originalProps.stringPropertyNames().forEach(k -> inner.setProperty(k, originalProps.getProperty(k)));
+        inner.putAll(effective.props());
         inner.setProperty("auto.commit.enable", "false");
         this.consumerConfig = ZkConsumerConfig.from(inner);
+    }
+
+    /** The program's properties over those given as {@code -Dzkgroups.consumer.<key>=<value>}. */
+    private static VerifiableProperties withSystemDefaults(Properties originalProps) {
+        Properties effective = new Properties();
+        Properties system = System.getProperties();
+        system.stringPropertyNames().stream().filter(k -> k.startsWith(SYSTEM_PROPERTY_PREFIX))
+                .forEach(k -> effective.setProperty(k.substring(SYSTEM_PROPERTY_PREFIX.length()), system.getProperty(k)));
+        originalProps.stringPropertyNames().forEach(k -> effective.setProperty(k, originalProps.getProperty(k)));
+        return new VerifiableProperties(effective);
     }
 
     /** The inner ZkGroupConsumer's configuration (auto-commit off: the connector commits what it handed out). */

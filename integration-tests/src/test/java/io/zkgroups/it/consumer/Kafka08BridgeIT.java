@@ -160,6 +160,7 @@ class Kafka08BridgeIT {
         List<Thread> forwarders = new ArrayList<>();
         Map<Integer, Long> committedAtKill = new TreeMap<>();
         long[] produced;
+        long started = System.nanoTime();
         try (SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
             LegacyConsumerProcess killed = join(member(group, "a-killed", topic, 1).onBridge()
                     .property("zookeeper.session.timeout.ms", "2000"), processes, forwarders, log);
@@ -170,11 +171,14 @@ class Kafka08BridgeIT {
             int before = killed.messages().size();
             killed.awaitMessages(before + 100, WAIT); // mid-stream
             killed.kill();
+            long killedAt = System.nanoTime();
             ZkRegistry.of(servers.client()).offsets().read(group, List.of(TopicAndPartition.of(topic, 0), TopicAndPartition.of(topic, 1)))
                     .offsets().forEach((tp, offset) -> committedAtKill.put(tp.partition(), offset));
             assertThat(committedAtKill).as("the killed member had committed both its partitions").containsKeys(0, 1);
 
             awaitOwners(group, topic, "b-bridge-0", "b-bridge-0", "b-bridge-0", "b-bridge-0");
+            System.out.printf("Kafka08BridgeIT: the survivor owns everything %d ms after the kill%n",
+                    (System.nanoTime() - killedAt) / 1_000_000);
             awaitMore(log, 20 * partitions);
             produced = producer.stop();
             long total = Arrays.stream(produced).sum();
@@ -183,6 +187,7 @@ class Kafka08BridgeIT {
             for (Thread t : forwarders) {
                 t.join(10_000);
             }
+            System.out.printf("Kafka08BridgeIT killed: %d records, %.1f s%n", total, (System.nanoTime() - started) / 1e9);
         } finally {
             processes.forEach(LegacyConsumerProcess::close);
         }
@@ -200,6 +205,42 @@ class Kafka08BridgeIT {
         assertThat(log.handOvers().stream().filter(h -> !fromKilled.contains(h)))
                 .as("graceful hand-overs").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
         assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
+    }
+
+    @Test
+    void commitOffsetsStoresThePositionsTheStreamsHandedOutNotTheFetchedOnes() throws Exception {
+        String group = "bridge-commit";
+        String topic = group + "-t";
+        int partitions = 4;
+        int perPartition = 30;
+        servers.broker().createTopic(topic, partitions);
+        produce(topic, partitions, perPartition);
+
+        Map<Integer, Long> handedOut = new TreeMap<>();
+        try (LegacyConsumerProcess limited = member(group, "a-limited", topic, 1).onBridge()
+                .property("auto.commit.enable", "false").maxMessages(15).start()) {
+            limited.awaitReady(WAIT);
+            limited.awaitLine(0, "LIMIT 15"::equals, WAIT, "LIMIT");
+            limited.messages().forEach(m -> handedOut.merge(m.partition(), m.offset() + 1, Math::max));
+            assertThat(committed(group, topic, partitions)).as("nothing committed without auto-commit").isEmpty();
+            limited.commit();
+            assertThat(committed(group, topic, partitions)).as("commitOffsets(): one past each message handed out")
+                    .isEqualTo(handedOut);
+            assertThat(limited.shutdown()).isZero();
+        }
+        assertThat(committed(group, topic, partitions)).as("no commit at shutdown without auto-commit").isEqualTo(handedOut);
+
+        try (LegacyConsumerProcess next = member(group, "b-next", topic, 1).onBridge().start()) {
+            next.awaitReady(WAIT);
+            int rest = partitions * perPartition - 15;
+            List<LegacyConsumerProcess.ConsumedMessage> messages = next.awaitMessages(rest, WAIT);
+            Map<Integer, Long> first = new TreeMap<>();
+            messages.forEach(m -> first.merge(m.partition(), m.offset(), Math::min));
+            IntStream.range(0, partitions).forEach(p -> assertThat(first.get(p)).as("partition %d starts at the commit", p)
+                    .isEqualTo(handedOut.getOrDefault(p, 0L)));
+            assertThat(messages).hasSize(rest);
+            assertThat(next.shutdown()).isZero();
+        }
     }
 
     // --- members ---------------------------------------------------------------------------------------------------
