@@ -37,7 +37,7 @@ public interface ConsumerConnector {
     /** Commits the positions of every message the streams have handed out; returns when they are stored. */
     void commitOffsets();
 
-    /** As {@link #commitOffsets()} (0.8.2.2 retried Kafka-stored commits when {@code retryOnFailure}; zkgroups always does). */
+    /** As {@link #commitOffsets()}: {@code retryOnFailure} (0.8.2.2's retries of Kafka-stored commits) is not used. */
     void commitOffsets(boolean retryOnFailure);
 
     /** Ends the streams, commits (with {@code auto.commit.enable}), leaves the group. */
