@@ -62,45 +62,54 @@ public class ZookeeperConsumerConnector {
     }
 
     /** Streams of each topic: {@code topicCountMap.get(topic)} of them, consumer threads {@code CID-0..n-1}. */
-    public synchronized <K, V> Map<String, List<KafkaStream<K, V>>> createMessageStreams(
+    public <K, V> Map<String, List<KafkaStream<K, V>>> createMessageStreams(
             Map<String, Integer> topicCountMap, Decoder<K> keyDecoder, Decoder<V> valueDecoder) {
         Objects.requireNonNull(topicCountMap, "topicCountMap");
         requireDecoders(keyDecoder, valueDecoder);
-        FetchLoop created = newLoop(Subscription.topics(topicCountMap));
-        Map<String, List<StreamChannel>> channels = new LinkedHashMap<>();
+        Subscription subscription = Subscription.topics(topicCountMap);
         Map<String, List<KafkaStream<K, V>>> streams = new LinkedHashMap<>();
-        topicCountMap.forEach((topic, count) -> {
-            List<StreamChannel> perTopic = new ArrayList<>();
-            List<KafkaStream<K, V>> topicStreams = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                StreamChannel channel = newChannel(created);
-                perTopic.add(channel);
-                topicStreams.add(new KafkaStream<>(channel, keyDecoder, valueDecoder, config.clientId()));
-            }
-            channels.put(topic, perTopic);
-            streams.put(topic, topicStreams);
-        });
-        start(created, (tp, thread) -> pick(channels.get(tp.topic()), tp.topic(), thread));
+        FetchLoop created;
+        synchronized (this) {
+            created = newLoop(subscription);
+            Map<String, List<StreamChannel>> channels = new LinkedHashMap<>();
+            topicCountMap.forEach((topic, count) -> {
+                List<StreamChannel> perTopic = new ArrayList<>();
+                List<KafkaStream<K, V>> topicStreams = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    StreamChannel channel = newChannel(created);
+                    perTopic.add(channel);
+                    topicStreams.add(new KafkaStream<>(channel, keyDecoder, valueDecoder, config.clientId()));
+                }
+                channels.put(topic, perTopic);
+                streams.put(topic, topicStreams);
+            });
+            start(created, (tp, thread) -> pick(channels.get(tp.topic()), tp.topic(), thread));
+        }
+        awaitFirstRebalance(created);
         return streams;
     }
 
     /** {@code numStreams} streams shared by every topic {@code filter} takes, now and later. */
-    public synchronized <K, V> List<KafkaStream<K, V>> createMessageStreamsByFilter(
+    public <K, V> List<KafkaStream<K, V>> createMessageStreamsByFilter(
             TopicFilter filter, int numStreams, Decoder<K> keyDecoder, Decoder<V> valueDecoder) {
         Objects.requireNonNull(filter, "filter");
         requireDecoders(keyDecoder, valueDecoder);
         if (numStreams < 1) {
             throw new IllegalArgumentException("numStreams must be at least 1, got " + numStreams);
         }
-        FetchLoop created = newLoop(filter.subscription(numStreams));
-        List<StreamChannel> channels = new ArrayList<>();
         List<KafkaStream<K, V>> streams = new ArrayList<>();
-        for (int i = 0; i < numStreams; i++) {
-            StreamChannel channel = newChannel(created);
-            channels.add(channel);
-            streams.add(new KafkaStream<>(channel, keyDecoder, valueDecoder, config.clientId()));
+        FetchLoop created;
+        synchronized (this) {
+            created = newLoop(filter.subscription(numStreams));
+            List<StreamChannel> channels = new ArrayList<>();
+            for (int i = 0; i < numStreams; i++) {
+                StreamChannel channel = newChannel(created);
+                channels.add(channel);
+                streams.add(new KafkaStream<>(channel, keyDecoder, valueDecoder, config.clientId()));
+            }
+            start(created, (tp, thread) -> pick(channels, filter.regex(), thread));
         }
-        start(created, (tp, thread) -> pick(channels, filter.regex(), thread));
+        awaitFirstRebalance(created);
         return streams;
     }
 
@@ -157,14 +166,18 @@ public class ZookeeperConsumerConnector {
         return fetchLoop.newStream(config.queuedMaxMessages(), config.consumerTimeoutMs());
     }
 
-    /**
-     * Starts fetching and waits, like 0.8.2.2's {@code createMessageStreams}, until the first rebalance is applied;
-     * bounded by {@code rebalance.max.retries} x {@code rebalance.backoff.ms} + {@code zookeeper.session.timeout.ms}
-     * (after which the streams are returned anyway and fill once the group settles).
-     */
     private void start(FetchLoop created, StreamRouting routing) {
         loop = created;
         created.start(routing);
+    }
+
+    /**
+     * Waits, like 0.8.2.2's {@code createMessageStreams}, until the first rebalance is applied; bounded by
+     * {@code rebalance.max.retries} x {@code rebalance.backoff.ms} + {@code zookeeper.session.timeout.ms} (after which
+     * the streams are returned anyway and fill once the group settles). Not under the connector's lock: a shutdown
+     * from another thread ends the wait.
+     */
+    private void awaitFirstRebalance(FetchLoop created) {
         long waitMs = (long) config.rebalanceMaxRetries() * config.rebalanceBackoffMs() + config.zkSessionTimeoutMs();
         try {
             created.ready().get(waitMs, TimeUnit.MILLISECONDS);

@@ -1,6 +1,7 @@
 package kafka.consumer;
 
 import io.zkgroups.registry.testing.ZooKeeperExtension;
+import kafka.common.ConsumerRebalanceFailedException;
 import kafka.common.MessageStreamsExistException;
 import kafka.javaapi.consumer.ConsumerConnector;
 import org.apache.curator.framework.CuratorFramework;
@@ -120,6 +121,15 @@ class ZookeeperConsumerConnectorIT {
         assertThat(owners("leaving", "orders")).isEmpty();
         assertThatThrownBy(connector::commitOffsets).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("shut down");
+    }
+
+    @Test
+    void aMemberTheGroupRefusesGetsAConsumerRebalanceFailedException() {
+        connector("full", "c1", Map.of("zkgroups.max.group.size", "1")).createMessageStreams(Map.of("orders", 1));
+        ConsumerConnector second = connector("full", "c2", Map.of("zkgroups.max.group.size", "1"));
+        assertThatThrownBy(() -> second.createMessageStreams(Map.of("orders", 1)))
+                .isInstanceOf(ConsumerRebalanceFailedException.class)
+                .hasMessageContaining("full_c2").hasMessageContaining("is full");
     }
 
     @Test

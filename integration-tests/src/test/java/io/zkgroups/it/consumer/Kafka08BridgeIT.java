@@ -390,9 +390,9 @@ class Kafka08BridgeIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             if (process.isAlive()) {
-                process.destroyForcibly().waitFor();
+                process.destroyForcibly();
             }
         }
     }
