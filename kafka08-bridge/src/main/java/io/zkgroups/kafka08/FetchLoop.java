@@ -319,7 +319,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
         Map<TopicPartition, Long> handedOut = ledger.revoke(partitions);
-        drop(partitions);
+        int dropped = drop(partitions);
         if (settings.autoCommit()) {
             try {
                 commit(handedOut);
@@ -327,23 +327,36 @@ public final class FetchLoop implements ConsumerRebalanceListener {
                 LOG.warn("[{}] commit before releasing {} failed: {}", name, partitions, e.toString());
             }
         }
-        LOG.info("[{}] revoked {}", name, partitions);
+        LOG.info("[{}] revoked {}: dropped {} chunks fetched but not handed out; committed {}", name, partitions, dropped,
+                !settings.autoCommit() ? "nothing (auto.commit.enable=false)" : handedOut.isEmpty() ? "nothing new" : handedOut);
     }
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
         ledger.revoke(partitions);
-        drop(partitions);
-        LOG.warn("[{}] lost {} (the ZooKeeper session ended): nothing more of them is handed out", name, partitions);
+        int dropped = drop(partitions);
+        LOG.warn("[{}] lost {} (the ZooKeeper session ended): nothing more of them is handed out ({} chunks dropped)",
+                name, partitions, dropped);
     }
 
-    /** Forgets everything queued or waiting of {@code partitions}: their hand-outs were stopped by the ledger. */
-    private void drop(Collection<TopicPartition> partitions) {
+    /**
+     * Forgets everything queued or waiting of {@code partitions}: their hand-outs were stopped by the ledger. Returns the
+     * number of chunks dropped.
+     */
+    private int drop(Collection<TopicPartition> partitions) {
         Set<TopicPartition> gone = Set.copyOf(partitions);
-        channels.forEach(c -> c.purge(chunk -> gone.contains(chunk.partition())));
-        pending.values().forEach(q -> q.removeIf(chunk -> gone.contains(chunk.partition())));
+        int dropped = 0;
+        for (StreamChannel channel : channels) {
+            dropped += channel.purge(chunk -> gone.contains(chunk.partition()));
+        }
+        for (ArrayDeque<Chunk> waiting : pending.values()) {
+            int before = waiting.size();
+            waiting.removeIf(chunk -> gone.contains(chunk.partition()));
+            dropped += before - waiting.size();
+        }
         pausedForRoom.removeAll(gone);
         channelOf.keySet().removeAll(gone);
+        return dropped;
     }
 
     // --- shutdown --------------------------------------------------------------------------------------------------

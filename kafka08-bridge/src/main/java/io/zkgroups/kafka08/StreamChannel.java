@@ -44,9 +44,18 @@ public final class StreamChannel {
         return queue.offer(chunk);
     }
 
-    /** Drops queued chunks that match (those of revoked partitions: they would be dropped when taken anyway). */
-    public void purge(Predicate<Chunk> revoked) {
-        queue.removeIf(revoked);
+    /**
+     * Drops queued chunks that match (those of revoked partitions: they would be dropped when taken anyway); returns
+     * how many.
+     */
+    public int purge(Predicate<Chunk> revoked) {
+        int[] dropped = {0};
+        queue.removeIf(chunk -> {
+            boolean drop = revoked.test(chunk);
+            dropped[0] += drop ? 1 : 0;
+            return drop;
+        });
+        return dropped[0];
     }
 
     /** Ends the stream: whatever is still queued is dropped, then the reader sees the end. */

@@ -149,6 +149,55 @@ class Kafka08BridgeIT {
         assertThat(committed(group, topic, partitions)).as("offsets committed by the last owners").isEqualTo(end);
     }
 
+    /**
+     * A slow member's stream holds messages of every partition it owns, fetched but not handed out yet, when a rebalance
+     * moves half of its partitions away: those are dropped, not handed out after the commit that let the next owner
+     * start (which would be the same records delivered by two members at once).
+     */
+    @Test
+    void messagesQueuedForARevokedPartitionAreNeverHandedOutAfterTheRevocation() throws Exception {
+        String group = "bridge-revoke";
+        String topic = group + "-t";
+        int partitions = 4;
+        int perPartition = 300;
+        servers.broker().createTopic(topic, partitions);
+        produce(topic, partitions, perPartition);
+        DeliveryLog log = new DeliveryLog();
+        List<LegacyConsumerProcess> processes = new ArrayList<>();
+        List<Thread> forwarders = new ArrayList<>();
+        String slowLog;
+        try {
+            LegacyConsumerProcess slow = join(member(group, "a-slow", topic, 1).onBridge().pauseMs(5)
+                    .property("max.poll.records", "10"), processes, forwarders, log);
+            slow.awaitMessages(100, WAIT);
+            join(member(group, "b-next", topic, 1).onBridge(), processes, forwarders, log);
+            awaitOwners(group, topic, "a-slow-0", "a-slow-0", "b-next-0", "b-next-0");
+            await("all records delivered").atMost(WAIT).until(() -> log.distinct() >= partitions * perPartition);
+            for (LegacyConsumerProcess p : processes) {
+                assertThat(p.shutdown()).as(p.name()).isZero();
+            }
+            for (Thread t : forwarders) {
+                t.join(10_000);
+            }
+            slowLog = slow.stderr();
+        } finally {
+            processes.forEach(LegacyConsumerProcess::close);
+        }
+        java.util.regex.Matcher revoked = java.util.regex.Pattern.compile("revoked \\[" + topic + "-[23], " + topic
+                + "-[23]\\]: dropped (\\d+) chunks").matcher(slowLog);
+        assertThat(revoked.find()).as("the slow member's revocation of partitions 2 and 3 in its log:\n" + slowLog).isTrue();
+        assertThat(Integer.parseInt(revoked.group(1))).as("chunks it had fetched but not handed out").isPositive();
+
+        System.out.println("Kafka08BridgeIT revoke hand-overs: " + log.handOvers());
+        assertThat(log.handOvers()).as("hand-overs").hasSize(2)
+                .allSatisfy(h -> assertThat(h.overlap()).as("handed out after the revocation's commit: " + h).isZero());
+        assertThat(log.size()).as("each record delivered once").isEqualTo(partitions * perPartition);
+        assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
+        Map<Integer, Long> end = new TreeMap<>();
+        IntStream.range(0, partitions).forEach(p -> end.put(p, (long) perPartition));
+        assertThat(committed(group, topic, partitions)).isEqualTo(end);
+    }
+
     @Test
     void aKilledBridgeMemberLosesNothingItsPartitionsGoOnFromItsLastCommit() throws Exception {
         String group = "bridge-killed";

@@ -354,6 +354,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
         private boolean noFetcher;
         private boolean onBridge;
         private long maxMessages;
+        private long pauseMs;
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -410,6 +411,12 @@ public final class LegacyConsumerProcess implements AutoCloseable {
         /** Deliver at most {@code n} messages; the driver prints {@code LIMIT n} when reached. */
         public Builder maxMessages(long n) {
             this.maxMessages = n;
+            return this;
+        }
+
+        /** Each stream spends {@code ms} on every message after printing it: a slow application. */
+        public Builder pauseMs(long ms) {
+            this.pauseMs = ms;
             return this;
         }
 
@@ -474,6 +481,10 @@ public final class LegacyConsumerProcess implements AutoCloseable {
                 if (maxMessages > 0) {
                     command.add("--max-messages");
                     command.add(String.valueOf(maxMessages));
+                }
+                if (pauseMs > 0) {
+                    command.add("--pause-ms");
+                    command.add(String.valueOf(pauseMs));
                 }
                 Process process = new ProcessBuilder(command)
                         .directory(dir.toFile())
