@@ -6,8 +6,6 @@ import io.zkgroups.rebalancer.group.MemberState;
 import io.zkgroups.registry.model.Subscription;
 import kafka.common.ConsumerRebalanceFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -15,13 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +26,8 @@ import java.util.concurrent.TimeUnit;
  * gets on the streams, runs the rebalance callbacks, commits (auto-commit, {@code commitOffsets()}, before a
  * revocation, on shutdown) and shuts the consumer down.
  * <p>
- * A stream whose queue is full does not block the thread (it must keep polling, or rebalances would wait on the
- * application): the chunk waits here and its partition is paused until the stream has room; taking a chunk out of a
- * stream wakes the poll.
+ * A stream whose queue is full does not block the thread (the {@link StreamFeed} holds the chunk back and pauses its
+ * partition); taking a chunk out of a stream wakes the poll.
  * <p>
  * Revocation, inside {@code poll}: the {@link HandOutLedger} stops every hand-out of the partitions first, then their
  * queued chunks are dropped and, with auto-commit, exactly the positions handed out are committed before the
@@ -61,7 +55,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
 
     private final ZkGroupConsumer<byte[], byte[]> consumer;
     private final Subscription subscription;
-    private final List<StreamChannel> channels = new java.util.ArrayList<>();
+    private final StreamFeed feed;
     private StreamRouting routing;
     private final HandOutLedger ledger;
     private final Settings settings;
@@ -72,13 +66,6 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     private final Thread thread;
     /** Set once the loop takes no more requests. */
     private boolean closed;
-    /** Some stream had no room for a chunk: a stream thread taking a chunk wakes the poll. */
-    private volatile boolean waitingForRoom;
-
-    // fetcher thread only
-    private final Map<TopicPartition, StreamChannel> channelOf = new HashMap<>();
-    private final Map<StreamChannel, ArrayDeque<Chunk>> pending = new HashMap<>();
-    private final Set<TopicPartition> pausedForRoom = new HashSet<>();
     private long nextAutoCommitNanos;
 
     public FetchLoop(ZkGroupConsumer<byte[], byte[]> consumer, Subscription subscription, HandOutLedger ledger,
@@ -88,6 +75,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         this.ledger = ledger;
         this.settings = settings;
         this.name = name;
+        this.feed = new StreamFeed(consumer, ledger, settings.fetch(), name);
         this.thread = new Thread(this::run, name + "-fetcher");
     }
 
@@ -102,13 +90,13 @@ public final class FetchLoop implements ConsumerRebalanceListener {
             throw new IllegalStateException("streams are added before the fetcher starts");
         }
         StreamChannel channel = new StreamChannel(capacity, ledger, timeoutMs, this::roomMade);
-        channels.add(channel);
+        feed.add(channel);
         return channel;
     }
 
     /** A stream took a chunk out of its queue: a poll waiting for room may go on. */
     private void roomMade() {
-        if (waitingForRoom) {
+        if (feed.waitingForRoom()) {
             consumer.wakeup();
         }
     }
@@ -174,7 +162,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
             nextAutoCommitNanos = System.nanoTime() + settings.autoCommitInterval().toNanos();
             while (serveRequests()) {
                 maybeAutoCommit();
-                flushPending();
+                feed.flush();
                 boolean settled = !ready.isDone() && consumer.groupHealth().map(h -> h.generation() > 0).orElse(false);
                 poll();
                 if (settled) {
@@ -209,7 +197,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
 
     private void poll() throws InterruptedException {
         try {
-            route(consumer.poll(POLL_TIMEOUT));
+            feed.route(consumer.poll(POLL_TIMEOUT));
         } catch (WakeupException e) {
             // a request, or room in a stream: served by the next round
         } catch (RuntimeException e) {
@@ -248,57 +236,6 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         ledger.committed(offsets);
     }
 
-    // --- queueing ------------------------------------------------------------------------------------------------
-
-    private void route(ConsumerRecords<byte[], byte[]> records) {
-        for (TopicPartition tp : records.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
-            StreamChannel channel = channelOf.get(tp);
-            long generation = ledger.generation(tp);
-            if (channel == null || generation == 0) {
-                // every partition the consumer fetches was announced through onPartitionsAssigned: never here
-                LOG.error("[{}] records of {} which this connector was not told it owns; fetching them again", name, tp);
-                consumer.seek(tp, list.get(0).offset());
-                continue;
-            }
-            if (!settings.fetch()) {
-                consumer.pause(List.of(tp)); // the testing mode without a fetcher: members own, nobody consumes
-                continue;
-            }
-            Chunk chunk = new Chunk(tp, generation, list);
-            ArrayDeque<Chunk> waiting = pending.get(channel);
-            if ((waiting == null || waiting.isEmpty()) && channel.offer(chunk)) {
-                continue;
-            }
-            pending.computeIfAbsent(channel, c -> new ArrayDeque<>()).add(chunk);
-            consumer.pause(List.of(tp));
-            pausedForRoom.add(tp);
-            waitingForRoom = true;
-        }
-    }
-
-    /** Moves waiting chunks into streams that have room again and resumes their partitions. */
-    private void flushPending() {
-        if (pending.isEmpty()) {
-            return;
-        }
-        for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
-            var entry = it.next();
-            StreamChannel channel = entry.getKey();
-            ArrayDeque<Chunk> waiting = entry.getValue();
-            while (!waiting.isEmpty() && channel.offer(waiting.peekFirst())) {
-                waiting.pollFirst();
-            }
-            if (waiting.isEmpty()) {
-                it.remove();
-                List<TopicPartition> resume = pausedForRoom.stream().filter(tp -> channelOf.get(tp) == channel).toList();
-                consumer.resume(resume);
-                resume.forEach(pausedForRoom::remove);
-            }
-        }
-        waitingForRoom = !pending.isEmpty();
-    }
-
     // --- rebalance callbacks, on this thread inside poll ---------------------------------------------------------------
 
     @Override
@@ -311,7 +248,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
             }
             StreamChannel channel = routing.channelFor(tp, thread);
             ledger.assign(tp);
-            channelOf.put(tp, channel);
+            feed.assign(tp, channel);
         }
         LOG.info("[{}] assigned {}", name, partitions);
     }
@@ -319,7 +256,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
         Map<TopicPartition, Long> handedOut = ledger.revoke(partitions);
-        int dropped = drop(partitions);
+        int dropped = feed.drop(partitions);
         if (settings.autoCommit()) {
             try {
                 commit(handedOut);
@@ -334,29 +271,9 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
         ledger.revoke(partitions);
-        int dropped = drop(partitions);
+        int dropped = feed.drop(partitions);
         LOG.warn("[{}] lost {} (the ZooKeeper session ended): nothing more of them is handed out ({} chunks dropped)",
                 name, partitions, dropped);
-    }
-
-    /**
-     * Forgets everything queued or waiting of {@code partitions}: their hand-outs were stopped by the ledger. Returns the
-     * number of chunks dropped.
-     */
-    private int drop(Collection<TopicPartition> partitions) {
-        Set<TopicPartition> gone = Set.copyOf(partitions);
-        int dropped = 0;
-        for (StreamChannel channel : channels) {
-            dropped += channel.purge(chunk -> gone.contains(chunk.partition()));
-        }
-        for (ArrayDeque<Chunk> waiting : pending.values()) {
-            int before = waiting.size();
-            waiting.removeIf(chunk -> gone.contains(chunk.partition()));
-            dropped += before - waiting.size();
-        }
-        pausedForRoom.removeAll(gone);
-        channelOf.keySet().removeAll(gone);
-        return dropped;
     }
 
     // --- shutdown --------------------------------------------------------------------------------------------------
@@ -382,7 +299,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
                     }
                 }
             }
-            channels.forEach(StreamChannel::shutdown);
+            feed.shutdown();
             ready.complete(null);
             stopped.complete(null);
         }
