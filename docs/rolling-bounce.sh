@@ -13,7 +13,7 @@
 # `zkgroups health` without --no-store-check and `zkgroups migrate verify` after the last bounce
 # (docs/migration-runbook.md).
 #
-# Exit codes: 0 all bounced; the health exit code (20-25, see docs/cli.md) of the check that failed; 2 usage;
+# Exit codes: 0 all bounced; the health exit code (20-26, see docs/cli.md) of the check that failed; 2 usage;
 # 1 a restart command failed. Connection settings come from the environment of `zkgroups`
 # (ZKGROUPS_ZOOKEEPER, ZKGROUPS_BOOTSTRAP_SERVER, ZKGROUPS_ZK_AUTH) or from --zk-args '...'.
 set -euo pipefail

@@ -33,7 +33,10 @@ import static org.awaitility.Awaitility.await;
 class LegacyConsumerIT {
 
     private static final Duration WAIT = LegacyConsumerProcess.DEFAULT_TIMEOUT;
-    /** A 0.8.2.2 broker registration, byte for byte (zk08-compat-spec 1.1); nothing listens on 9092. */
+    /**
+     * A 0.8.2.2 broker registration, byte for byte (docs/compatibility.md#broker-and-topic-registrations); nothing
+     * listens on 9092.
+     */
     private static final String FAKE_BROKER =
             "{\"jmx_port\":-1,\"timestamp\":\"1\",\"host\":\"127.0.0.1\",\"version\":1,\"port\":9092}";
     private static final String THREE_PARTITIONS = "{\"version\":1,\"partitions\":{\"0\":[0],\"1\":[0],\"2\":[0]}}";

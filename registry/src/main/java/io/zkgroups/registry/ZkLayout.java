@@ -6,8 +6,8 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import java.util.Objects;
 
 /**
- * The one place that knows the Kafka 0.8 znode layout (compat spec §1). Every name that becomes a path
- * segment is validated ({@link ZkNames}), so no caller can build a path that escapes its group.
+ * The one place that knows the Kafka 0.8 znode layout (docs/compatibility.md#znode-layout). Every name that
+ * becomes a path segment is validated ({@link ZkNames}), so no caller can build a path that escapes its group.
  * <p>
  * A chroot given here is prepended to every path; leave it empty when the chroot is already part of the
  * ZooKeeper connect string (the usual case: {@code zk1:2181/kafka}).
@@ -120,6 +120,16 @@ public final class ZkLayout {
 
     public String offset(String group, TopicAndPartition tp) {
         return offsets(group, tp.topic()) + "/" + requirePartition(tp.partition());
+    }
+
+    // --- tools -------------------------------------------------------------------------------------------
+
+    /**
+     * Name prefix of the ephemeral-sequential znode a tool creates and deletes at once to read ZooKeeper's clock
+     * (the znode's ctime): mtimes are compared with ZooKeeper's time, never with the local clock.
+     */
+    public String clockProbe() {
+        return chroot + "/zkgroups-clock-";
     }
 
     /** Parses a partition znode name ({@code "0"}, {@code "12"}); empty for anything else. */

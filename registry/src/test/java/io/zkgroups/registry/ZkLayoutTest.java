@@ -15,12 +15,12 @@ import java.util.function.Function;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The znode layout of compat spec §1 (and §8.3), at the root and below a chroot. */
+/** The znode layout of docs/compatibility.md#znode-layout, at the root and below a chroot. */
 class ZkLayoutTest {
 
     private static final ConsumerId C1 = ConsumerId.ofOverride("glive", "c1");
 
-    /** Every path of spec §1 the layout builds, relative to the chroot. */
+    /** Every path of docs/compatibility.md#znode-layout the layout builds, relative to the chroot. */
     private static Map<String, String> everyPath(ZkLayout layout) {
         Map<String, String> paths = new LinkedHashMap<>();
         paths.put(layout.brokers(), "/brokers");

@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Names that become znode path segments, compat spec §1.3 and §2.1. */
+/** Names that become znode path segments, docs/compatibility.md#znode-layout and docs/compatibility.md#consumer-ids. */
 class ZkNamesTest {
 
     @ParameterizedTest

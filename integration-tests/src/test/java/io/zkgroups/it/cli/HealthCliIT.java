@@ -32,6 +32,7 @@ import static org.awaitility.Awaitility.await;
 class HealthCliIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int UNREADABLE = ExitCode.HEALTH_UNREADABLE.code();
     private static CliCluster c;
 
     @BeforeAll
@@ -40,6 +41,7 @@ class HealthCliIT {
         c.kafka.createTopic("h", 3);
         c.kafka.createTopic("h2", 3);
         c.kafka.createTopic("legacy", 2);
+        c.kafka.createTopic("hb", 2);
     }
 
     @AfterAll
@@ -85,6 +87,48 @@ class HealthCliIT {
         c.setZk("gempty", "h", 0, 1);
         assertThat(c.cli("health", "--group", "gempty").code()).isEqualTo(ExitCode.HEALTH_MEMBERS.code());
         assertThat(c.cli("health", "--group", "nosuchgroup").code()).isEqualTo(ExitCode.NOT_FOUND.code());
+    }
+
+    @Test
+    void unreadableZnodesOfTheGroupFailHealthNamingEachPathAndReason() throws Exception {
+        String g = "gbad";
+        CliCluster.Member a = c.member(g, "a", Map.of("hb", 1));
+        CliCluster.Member b = c.member(g, "b", Map.of("hb", 1));
+        a.claim("hb", 0, 0);
+        b.claim("hb", 0, 1);
+        c.setZk(g, "hb", 0, 5);
+        c.setZk(g, "hb", 1, 7);
+        assertThat(c.cli("health", "--group", g).code()).as("healthy before").isZero();
+
+        // the offset b resumed from turns to garbage: b stops on that partition while it owns it
+        c.setZkRaw(g, "hb", "1", "garbage");
+        CliCluster.Run table = c.cli("health", "--group", g);
+        assertThat(table.code()).as(table.toString()).isEqualTo(UNREADABLE);
+        assertThat(table.out()).contains("UNHEALTHY (exit 26)").contains("/consumers/gbad/offsets/hb/1")
+                .contains("garbage");
+
+        c.curator.create().forPath(CliCluster.CHROOT + "/consumers/gbad/ids/gbad_junk", "{not json".getBytes(StandardCharsets.UTF_8));
+        CliCluster.Run json = c.cli("health", "--group", g, "--output", "json");
+        assertThat(json.code()).as(json.toString()).isEqualTo(UNREADABLE);
+        JsonNode doc = JSON.readTree(json.out());
+        assertThat(doc.path("exitCode").asInt()).isEqualTo(UNREADABLE);
+        assertThat(doc.path("unreadable").findValuesAsText("path"))
+                .containsExactlyInAnyOrder("/consumers/gbad/ids/gbad_junk", "/consumers/gbad/offsets/hb/1");
+        assertThat(doc.path("unreadable").findValuesAsText("reason")).allSatisfy(r -> assertThat(r).isNotBlank());
+    }
+
+    @Test
+    void anUnreadableSubscribedTopicFailsHealthNamingIt() throws Exception {
+        String g = "gbadtopic";
+        c.kafka.createTopic("hbroken", 1);
+        // a new topic znode with garbage is rewritten by the controller; a changed one stays as written
+        c.curator.setData().forPath(CliCluster.CHROOT + "/brokers/topics/hbroken", "garbage".getBytes(StandardCharsets.UTF_8));
+        c.member(g, "a", Map.of("hbroken", 1, "h", 1)).claim("h", 0, 0, 1, 2);
+
+        CliCluster.Run run = c.cli("health", "--group", g, "--output", "json");
+        assertThat(run.code()).as(run.toString()).isEqualTo(UNREADABLE);
+        JsonNode doc = JSON.readTree(run.out());
+        assertThat(doc.path("unreadable").findValuesAsText("path")).containsExactly("/brokers/topics/hbroken");
     }
 
     @Test

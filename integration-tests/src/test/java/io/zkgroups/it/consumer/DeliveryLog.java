@@ -33,6 +33,17 @@ final class DeliveryLog {
         return List.copyOf(deliveries);
     }
 
+    /** The member that delivered the latest record of {@code partition}, or null before any. */
+    String lastDeliverer(TopicPartition partition) {
+        Delivery last = null;
+        for (Delivery d : deliveries) {
+            if (d.partition().equals(partition) && (last == null || d.sequence() > last.sequence())) {
+                last = d;
+            }
+        }
+        return last == null ? null : last.member();
+    }
+
     /** Distinct (partition, offset) pairs delivered. */
     long distinct() {
         return deliveries.stream().map(d -> d.partition() + "@" + d.offset()).distinct().count();

@@ -70,11 +70,11 @@ class KilledConsumerIT {
             killed.awaitDelivered(1, WAIT);
 
             ChildConsumer leaving = child("b-child", SAFE_SESSION_MS, group, topic, log, children);
-            awaitOwners(group, topic, "a-killed", "a-killed", "a-killed", "b-child", "b-child", "b-child");
+            awaitOwnersDelivering(log, group, topic, "a-killed", "a-killed", "a-killed", "b-child", "b-child", "b-child");
 
             ConsumerWorker thread = new ConsumerWorker("c-thread", props(group, "c-thread", SAFE_SESSION_MS), List.of(topic), log);
             workers.add(thread);
-            awaitOwners(group, topic, "a-killed", "a-killed", "b-child", "b-child", "c-thread", "c-thread");
+            awaitOwnersDelivering(log, group, topic, "a-killed", "a-killed", "b-child", "b-child", "c-thread", "c-thread");
 
             // mid-stream: the member is delivering its partitions 0 and 1 right now
             killed.awaitDelivered(killed.delivered() + 100, WAIT);
@@ -89,13 +89,16 @@ class KilledConsumerIT {
 
             awaitOwners(group, topic, "b-child", "b-child", "b-child", "c-thread", "c-thread", "c-thread");
             long takeoverMillis = (System.nanoTime() - killedAt) / 1_000_000;
+            // b-child resumes the killed member's partitions before anything moves again: the hand-over asserted
+            // below is only in the delivery log once b-child delivered from them
+            awaitOwnersDelivering(log, group, topic, "b-child", "b-child", "b-child", "c-thread", "c-thread", "c-thread");
 
             ConsumerWorker late = new ConsumerWorker("d-late", props(group, "d-late", SAFE_SESSION_MS), List.of(topic), log);
             workers.add(late);
-            awaitOwners(group, topic, "b-child", "b-child", "c-thread", "c-thread", "d-late", "d-late");
+            awaitOwnersDelivering(log, group, topic, "b-child", "b-child", "c-thread", "c-thread", "d-late", "d-late");
 
             leaving.close(); // graceful: revoke, commit, release
-            awaitOwners(group, topic, "c-thread", "c-thread", "c-thread", "d-late", "d-late", "d-late");
+            awaitOwnersDelivering(log, group, topic, "c-thread", "c-thread", "c-thread", "d-late", "d-late", "d-late");
 
             produced = producer.stop();
             long total = java.util.Arrays.stream(produced).sum();
@@ -172,6 +175,17 @@ class KilledConsumerIT {
         IntStream.range(0, members.length).forEach(i -> expected.put(i, members[i]));
         await("owners " + expected).atMost(WAIT).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
                 .until(() -> owners(group, topic).equals(expected));
+    }
+
+    /**
+     * Waits until partition i is owned by {@code members[i]} and that member delivered its latest record: records
+     * keep arriving, so each new owner has resumed its partitions, and each hand-over is in the delivery log.
+     */
+    private static void awaitOwnersDelivering(DeliveryLog log, String group, String topic, String... members) {
+        awaitOwners(group, topic, members);
+        await("latest deliveries by " + List.of(members)).atMost(WAIT).pollInterval(Duration.ofMillis(20))
+                .until(() -> IntStream.range(0, members.length)
+                        .allMatch(p -> members[p].equals(log.lastDeliverer(new TopicPartition(topic, p)))));
     }
 
     /** Partition → owning member, from the owner znodes (thread id {@code <group>_<consumer.id>-0}). */

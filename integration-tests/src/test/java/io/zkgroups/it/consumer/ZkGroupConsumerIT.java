@@ -209,6 +209,39 @@ class ZkGroupConsumerIT {
         }
     }
 
+    /** As with KafkaConsumer, an application that commits in onPartitionsRevoked has that commit written on close(). */
+    @Test
+    void aCommitInOnPartitionsRevokedDuringCloseIsWritten() throws Exception {
+        String group = "commit-on-close" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 1);
+        produce(topic, 1, 10);
+        Properties p = props(group);
+        p.setProperty("auto.commit.enable", "false");
+        List<ConsumerRecord<String, String>> seen = new ArrayList<>();
+        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic), new org.apache.kafka.clients.consumer.ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
+                    try {
+                        consumer.commitSync();
+                    } catch (RuntimeException e) {
+                        errors.add(e);
+                    }
+                }
+
+                @Override
+                public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {
+                }
+            });
+            pollUntil(consumer, seen, 10);
+        }
+        assertThat(errors).isEmpty();
+        assertThat(new String(zk.newClient().getData().forPath("/consumers/" + group + "/offsets/" + topic + "/0"),
+                StandardCharsets.US_ASCII)).isEqualTo("10");
+    }
+
     @Test
     void commitsAreRefusedForPartitionsTheMemberDoesNotOwn() {
         String group = "foreign" + GROUPS.incrementAndGet();

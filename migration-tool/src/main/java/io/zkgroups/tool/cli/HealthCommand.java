@@ -14,11 +14,13 @@ import java.util.Map;
 
 /** {@code zkgroups health}: an exit code for rolling-bounce scripts. */
 @Command(name = "health", sortOptions = false, description = {
-        "Exit 0 only when every partition of the subscribed topics is owned by a registered member's thread, the "
-                + "owners are exactly what the assignor computes for the registered members, and (in the dual-commit "
-                + "phase, unless --no-store-check) ZooKeeper and Kafka offsets agree within --store-tolerance.",
-        "Otherwise the exit code names the first failed condition: 20 members, 25 assignor refused, 21 unowned "
-                + "partition, 22 owner not a member, 23 assignment differs, 24 stores differ.",
+        "Exit 0 only when every znode of the group that can stop part of it is readable (registrations, owners, "
+                + "offsets of the partitions it owns or must own, subscribed topics), every partition of the subscribed "
+                + "topics is owned by a registered member's thread, the owners are exactly what the assignor computes "
+                + "for the registered members, and (in the dual-commit phase, unless --no-store-check) ZooKeeper and "
+                + "Kafka offsets agree within --store-tolerance.",
+        "Otherwise the exit code names the first failed condition: 26 unreadable znode, 20 members, 25 assignor "
+                + "refused, 21 unowned partition, 22 owner not a member, 23 assignment differs, 24 stores differ.",
         "--wait blocks until healthy or the time is up, re-checking on ZooKeeper events."})
 final class HealthCommand extends AbstractCommand {
 
@@ -88,6 +90,7 @@ final class HealthCommand extends AbstractCommand {
             doc.put("stores", r.storeStatus());
             doc.put("findings", r.findings().stream().map(f -> Map.of("condition", f.condition().label(),
                     "exitCode", f.condition().exitCode().code(), "message", f.message())).toList());
+            doc.put("unreadable", r.unreadable().stream().map(u -> Map.of("path", u.path(), "reason", u.reason())).toList());
             doc.put("evaluations", result.evaluations());
             doc.put("elapsedMillis", result.elapsedMillis());
             printJson(doc);

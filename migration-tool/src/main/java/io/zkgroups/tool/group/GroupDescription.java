@@ -80,6 +80,7 @@ public record GroupDescription(String group, String state, String phase, String 
         view.members().unreadable().forEach(u -> unreadable.add(u.toString()));
         view.owners().unreadable().forEach(u -> unreadable.add(u.toString()));
         view.zk().unreadable().forEach(u -> unreadable.add(u.toString()));
+        view.unreadableTopics().values().forEach(u -> unreadable.add(u.toString()));
         return new GroupDescription(view.group(), state.label(), view.phase().phase().label(), view.phase().evidence(),
                 strategy.strategy(), strategy.reason(), rows, members, unreadable);
     }

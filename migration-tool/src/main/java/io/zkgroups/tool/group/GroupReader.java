@@ -6,6 +6,8 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.TopicRegistry;
+import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.io.KafkaGroups;
 import io.zkgroups.tool.io.ZkGroups;
@@ -27,17 +29,29 @@ import java.util.TreeSet;
  * Reads a {@link GroupView}: members, owners, ZooKeeper offsets (with mtimes), Kafka offsets, and partition
  * counts from {@code /brokers/topics} (ZooKeeper-mode clusters) or Kafka metadata (KRaft clusters). With a
  * watcher, arms it on everything whose change can change the group's health.
+ * <p>
+ * The mtimes are compared with ZooKeeper's time ({@link ZooKeeperClock}, calibrated at the first read), so a
+ * host with a skewed clock infers the same phase as any other.
  */
 public final class GroupReader {
 
     private final Clients clients;
     private final Duration staleAfter;
-    private final Clock clock;
+    private final Clock localClock;
+    private ZooKeeperClock clock;
 
-    public GroupReader(Clients clients, Duration staleAfter, Clock clock) {
+    /** @param localClock this host's clock; only elapsed time is taken from it */
+    public GroupReader(Clients clients, Duration staleAfter, Clock localClock) {
         this.clients = clients;
         this.staleAfter = staleAfter;
-        this.clock = clock;
+        this.localClock = localClock;
+    }
+
+    private synchronized ZooKeeperClock clock() {
+        if (clock == null) {
+            clock = ZooKeeperClock.calibrate(localClock, clients.zk()::serverTime);
+        }
+        return clock;
     }
 
     /**
@@ -46,6 +60,7 @@ public final class GroupReader {
      */
     public GroupView read(String group, Watcher watcher, boolean queryKafka) {
         ZkGroups zk = clients.zk();
+        ZooKeeperClock clock = clock();
         Instant now = clock.instant();
         boolean exists = zk.exists(group);
         Listing<Member> members = exists ? zk.members(group, watcher) : Listing.empty();
@@ -74,16 +89,25 @@ public final class GroupReader {
             kafkaOffsets.keySet().forEach(tp -> topics.add(tp.topic()));
         }
         Map<String, Integer> counts = new TreeMap<>();
+        Map<String, Unreadable> unreadableTopics = new TreeMap<>();
         if (zkTopics) {
-            counts.putAll(zk.partitionCounts(subscribed, watcher));
             Set<String> rest = new TreeSet<>(topics);
             rest.removeAll(subscribed);
-            counts.putAll(zk.partitionCounts(rest, null));
+            for (TopicRegistry.Registrations read : List.of(zk.topicRegistrations(subscribed, watcher),
+                    zk.topicRegistrations(rest, null))) {
+                read.registrations().forEach((topic, registration) -> counts.put(topic, registration.partitionCount()));
+                unreadableTopics.putAll(read.unreadable());
+            }
         } else {
             counts.putAll(kafka.get().partitionCounts(topics));
         }
         PhaseInference.Result phase = PhaseInference.infer(zkOffsets.offsets(), zkOffsets.mtimes(), kafkaOffsets, now,
                 staleAfter);
-        return new GroupView(group, exists, members, subscriptions, owners, counts, zkOffsets, kafkaOffsets, phase, now);
+        if (clock.uncalibrated().isPresent()) {
+            phase = new PhaseInference.Result(phase.phase(), phase.evidence() + "; ZooKeeper mtimes compared with the "
+                    + "local clock (ZooKeeper's time could not be read: " + clock.uncalibrated().get() + ")");
+        }
+        return new GroupView(group, exists, members, subscriptions, owners, counts, unreadableTopics, zkOffsets,
+                kafkaOffsets, phase, now);
     }
 }

@@ -5,6 +5,7 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.io.ZkOffsetSnapshot;
 
 import java.time.Instant;
@@ -18,13 +19,16 @@ import java.util.TreeSet;
  * @param existsInZk      {@code /consumers/G} exists
  * @param subscriptions   readable members' topic → stream count, wildcards expanded against the existing topics
  * @param partitionCounts partition counts of every topic the group touches (subscribed, owned, with offsets)
- *                        that exists
+ *                        that exists and can be read
+ * @param unreadableTopics by topic, the registrations of those topics that exist but cannot be read
  * @param kafka           Kafka offsets, null when Kafka was not queried
+ * @param readAt          ZooKeeper's time of the read
  */
 public record GroupView(String group, boolean existsInZk, Listing<Member> members,
                         Map<ConsumerId, Map<String, Integer>> subscriptions, Listing<PartitionOwner> owners,
-                        Map<String, Integer> partitionCounts, ZkOffsetSnapshot zk, Map<TopicAndPartition, Long> kafka,
-                        PhaseInference.Result phase, Instant readAt) {
+                        Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadableTopics,
+                        ZkOffsetSnapshot zk, Map<TopicAndPartition, Long> kafka, PhaseInference.Result phase,
+                        Instant readAt) {
 
     /** Topics at least one member subscribes to. */
     public Set<String> subscribedTopics() {

@@ -13,7 +13,8 @@ import java.util.TreeSet;
  * Infers a group's {@link MigrationPhase} from where its offsets are being written. Pure.
  * <p>
  * Kafka's Admin API does not tell when an offset was committed, ZooKeeper does (the offset znode's mtime),
- * so the inference compares values per partition and uses ZooKeeper mtimes for freshness:
+ * so the inference compares values per partition and uses ZooKeeper mtimes, against ZooKeeper's time
+ * ({@link ZooKeeperClock}), for freshness:
  * <ol>
  *   <li>no offset anywhere ⇒ {@code none}; only ZooKeeper has offsets ⇒ {@code zookeeper-only};
  *       only Kafka ⇒ {@code kafka-only};</li>
@@ -43,7 +44,7 @@ public final class PhaseInference {
      * @param zk        ZooKeeper offsets
      * @param zkMtimes  last write of each ZooKeeper offset znode
      * @param kafka     Kafka offsets, or null when Kafka was not queried
-     * @param now       the time of the reads
+     * @param now       ZooKeeper's time of the reads (never a local clock: the mtimes are ZooKeeper's)
      * @param staleAfter a ZooKeeper offset not written for this long counts as stale
      */
     public static Result infer(Map<TopicAndPartition, Long> zk, Map<TopicAndPartition, Instant> zkMtimes,

@@ -1,8 +1,16 @@
 package io.zkgroups.tool.health;
 
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.group.GroupState;
 import io.zkgroups.tool.group.GroupView;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Bridges a {@link GroupView} to {@link HealthCheck}, and derives the group's {@link GroupState}. Pure. */
 public final class GroupAssessment {
@@ -12,9 +20,25 @@ public final class GroupAssessment {
 
     public static HealthInput input(GroupView view, PartitionAssignor assignor, Integer expectMembers,
                                     HealthInput.StoreCheck stores) {
-        return new HealthInput(view.group(), view.subscriptions(), view.members().unreadable(),
-                view.subscribedPartitionCounts(), view.owners().entries(), view.owners().unreadable(), assignor,
-                expectMembers, stores);
+        Set<String> subscribed = view.subscribedTopics();
+        Map<String, Integer> counts = view.subscribedPartitionCounts();
+        Set<TopicAndPartition> owned = new TreeSet<>();
+        view.owners().entries().forEach(o -> owned.add(o.partition()));
+        List<Unreadable> offsets = new ArrayList<>();
+        view.zk().undecodable().forEach((tp, unreadable) -> {
+            boolean mustBeOwned = tp.partition() < counts.getOrDefault(tp.topic(), 0);
+            if (owned.contains(tp) || mustBeOwned) {
+                offsets.add(unreadable);
+            }
+        });
+        List<Unreadable> topics = new ArrayList<>();
+        view.unreadableTopics().forEach((topic, unreadable) -> {
+            if (subscribed.contains(topic)) {
+                topics.add(unreadable);
+            }
+        });
+        return new HealthInput(view.group(), view.subscriptions(), view.members().unreadable(), counts,
+                view.owners().entries(), view.owners().unreadable(), offsets, topics, assignor, expectMembers, stores);
     }
 
     /** The store check of a view: its phase, its offsets, and {@code tolerance}. */

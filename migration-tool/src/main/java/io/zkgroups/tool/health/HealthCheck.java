@@ -4,6 +4,7 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.rebalancer.assign.Assignment;
 import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
@@ -19,8 +20,12 @@ import java.util.TreeSet;
 /**
  * Decides whether a group is healthy. Pure: a {@link HealthInput} in, a {@link HealthReport} out.
  * <ol>
- *   <li>members: at least one registered member, exactly {@code --expect-members} if given, and every
- *       registration readable (one malformed registration makes every 0.8.2.2 member's rebalance fail);</li>
+ *   <li>every znode that can stop part of the group is readable: registrations (one malformed registration makes
+ *       every 0.8.2.2 member's rebalance fail), owners, the offsets of the partitions the group owns or must own
+ *       (a member cannot resume a partition from an unreadable offset, so it stops there while it owns it) and the
+ *       subscribed topics' registrations (their partitions are assigned to nobody); each is named with its
+ *       reason;</li>
+ *   <li>members: at least one registered member, and exactly {@code --expect-members} if given;</li>
  *   <li>the assignor can assign the group (round-robin refuses unequal subscriptions, as 0.8.2.2 does);</li>
  *   <li>every partition of every subscribed topic has an owner znode;</li>
  *   <li>every owner is a thread of a registered member;</li>
@@ -48,9 +53,11 @@ public final class HealthCheck {
             findings.add(finding(HealthCondition.MEMBERS, memberCount + " members registered, expected "
                     + in.expectMembers() + ": " + shortList(members.stream().map(ConsumerId::value).toList())));
         }
-        if (!in.unreadableMembers().isEmpty()) {
-            findings.add(finding(HealthCondition.MEMBERS, "unreadable registrations (0.8.2.2 members cannot rebalance "
-                    + "while they exist): " + shortList(in.unreadableMembers().stream().map(Object::toString).toList())));
+        List<Unreadable> unreadable = in.unreadable();
+        if (!unreadable.isEmpty()) {
+            findings.add(finding(HealthCondition.UNREADABLE, unreadable.size() + " znodes cannot be read, each stops what "
+                    + "it names until it is repaired or deleted: " + String.join("; ", unreadable.stream()
+                    .map(u -> u.path() + " (" + u.reason() + ")").toList())));
         }
 
         Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
@@ -94,7 +101,6 @@ public final class HealthCheck {
                 }
             }
         }
-        in.unreadableOwners().forEach(u -> foreign.add(u.path() + " (" + u.reason() + ")"));
         if (!unowned.isEmpty()) {
             findings.add(finding(HealthCondition.UNOWNED, unowned.size() + " partitions have no owner: " + shortList(unowned)));
         }
@@ -110,7 +116,8 @@ public final class HealthCheck {
         String storeStatus = checkStores(in, findings);
         int partitions = expected == null ? in.partitionCounts().values().stream().mapToInt(Integer::intValue).sum()
                 : expected.size();
-        return new HealthReport(in.group(), in.assignor().name(), memberCount, partitions, owned, findings, storeStatus);
+        return new HealthReport(in.group(), in.assignor().name(), memberCount, partitions, owned, findings, storeStatus,
+                unreadable);
     }
 
     private static String checkStores(HealthInput in, List<HealthReport.Finding> findings) {

@@ -4,6 +4,7 @@ import io.zkgroups.tool.ExitCode;
 
 /** The conditions {@code health} checks, in the order their exit codes take precedence. */
 public enum HealthCondition {
+    UNREADABLE(ExitCode.HEALTH_UNREADABLE),
     MEMBERS(ExitCode.HEALTH_MEMBERS),
     ASSIGNOR_REFUSED(ExitCode.HEALTH_ASSIGNOR_REFUSED),
     UNOWNED(ExitCode.HEALTH_UNOWNED),

@@ -19,12 +19,15 @@ import java.util.Objects;
  * @param partitionCounts    partition counts of the subscribed topics that exist
  * @param owners             every owner znode
  * @param unreadableOwners   owner znodes that could not be read
+ * @param unreadableOffsets  offset znodes that could not be read, of the partitions the group owns or must own
+ * @param unreadableTopics   registrations of subscribed topics that could not be read
  * @param expectMembers      {@code --expect-members}, or null
  * @param stores             the store check, or null when it is off
  */
 public record HealthInput(String group, Map<ConsumerId, Map<String, Integer>> subscriptions,
                           List<Unreadable> unreadableMembers, Map<String, Integer> partitionCounts,
                           List<PartitionOwner> owners, List<Unreadable> unreadableOwners,
+                          List<Unreadable> unreadableOffsets, List<Unreadable> unreadableTopics,
                           PartitionAssignor assignor, Integer expectMembers, StoreCheck stores) {
 
     /**
@@ -42,6 +45,15 @@ public record HealthInput(String group, Map<ConsumerId, Map<String, Integer>> su
         }
     }
 
+    /** Every unreadable znode: registrations, owners, offsets, topics. */
+    public List<Unreadable> unreadable() {
+        List<Unreadable> all = new java.util.ArrayList<>(unreadableMembers);
+        all.addAll(unreadableOwners);
+        all.addAll(unreadableOffsets);
+        all.addAll(unreadableTopics);
+        return all;
+    }
+
     public HealthInput {
         Objects.requireNonNull(group, "group");
         subscriptions = Map.copyOf(subscriptions);
@@ -49,6 +61,8 @@ public record HealthInput(String group, Map<ConsumerId, Map<String, Integer>> su
         partitionCounts = Map.copyOf(partitionCounts);
         owners = List.copyOf(owners);
         unreadableOwners = List.copyOf(unreadableOwners);
+        unreadableOffsets = List.copyOf(unreadableOffsets);
+        unreadableTopics = List.copyOf(unreadableTopics);
         Objects.requireNonNull(assignor, "assignor");
     }
 }

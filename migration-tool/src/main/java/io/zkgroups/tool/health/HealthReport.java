@@ -1,5 +1,6 @@
 package io.zkgroups.tool.health;
 
+import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.ExitCode;
 
 import java.util.Comparator;
@@ -11,9 +12,10 @@ import java.util.Objects;
  * the first failed condition in {@link HealthCondition} order.
  *
  * @param storeStatus what the store check concluded, in words
+ * @param unreadable  every znode of the group that could not be read (the {@code unreadable} condition's evidence)
  */
 public record HealthReport(String group, String strategy, int members, int partitions, int owned,
-                           List<Finding> findings, String storeStatus) {
+                           List<Finding> findings, String storeStatus, List<Unreadable> unreadable) {
 
     /** One failed condition, with the evidence. */
     public record Finding(HealthCondition condition, String message) {
@@ -22,6 +24,7 @@ public record HealthReport(String group, String strategy, int members, int parti
     public HealthReport {
         Objects.requireNonNull(group, "group");
         findings = findings.stream().sorted(Comparator.comparing(Finding::condition)).toList();
+        unreadable = List.copyOf(unreadable);
     }
 
     public boolean healthy() {

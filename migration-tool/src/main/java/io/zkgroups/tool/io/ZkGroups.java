@@ -11,12 +11,14 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.TopicRegistry;
 import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.registry.store.ZkOffsetStore;
 import io.zkgroups.registry.store.Znodes;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -110,27 +112,28 @@ public final class ZkGroups {
      */
     public ZkOffsetSnapshot offsetsWithMtimes(String group, Watcher watcher) {
         Map<String, TopicAndPartition> byPath = new TreeMap<>();
-        List<Unreadable> unreadable = Collections.synchronizedList(new ArrayList<>());
+        List<Unreadable> strays = new ArrayList<>();
         for (String topic : znodes().children(layout().offsets(group), watcher)) {
             String topicPath = layout().offsets(group) + "/" + topic;
             if (!ZkNames.isValid(topic)) {
-                unreadable.add(new Unreadable(topicPath, "'" + topic + "' is not a valid topic name"));
+                strays.add(new Unreadable(topicPath, "'" + topic + "' is not a valid topic name"));
                 continue;
             }
             for (String child : znodes().children(topicPath, watcher)) {
                 OptionalInt p = ZkLayout.parsePartition(child);
                 if (p.isEmpty()) {
-                    unreadable.add(new Unreadable(topicPath + "/" + child, "'" + child + "' is not a partition number"));
+                    strays.add(new Unreadable(topicPath + "/" + child, "'" + child + "' is not a partition number"));
                 } else {
                     byPath.put(topicPath + "/" + child, new TopicAndPartition(topic, p.getAsInt()));
                 }
             }
         }
         if (byPath.isEmpty()) {
-            return new ZkOffsetSnapshot(Map.of(), Map.of(), unreadable);
+            return new ZkOffsetSnapshot(Map.of(), Map.of(), Map.of(), strays);
         }
         Map<TopicAndPartition, Long> offsets = new ConcurrentHashMap<>();
         Map<TopicAndPartition, Instant> mtimes = new ConcurrentHashMap<>();
+        Map<TopicAndPartition, Unreadable> undecodable = new ConcurrentHashMap<>();
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch replies = new CountDownLatch(byPath.size());
         BackgroundCallback callback = (client, event) -> {
@@ -149,7 +152,7 @@ public final class ZkGroups {
                     Stat stat = event.getStat();
                     mtimes.put(tp, Instant.ofEpochMilli(stat.getMtime()));
                 } catch (DecodeException e) {
-                    unreadable.add(new Unreadable(event.getPath(), e.getMessage()));
+                    undecodable.put(tp, new Unreadable(event.getPath(), e.getMessage()));
                 }
             } finally {
                 replies.countDown();
@@ -179,7 +182,7 @@ public final class ZkGroups {
             throw new RegistryException("reading offsets of group " + group + " failed for " + failures.size()
                     + " znodes, e.g. " + failures.get(0));
         }
-        return new ZkOffsetSnapshot(offsets, mtimes, unreadable);
+        return new ZkOffsetSnapshot(offsets, mtimes, undecodable, strays);
     }
 
     /** The group's offsets, pipelined (the fast path for migration): unreadable znodes are reported in the result. */
@@ -194,6 +197,30 @@ public final class ZkGroups {
         }
     }
 
+    /**
+     * ZooKeeper's time now: the ctime of an ephemeral znode this session creates under the layout's root and
+     * deletes at once (nothing is written under {@code /consumers}; if the delete fails, the znode goes with the
+     * session).
+     *
+     * @throws RegistryException if the znode cannot be created (e.g. an ACL refuses it)
+     */
+    public Instant serverTime() {
+        Stat stat = new Stat();
+        String path;
+        try {
+            path = znodes().client().create().storingStatIn(stat).withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                    .forPath(layout().clockProbe(), new byte[0]);
+        } catch (Exception e) {
+            throw RegistryException.of("creating", layout().clockProbe(), e);
+        }
+        try {
+            znodes().client().delete().forPath(path);
+        } catch (Exception e) {
+            // an ephemeral: it ends with the session anyway
+        }
+        return Instant.ofEpochMilli(stat.getCtime());
+    }
+
     /** Registered brokers (for deriving the bootstrap servers). */
     public Listing<BrokerInfo> brokers() {
         return registry.brokers().list();
@@ -204,7 +231,19 @@ public final class ZkGroups {
         return !znodes().children(layout().topics()).isEmpty();
     }
 
-    /** Partition counts of those {@code topics} registered in {@code /brokers/topics}; arms a data watch if given. */
+    /**
+     * Registrations of those {@code topics} registered in {@code /brokers/topics}, read at once, and the ones that
+     * cannot be decoded; arms a data watch on each if given.
+     */
+    public TopicRegistry.Registrations topicRegistrations(Set<String> topics, Watcher watcher) {
+        return registry.topics().readAll(topics, watcher);
+    }
+
+    /**
+     * Partition counts of those {@code topics} registered in {@code /brokers/topics}; arms a data watch if given.
+     *
+     * @throws io.zkgroups.registry.store.CorruptZnodeException if a registration cannot be decoded
+     */
     public Map<String, Integer> partitionCounts(Set<String> topics, Watcher watcher) {
         Map<String, Integer> counts = new TreeMap<>();
         for (String topic : topics) {

@@ -32,7 +32,7 @@ class HealthCheckTest {
     }
 
     private static HealthInput input(List<PartitionOwner> owners, Integer expect, HealthInput.StoreCheck stores) {
-        return new HealthInput("g", TWO_MEMBERS, List.of(), A3, owners, List.of(),
+        return new HealthInput("g", TWO_MEMBERS, List.of(), A3, owners, List.of(), List.of(), List.of(),
                 PartitionAssignor.forStrategy("range"), expect, stores);
     }
 
@@ -69,20 +69,54 @@ class HealthCheckTest {
     }
 
     @Test
-    void memberCountsAndUnreadableRegistrationsComeFirst() {
+    void theMemberCountIsChecked() {
         assertThat(HealthCheck.evaluate(input(rangeOwners(), 3, null)).exitCode()).isEqualTo(ExitCode.HEALTH_MEMBERS);
-        HealthInput noMembers = new HealthInput("g", Map.of(), List.of(), A3, List.of(), List.of(),
+        HealthInput noMembers = new HealthInput("g", Map.of(), List.of(), A3, List.of(), List.of(), List.of(), List.of(),
                 PartitionAssignor.forStrategy("range"), null, null);
         assertThat(HealthCheck.evaluate(noMembers).exitCode()).isEqualTo(ExitCode.HEALTH_MEMBERS);
-        HealthInput unreadable = new HealthInput("g", TWO_MEMBERS, List.of(new Unreadable("/consumers/g/ids/x", "bad json")),
-                A3, rangeOwners(), List.of(), PartitionAssignor.forStrategy("range"), null, null);
-        assertThat(HealthCheck.evaluate(unreadable).findings().get(0).message()).contains("/consumers/g/ids/x");
+    }
+
+    @Test
+    void everyUnreadableZnodeIsNamedWithItsReasonAndComesFirst() {
+        Unreadable registration = new Unreadable("/consumers/g/ids/x", "bad json");
+        Unreadable owner = new Unreadable("/consumers/g/owners/A/7x", "'7x' is not a partition number");
+        Unreadable offset = new Unreadable("/consumers/g/offsets/A/2", "offset: not a number: 'garbage'");
+        Unreadable topic = new Unreadable("/brokers/topics/B", "topic registration: not valid JSON");
+        HealthInput in = new HealthInput("g", TWO_MEMBERS, List.of(registration), A3, rangeOwners().subList(0, 2),
+                List.of(owner), List.of(offset), List.of(topic), PartitionAssignor.forStrategy("range"), 3, null);
+
+        HealthReport report = HealthCheck.evaluate(in);
+
+        assertThat(report.exitCode()).isEqualTo(ExitCode.HEALTH_UNREADABLE);
+        assertThat(report.unreadable()).containsExactly(registration, owner, offset, topic);
+        assertThat(report.findings().get(0).message()).contains("4 znodes cannot be read")
+                .contains("/consumers/g/ids/x (bad json)").contains("/consumers/g/owners/A/7x ('7x' is not a partition number)")
+                .contains("/consumers/g/offsets/A/2 (offset: not a number: 'garbage')")
+                .contains("/brokers/topics/B (topic registration: not valid JSON)");
+        assertThat(report.has(HealthCondition.MEMBERS)).as("3 members, 3 expected").isFalse();
+        assertThat(report.has(HealthCondition.UNOWNED)).isTrue();
+        assertThat(report.has(HealthCondition.FOREIGN_OWNER)).as("an unreadable owner is not a foreign one").isFalse();
+    }
+
+    @Test
+    void aGroupThatLooksStableButHasAnUnreadableOffsetIsUnhealthy() {
+        Unreadable offset = new Unreadable("/consumers/g/offsets/A/2", "offset: not a number: 'garbage'");
+        HealthInput in = new HealthInput("g", TWO_MEMBERS, List.of(), A3, rangeOwners(), List.of(), List.of(offset),
+                List.of(), PartitionAssignor.forStrategy("range"), 2, null);
+
+        HealthReport report = HealthCheck.evaluate(in);
+
+        assertThat(report.findings()).singleElement().satisfies(f -> {
+            assertThat(f.condition()).isEqualTo(HealthCondition.UNREADABLE);
+            assertThat(f.message()).contains("/consumers/g/offsets/A/2");
+        });
     }
 
     @Test
     void roundRobinRefusesUnequalSubscriptions() {
         HealthInput in = new HealthInput("g", Map.of(C1, Map.of("A", 1, "B", 1), C2, Map.of("A", 1)), List.of(),
-                Map.of("A", 3, "B", 3), List.of(), List.of(), PartitionAssignor.forStrategy("roundrobin"), null, null);
+                Map.of("A", 3, "B", 3), List.of(), List.of(), List.of(), List.of(), PartitionAssignor.forStrategy("roundrobin"),
+                null, null);
         assertThat(HealthCheck.evaluate(in).exitCode()).isEqualTo(ExitCode.HEALTH_ASSIGNOR_REFUSED);
     }
 

@@ -25,7 +25,8 @@ import java.util.stream.IntStream;
  * @param subscriptions   every member's topic → stream count, wildcard subscriptions already expanded against
  *                        the existing topics; a member may subscribe to nothing (a wildcard matching no topic)
  * @param partitionCounts topic → number of partitions, numbered {@code 0..n-1}; a topic that is absent has no
- *                        partitions (spec §8.2 V10: its subscribers simply get nothing)
+ *                        partitions (vector V10 of docs/compatibility.md#assignment-vectors: its subscribers
+ *                        simply get nothing)
  */
 public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
                             Map<String, Integer> partitionCounts) {

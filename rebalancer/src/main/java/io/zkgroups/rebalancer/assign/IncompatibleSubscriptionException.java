@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * The members' subscriptions break round robin's rule: every member must subscribe to the same topics, with the
- * same stream count on each of them (spec §3.6, §7.8, vectors V6 and V7). 0.8.2.2 members in such a group fail
- * every rebalance attempt and finally throw {@code ConsumerRebalanceFailedException}.
+ * same stream count on each of them (docs/compatibility.md#roundrobin, vectors V6 and V7). 0.8.2.2 members in
+ * such a group fail every rebalance attempt and finally throw {@code ConsumerRebalanceFailedException}.
  */
 public final class IncompatibleSubscriptionException extends AssignmentRefusedException {
 

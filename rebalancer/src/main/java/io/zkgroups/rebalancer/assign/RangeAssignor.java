@@ -10,7 +10,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * 0.8.2.2's default {@code range} strategy (spec §3.6), topic by topic.
+ * 0.8.2.2's default {@code range} strategy (docs/compatibility.md#range), topic by topic.
  * <p>
  * For each topic, the threads of all members subscribed to it are sorted by the <em>text</em> of their thread
  * id ({@code String.compareTo}) and the partitions ascending. With {@code C} threads and {@code P} partitions,
@@ -18,8 +18,9 @@ import java.util.TreeMap;
  * starting at {@code n*k + min(k, r)}. So the first {@code r} threads get one extra partition, and when
  * {@code P < C} the last threads get none.
  * <p>
- * Example (spec §8.2 V1): members {@code c1} {T1:1, T2:1}, {@code c2} {T1:2, T2:2} and {@code c3}
- * {T1:1, T2:1}; T1 has 5 partitions and T2 has 7. Both topics have the threads c1-0, c2-0, c2-1, c3-0.
+ * Example (vector V1 of docs/compatibility.md#assignment-vectors): members {@code c1} {T1:1, T2:1}, {@code c2}
+ * {T1:2, T2:2} and {@code c3} {T1:1, T2:1}; T1 has 5 partitions and T2 has 7. Both topics have the threads
+ * c1-0, c2-0, c2-1, c3-0.
  * <pre>
  *   T1: n = 1, r = 1   c1-0: [T1,0] [T1,1]   c2-0: [T1,2]         c2-1: [T1,3]         c3-0: [T1,4]
  *   T2: n = 1, r = 3   c1-0: [T2,0] [T2,1]   c2-0: [T2,2] [T2,3]  c2-1: [T2,4] [T2,5]  c3-0: [T2,6]
@@ -53,7 +54,7 @@ public final class RangeAssignor implements PartitionAssignor {
         int perThread = partitions.size() / threads.size();
         int withExtra = partitions.size() % threads.size();
         for (int k = 0; k < threads.size(); k++) {
-            // Kept in 0.8.2.2's exact form so it can be compared line by line with spec §3.6.
+            // Kept in 0.8.2.2's exact form so it can be compared line by line with docs/compatibility.md#range.
             int start = perThread * k + Math.min(k, withExtra);
             int count = perThread + (k + 1 > withExtra ? 0 : 1);
             for (TopicAndPartition partition : partitions.subList(start, start + count)) {

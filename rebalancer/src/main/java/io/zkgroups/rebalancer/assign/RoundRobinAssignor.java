@@ -12,15 +12,16 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 
 /**
- * 0.8.2.2's {@code roundrobin} strategy (spec §3.6): all partitions of all topics are dealt, one by one, to the
- * group's threads in turn.
+ * 0.8.2.2's {@code roundrobin} strategy (docs/compatibility.md#roundrobin): all partitions of all topics are
+ * dealt, one by one, to the group's threads in turn.
  * <p>
  * Threads are sorted by the text of their id ({@code c-10 < c-2}). Partitions are sorted by the Java
  * {@code String.hashCode} of their {@code "[T,P]"} text, as a signed int, ascending. This scatters a topic's
  * partitions over the threads and is <em>not</em> topic-then-partition order.
  * <p>
- * Example (spec §8.2 V11): members {@code g11_a}, {@code g11_b}, {@code g11_c}, each {orders:1, clicks:1};
- * orders has 12 partitions, clicks 4. The threads are a-0, b-0, c-0. The sort keys are
+ * Example (vector V11 of docs/compatibility.md#assignment-vectors): members {@code g11_a}, {@code g11_b},
+ * {@code g11_c}, each {orders:1, clicks:1}; orders has 12 partitions, clicks 4.
+ * The threads are a-0, b-0, c-0. The sort keys are
  * {@code [orders,0]} −1093576615 … {@code [orders,9]} −1093576336, then {@code [orders,10]} 458862962,
  * {@code [orders,11]} 458862993, then {@code [clicks,0]} 1627908499 … {@code [clicks,3]} 1627908592. Dealing
  * in that order:

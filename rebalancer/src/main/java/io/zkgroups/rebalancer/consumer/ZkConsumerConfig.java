@@ -16,10 +16,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The configuration of a {@link ZkGroupConsumer}: every 0.8.2.2 consumer property (compat spec §5), the
- * kafka-clients properties of the fetch side, and a few {@code zkgroups.*} extras. Parsing is strict about
- * values (a bad one fails naming key and value) and lenient about keys (an unknown key only warns, as in
- * 0.8.2.2).
+ * The configuration of a {@link ZkGroupConsumer}: every 0.8.2.2 consumer property
+ * (docs/compatibility.md#consumer-configuration), the kafka-clients properties of the fetch side, and a few
+ * {@code zkgroups.*} extras. Parsing is strict about values (a bad one fails naming key and value) and lenient
+ * about keys (an unknown key only warns, as in 0.8.2.2).
  */
 public final class ZkConsumerConfig {
 

@@ -91,6 +91,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final AtomicLong currentThread = new AtomicLong(NO_THREAD);
     private final AtomicInteger refCount = new AtomicInteger();
     private volatile boolean userWakeup;
+    /** Set once close() has begun: the revocation it runs may still commit (in onPartitionsRevoked), as with KafkaConsumer. */
+    private boolean closing;
     private boolean closed;
 
     public ZkGroupConsumer(Properties properties) {
@@ -229,9 +231,17 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             if (subscription instanceof Subscription.Static fixed) {
-                fixed.streamsPerTopic().keySet().forEach(topic -> ZkNames.requireValid("topic", topic));
+                fixed.streamsPerTopic().forEach((topic, streams) -> {
+                    if (streams < 1) { // a registration may say 0 (read as no threads), but 0.8 never creates one
+                        throw new IllegalArgumentException("stream count of topic " + topic + " must be >= 1, got " + streams);
+                    }
+                });
                 join(subscription, Set.copyOf(fixed.streamsPerTopic().keySet()), null, listener);
             } else if (subscription instanceof Subscription.Wildcard wildcard) {
+                if (wildcard.streams() < 1) {
+                    throw new IllegalArgumentException("stream count of " + wildcard.regex() + " must be >= 1, got "
+                            + wildcard.streams());
+                }
                 join(subscription, Set.of(), Pattern.compile(wildcard.regex()), listener);
             } else {
                 throw new IllegalArgumentException("subscription cannot be " + subscription);
@@ -390,7 +400,6 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
         acquire();
         try {
-            ensureOpen();
             ensureOpen();
             Map<TopicPartition, Long> positions = new HashMap<>();
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
@@ -678,13 +687,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void close(Duration timeout) {
         acquire();
         try {
-            if (closed) {
+            if (closed || closing) {
                 return;
             }
-            closed = true;
+            closing = true;
             try {
                 coordinator.leave();
             } finally {
+                closed = true;
                 fetcher.close(timeout);
                 topicMetadata.close();
                 if (admin != null) {

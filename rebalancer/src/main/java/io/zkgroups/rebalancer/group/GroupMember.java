@@ -497,23 +497,11 @@ public final class GroupMember implements Closeable {
         if (!untrackedScanDue) {
             return;
         }
-        String owners = registry.layout().owners(group);
-        registry.znodes().ephemeralsOfSession(registeredSession, owners).ifPresent(paths -> {
-            for (String path : paths) {
-                if (!path.startsWith(owners + "/")) {
-                    continue;
-                }
-                String[] topicAndPartition = path.substring(owners.length() + 1).split("/");
-                java.util.OptionalInt partition = topicAndPartition.length == 2
-                        ? ZkLayout.parsePartition(topicAndPartition[1]) : java.util.OptionalInt.empty();
-                if (partition.isPresent()) {
-                    TopicAndPartition tp = new TopicAndPartition(topicAndPartition[0], partition.getAsInt());
-                    if (!owned.containsKey(tp)) {
-                        unreleased.add(tp);
-                    }
-                }
+        for (TopicAndPartition tp : registry.owners().ownedBySession(group)) {
+            if (!owned.containsKey(tp)) {
+                unreleased.add(tp);
             }
-        });
+        }
         untrackedScanDue = false;
     }
 
@@ -562,16 +550,18 @@ public final class GroupMember implements Closeable {
             registeredSession = 0; // our registration is gone: register again on the next attempt
             throw new IllegalStateException("own registration " + registry.layout().member(group, me) + " disappeared");
         }
-        Map<String, Integer> counts = topicMetadata.partitionCounts(
+        TopicMetadata.TopicCounts topicCounts = topicMetadata.counts(
                 subscriptions.getOrDefault(me, Map.of()).keySet(), onChange);
+        Map<String, Integer> counts = topicCounts.partitionCounts();
         Map<ConsumerId, Member> members = new TreeMap<>();
         listing.entries().forEach(m -> members.put(m.id(), m));
-        malformed = listing.unreadable();
-        if (!listing.unreadable().isEmpty()) {
+        if (!listing.unreadable().isEmpty() && !listing.unreadable().equals(malformed)) {
             LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, listing.unreadable());
         }
+        malformed = listing.unreadable();
+        reportUnreadable("topics", List.copyOf(topicCounts.unreadable().values()));
         return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
-                counts, new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts));
+                counts, topicCounts.unreadable(), new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts));
     }
 
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
@@ -853,7 +843,8 @@ public final class GroupMember implements Closeable {
             }
             if (registeredSession != 0) {
                 // one transaction; no read first when our watches vouch for the registration and the claims
-                registry.owners().releaseAndUnregister(group, me, unreleased, memberList.vouchesFor(me, registeredSession));
+                registry.owners().releaseAndUnregister(group, me, unreleased, registeredSession,
+                        memberList.vouchesFor(me, registeredSession));
                 unreleased.clear();
             } else {
                 releaseHandedOver();

@@ -21,7 +21,8 @@ import java.util.Objects;
  * @param maxBackoff            cap of the wait between failed attempts (attempts never stop)
  * @param maxGroupSize          largest group this member joins (0 = unlimited); members beyond it in
  *                              registration order are refused
- * @param leaseMargin           part of the session timeout kept as a safety margin of the ownership lease
+ * @param leaseMargin           part of the session timeout kept as a safety margin of the ownership lease: it must
+ *                              cover the server's ping lag (half a tick) plus scheduling and network delays ({@link SessionLease})
  * @param advertiseCapabilities write the zkgroups capability key in the registration (off: byte-identical
  *                              to 0.8.2.2)
  */
@@ -84,7 +85,13 @@ public record GroupMemberConfig(String group, ConsumerId consumerId, Subscriptio
 
     /** The capability key's content when advertised. */
     Map<String, String> capabilities() {
-        return advertiseCapabilities ? Map.of("assignor", assignmentStrategy, "v", "1") : Map.of();
+        if (!advertiseCapabilities) {
+            return Map.of();
+        }
+        Map<String, String> capabilities = new java.util.LinkedHashMap<>(); // a fixed key order: the same bytes every run
+        capabilities.put("assignor", assignmentStrategy);
+        capabilities.put("v", "1");
+        return java.util.Collections.unmodifiableMap(capabilities);
     }
 
     private static void requireNonNegative(String name, Duration value) {

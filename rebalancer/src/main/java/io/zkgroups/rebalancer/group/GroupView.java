@@ -7,6 +7,7 @@ import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.Unreadable;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,10 +24,18 @@ import java.util.TreeSet;
  * @param refused         members beyond the group size cap (latest registrations first out)
  * @param topics          every existing topic (read only when a wildcard subscription needs it)
  * @param partitionCounts partition counts of the topics this member subscribes to
+ * @param unreadableTopics by topic, the subscribed topics whose registration cannot be read: they have no known
+ *                        partitions for this look, so nobody is assigned any of them (see {@link ZkTopicMetadata})
  * @param snapshot        the assignor's input: admitted members' expanded subscriptions and the counts
  */
 record GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Set<ConsumerId> refused,
-                 List<String> topics, Map<String, Integer> partitionCounts, GroupSnapshot snapshot) {
+                 List<String> topics, Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadableTopics,
+                 GroupSnapshot snapshot) {
+
+    GroupView {
+        malformed = List.copyOf(malformed);
+        unreadableTopics = Collections.unmodifiableMap(new TreeMap<>(unreadableTopics));
+    }
 
     static boolean needsTopicList(Iterable<Member> members, Subscription own) {
         if (own instanceof Subscription.Wildcard) {
@@ -105,7 +114,8 @@ record GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Se
             }
         });
         before.partitionCounts.keySet().stream().filter(t -> !partitionCounts.containsKey(t))
-                .forEach(t -> causes.add(new RebalanceCause.TopicDeleted(t)));
+                .forEach(t -> causes.add(unreadableTopics.containsKey(t) ? new RebalanceCause.TopicUnreadable(t)
+                        : new RebalanceCause.TopicDeleted(t)));
         return causes;
     }
 }

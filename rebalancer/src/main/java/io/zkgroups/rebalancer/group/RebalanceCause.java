@@ -49,6 +49,13 @@ public sealed interface RebalanceCause {
         }
     }
 
+    /** The topic's registration cannot be read: its partitions are assigned to nobody until it is repaired. */
+    record TopicUnreadable(String topic) implements RebalanceCause {
+        public String describe() {
+            return "registration of topic " + topic + " unreadable";
+        }
+    }
+
     record SessionExpired(long oldSession, long newSession) implements RebalanceCause {
         public String describe() {
             return "session 0x" + Long.toHexString(oldSession) + " expired, new session 0x" + Long.toHexString(newSession);

@@ -10,37 +10,73 @@ import java.io.Closeable;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
  * Ownership as a lease on the ZooKeeper session.
  * <p>
- * The server expires a session {@code sessionTimeout} after it last heard from the client. Every request
- * the server answers proves it heard from us no earlier than the moment we <em>sent</em> it, so the
- * session is certainly alive until {@code sent + sessionTimeout}. This class sends a tiny request every
- * {@code sessionTimeout / 5} and keeps the send time of the newest answered one; the lease holds until
- * {@code sent + sessionTimeout - margin}.
+ * The leader expires a session {@code sessionTimeout} after it last heard of it. This class sends a {@code sync}
+ * every {@code sessionTimeout / 5} (a beat); each answered one proves the session alive on the leader as of a moment
+ * {@code t} (below), and the lease holds until {@code t + sessionTimeout - margin}.
  * <p>
- * Counting from the last answer rather than from the moment a disconnect is <em>noticed</em> is what
- * protects a process that was frozen (GC pause, SIGSTOP, VM migration): when it wakes up its clock has
- * moved on, the lease has run out, and nothing is handed out or committed until the server answers again.
+ * <b>Why a sync.</b> A read is answered by the server the client is connected to, from its own copy: a follower cut
+ * off from the quorum keeps answering reads for up to {@code syncLimit × tickTime}, while the leader, which no
+ * longer hears of the session, expires it and deletes its ephemeral nodes, and another member claims the
+ * partitions. A follower (or observer) forwards a sync to the leader and answers it only when the leader's reply
+ * comes back over the same link (ZooKeeper 3.9: {@code FollowerRequestProcessor}, {@code Leader.processSync},
+ * {@code FollowerZooKeeperServer.sync}). The leader does not refuse a sync of an expired session itself, but it
+ * expires a session by committing a {@code closeSession}, and that commit reaches the follower ahead of the reply to
+ * any sync the leader takes later; the follower applies both in order, and closing the session closes our
+ * connection first ({@code FinalRequestProcessor}): the sync fails with {@code CONNECTIONLOSS}. A follower cut off
+ * from the leader never gets the reply, and drops all its clients when it gives up on the leader. So an answered
+ * sync proves that the leader had not expired the session when it took the sync, after we sent it. A client of the
+ * leader itself has its sync checked against the leader's own session table.
+ * <p>
+ * <b>Which moment.</b> The leader does not restart its expiry clock on a forwarded sync, but when the follower
+ * reports the session in its answer to the leader's ping, sent every {@code tickTime / 2}. If the follower is cut
+ * off right after forwarding a sync, that beat's report may never arrive. Its answers to earlier pings did arrive,
+ * ahead of the sync on the same link; the last of them left at most a ping interval before the sync and reported
+ * every beat sent up to then, and beats go out a period apart. So when a beat is answered, the leader's clock was
+ * last restarted at most one ping interval before the send time of the <em>previous</em> beat of the same session
+ * (taken at least one period back): the lease counts from that send time, and the margin covers the ping interval
+ * plus network and scheduling delays.
+ * The default margin, a quarter of the timeout, covers {@code tickTime / 2} for any session of at least two ticks
+ * (ZooKeeper's minimum unless configured otherwise) and leaves room for delays from three ticks up: 500 ms for
+ * 0.8's 6 s sessions on ZooKeeper's usual 2 s ticks. A reconnection re-validates the session at the leader, which
+ * restarts its clock then, after any beat sent over the old connection. The first beat of a session proves
+ * nothing by itself; the lease holds from the answer to the second.
+ * <p>
+ * Counting from a send time rather than from the moment a disconnect is <em>noticed</em> is what protects a process
+ * that was frozen (GC pause, SIGSTOP, VM migration): when it wakes up its clock has moved on, the lease has run
+ * out, and nothing is handed out or committed until the server answers again.
+ * <p>
+ * Cost: one sync per beat, a round trip follower → leader with no proposal and no disk write.
  */
 public final class SessionLease implements Closeable, OwnershipFence.Lease {
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionLease.class);
+    private static final long NONE = Long.MIN_VALUE;
+
+    /** What the answered beats proved: the session, and the moment the lease counts from ({@link #NONE}: none). */
+    private record Proof(long session, long fromNanos) {
+    }
 
     private final CuratorFramework client;
     private final LongSupplier nanoClock;
     private final double marginFraction;
-    private final AtomicLong confirmedAtNanos = new AtomicLong(Long.MIN_VALUE);
-    private final AtomicLong confirmedSession = new AtomicLong();
+    private final AtomicReference<Proof> proof = new AtomicReference<>(new Proof(0, NONE));
     private volatile long sessionTimeoutNanos;
+    private volatile long periodNanos;
     private volatile ScheduledFuture<?> beats;
+    /** The newest beat handed to the client: its session and send time. Guarded by {@code this}. */
+    private long lastSentSession;
+    private long lastSentAt = NONE;
 
     /**
-     * @param marginFraction part of the session timeout kept as a safety margin (0.25 = the lease ends a
-     *                       quarter of the timeout before the server could expire the session)
+     * @param marginFraction part of the session timeout kept as a safety margin; it must cover the leader's ping
+     *                       interval ({@code tickTime / 2}) plus network and scheduling delays (0.25 = the lease ends
+     *                       a quarter of the timeout before the leader could expire the session)
      */
     public SessionLease(CuratorFramework client, double marginFraction) {
         this(client, marginFraction, System::nanoTime);
@@ -62,34 +98,52 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
         }
         long timeoutMs = Math.max(negotiatedTimeoutMs(), 10);
         long periodMs = Math.max(timeoutMs / 5, 5);
+        periodNanos = TimeUnit.MILLISECONDS.toNanos(periodMs);
         beats = scheduler.scheduleWithFixedDelay(this::beat, 0, periodMs, TimeUnit.MILLISECONDS);
     }
 
-    /** Sends one request now; its answer renews the lease. Safe to call from any thread. */
+    /** Sends one beat now; its answer renews the lease (from the previous beat on). Safe to call from any thread. */
     public void beat() {
-        long sentAt = nanoClock.getAsLong();
+        ZooKeeper zk;
+        long session;
         try {
-            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-            long session = zk.getSessionId();
+            zk = client.getZookeeperClient().getZooKeeper();
+            session = zk.getSessionId();
             sessionTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(zk.getSessionTimeout());
-            zk.exists("/", false, (rc, path, ctx, stat) -> {
-                if (rc == KeeperException.Code.OK.intValue()) {
-                    confirm(session, sentAt);
-                }
-            }, null);
         } catch (Exception e) {
             LOG.debug("lease beat not sent: {}", e.toString());
+            return;
+        }
+        if (session == 0) {
+            return; // no session yet: nothing to prove
+        }
+        // One at a time, so that the previous beat is the one handed to the client before this one.
+        synchronized (this) {
+            long sentAt = nanoClock.getAsLong();
+            long from = lastSentSession == session && lastSentAt != NONE
+                    ? Math.min(lastSentAt, sentAt - periodNanos) : NONE;
+            try {
+                zk.sync("/", (rc, path, ctx) -> {
+                    if (rc == KeeperException.Code.OK.intValue() && from != NONE) {
+                        confirm(session, from);
+                    }
+                }, null);
+            } catch (RuntimeException e) {
+                LOG.debug("lease beat not sent: {}", e.toString());
+                return;
+            }
+            lastSentSession = session;
+            lastSentAt = sentAt;
         }
     }
 
-    private void confirm(long session, long sentAt) {
-        confirmedSession.set(session);
-        confirmedAtNanos.accumulateAndGet(sentAt, Math::max);
+    private void confirm(long session, long fromNanos) {
+        proof.updateAndGet(p -> p.session() != session || fromNanos > p.fromNanos() ? new Proof(session, fromNanos) : p);
     }
 
     /** Called when a new session replaces the old one: nothing the old session proved counts any more. */
     public void reset() {
-        confirmedAtNanos.set(Long.MIN_VALUE);
+        proof.updateAndGet(p -> new Proof(p.session(), NONE));
     }
 
     /** True while the session that answered last is certainly alive on the server. */
@@ -106,18 +160,17 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
     /** Nanoseconds left on the lease (negative once it has run out). */
     @Override
     public long remainingNanos() {
-        long confirmed = confirmedAtNanos.get();
-        if (confirmed == Long.MIN_VALUE) {
+        long from = proof.get().fromNanos();
+        if (from == NONE) {
             return -1;
         }
-        long timeout = sessionTimeoutNanos;
-        long usable = (long) (timeout * (1 - marginFraction));
-        return confirmed + usable - nanoClock.getAsLong();
+        long usable = (long) (sessionTimeoutNanos * (1 - marginFraction));
+        return from + usable - nanoClock.getAsLong();
     }
 
     /** The session whose answers back the lease. */
     public long session() {
-        return confirmedSession.get();
+        return proof.get().session();
     }
 
     private long negotiatedTimeoutMs() {

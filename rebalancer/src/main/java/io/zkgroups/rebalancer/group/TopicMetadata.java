@@ -1,8 +1,12 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.registry.store.Unreadable;
+
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Where a member learns which topics exist and how many partitions they have: {@code /brokers/topics}
@@ -11,8 +15,30 @@ import java.util.Map;
  */
 public interface TopicMetadata extends AutoCloseable {
 
+    /**
+     * Partition counts of some topics, and the topics whose registration exists but cannot be read.
+     *
+     * @param partitionCounts topic → partition count, for those of the asked topics that exist and can be read
+     * @param unreadable      by topic, the registrations of asked topics that cannot be read (path and reason): for
+     *                        this look at the group such a topic has no known partitions, so nobody is assigned any
+     */
+    record TopicCounts(Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadable) {
+        public TopicCounts {
+            partitionCounts = Collections.unmodifiableMap(new TreeMap<>(partitionCounts));
+            unreadable = Collections.unmodifiableMap(new TreeMap<>(unreadable));
+        }
+    }
+
     /** Partition counts of those of {@code topics} that exist; {@code onChange} runs once on the next change. */
     Map<String, Integer> partitionCounts(Collection<String> topics, Runnable onChange);
+
+    /**
+     * As {@link #partitionCounts}, and which of {@code topics} are registered but unreadable. A source that cannot
+     * tell them apart from missing topics reports none.
+     */
+    default TopicCounts counts(Collection<String> topics, Runnable onChange) {
+        return new TopicCounts(partitionCounts(topics, onChange), Map.of());
+    }
 
     /** Every existing topic; {@code onChange} runs once when a topic is created or deleted. */
     List<String> topics(Runnable onChange);

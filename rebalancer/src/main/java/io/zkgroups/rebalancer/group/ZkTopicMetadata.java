@@ -1,8 +1,11 @@
 package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.registry.store.TopicRegistry;
+import io.zkgroups.registry.store.Unreadable;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
 import java.util.HashMap;
@@ -20,15 +23,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * served again without asking ZooKeeper: a rebalance caused by members joining or leaving costs no topic reads.
  * A fired watch drops that topic's count; a new session, or any connection event other than SyncConnected,
  * drops them all (watches end with their session).
+ * <p>
+ * A registration that cannot be decoded affects only its topic: the topic has no known partitions, so nobody is
+ * assigned any of them, while the other topics are counted as usual. It is reported in
+ * {@link TopicCounts#unreadable()} (kept, like a count, until its watch fires: a repair is heard of at once) and
+ * logged once when it becomes unreadable and once when it is readable again, not at every rebalance.
+ * <p>
+ * This is a choice with a cost: a member that owns partitions of a topic whose registration turns unreadable gives
+ * them up, and they stay unconsumed until the znode is repaired (its watch then triggers a rebalance). The choice
+ * is consistent across the group: every zkgroups member reads the same znode, so they all drop the topic from
+ * their assignment alike and nobody claims its partitions, while the other topics go on. (Partitions a 0.8.2.2
+ * member holds stay its own by their owner znodes, which no zkgroups member claims over.)
  */
 public final class ZkTopicMetadata implements TopicMetadata {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ZkTopicMetadata.class);
     /** Count cached for a topic that does not exist (its creation is watched). */
     private static final int ABSENT = -1;
 
     private final TopicRegistry topics;
     /** Counts whose watch is armed and has not fired, for {@link #cachedFor}'s callback. */
     private final Map<String, Integer> counts = new ConcurrentHashMap<>();
+    /** Unreadable registrations whose watch is armed and has not fired, for {@link #cachedFor}'s callback. */
+    private final Map<String, Unreadable> unreadable = new ConcurrentHashMap<>();
+    /** Unreadable registrations as last logged (under {@code this}): each change is logged once. */
+    private final Map<String, Unreadable> logged = new HashMap<>();
     /** Bumped by every invalidation (under {@code this}): a read that raced with one does not fill the cache. */
     private long invalidations;
     private volatile Runnable cachedFor;
@@ -40,10 +59,17 @@ public final class ZkTopicMetadata implements TopicMetadata {
 
     @Override
     public Map<String, Integer> partitionCounts(Collection<String> wanted, Runnable onChange) {
+        return counts(wanted, onChange).partitionCounts();
+    }
+
+    @Override
+    public TopicCounts counts(Collection<String> wanted, Runnable onChange) {
         if (onChange == null) {
-            Map<String, Integer> counts = new TreeMap<>();
-            topics.readAll(wanted, null).forEach((topic, registration) -> counts.put(topic, registration.partitionCount()));
-            return counts;
+            TopicRegistry.Registrations read = topics.readAll(wanted, null);
+            Map<String, Integer> result = new TreeMap<>();
+            read.registrations().forEach((topic, registration) -> result.put(topic, registration.partitionCount()));
+            log(wanted, read.unreadable());
+            return new TopicCounts(result, read.unreadable());
         }
         long session = topics.sessionId();
         if (onChange != cachedFor || session != cachedSession) {
@@ -52,31 +78,53 @@ public final class ZkTopicMetadata implements TopicMetadata {
             cachedSession = session;
         }
         Map<String, Integer> result = new TreeMap<>();
-        List<String> missing = wanted.stream().filter(topic -> !counts.containsKey(topic)).toList();
+        Map<String, Unreadable> bad = new TreeMap<>();
+        List<String> missing = wanted.stream().filter(t -> !counts.containsKey(t) && !unreadable.containsKey(t)).toList();
         for (String topic : wanted) {
             Integer cached = counts.get(topic);
             if (cached != null && cached != ABSENT) {
                 result.put(topic, cached);
+            }
+            Unreadable cachedBad = unreadable.get(topic);
+            if (cachedBad != null) {
+                bad.put(topic, cachedBad);
             }
         }
         if (!missing.isEmpty()) {
             long before = invalidationCount();
             Map<String, Integer> read = new HashMap<>();
             missing.forEach(topic -> read.put(topic, ABSENT));
-            topics.readAll(missing, new Invalidating(this, onChange))
-                    .forEach((topic, registration) -> read.put(topic, registration.partitionCount()));
+            TopicRegistry.Registrations registrations = topics.readAll(missing, new Invalidating(this, onChange));
+            registrations.registrations().forEach((topic, registration) -> read.put(topic, registration.partitionCount()));
+            read.keySet().removeAll(registrations.unreadable().keySet());
             read.forEach((topic, count) -> {
                 if (count != ABSENT) {
                     result.put(topic, count);
                 }
             });
+            bad.putAll(registrations.unreadable());
             synchronized (this) {
                 if (invalidations == before) {
                     counts.putAll(read);
+                    unreadable.putAll(registrations.unreadable());
                 }
             }
         }
-        return result;
+        log(wanted, bad);
+        return new TopicCounts(result, bad);
+    }
+
+    /** Logs the topics of {@code wanted} that became unreadable, or readable again, since the last look. */
+    private synchronized void log(Collection<String> wanted, Map<String, Unreadable> now) {
+        for (String topic : wanted) {
+            Unreadable bad = now.get(topic);
+            Unreadable before = bad == null ? logged.remove(topic) : logged.put(topic, bad);
+            if (bad != null && !bad.equals(before)) {
+                LOG.warn("{}: nobody is assigned partitions of topic {} until its registration can be read", bad, topic);
+            } else if (bad == null && before != null) {
+                LOG.info("registration {} of topic {} is no longer unreadable", before.path(), topic);
+            }
+        }
     }
 
     @Override
@@ -94,8 +142,10 @@ public final class ZkTopicMetadata implements TopicMetadata {
             invalidations++;
             if (topic == null) {
                 counts.clear();
+                unreadable.clear();
             } else {
                 counts.remove(topic);
+                unreadable.remove(topic);
             }
         }
     }

@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * 0.8.2.2's dual commit ({@code offsets.storage=kafka}, {@code dual.commit.enabled=true}): commit to Kafka
  * first, then to ZooKeeper for the partitions Kafka accepted; read the larger of the two. During a
  * migration some members still commit only to ZooKeeper, so whichever member owned a partition last, the
- * maximum is never a rewind.
+ * maximum is never a rewind. The maximum is taken only over offsets of this group: Kafka's side is refused, not
+ * adopted, when Kafka's own group protocol uses the same group id ({@link KafkaOffsets#read}).
  */
 public final class DualOffsets implements OffsetStore {
 

@@ -29,26 +29,35 @@ import java.util.concurrent.TimeoutException;
  * Offsets in Kafka ({@code __consumer_offsets}) through the Admin API. A ZooKeeper-coordinated group never
  * joins Kafka's group coordinator, so its Kafka-side group has no members and the broker accepts these
  * commits; if some client did join the group through Kafka's own protocol, the broker refuses, and the
- * error says so instead of Kafka's misleading "unknown member".
+ * error says so instead of Kafka's misleading "unknown member". Reads are refused the same way before anything
+ * is read when Kafka's group has members or was used by Kafka's own protocol ({@link KafkaGroupCheck}): the
+ * offsets such consumers committed are not ours to resume from.
  */
 public final class KafkaOffsets implements OffsetStore {
 
     private final Admin admin;
     private final Duration timeout;
     private final boolean ownsAdmin;
+    private final KafkaGroupCheck groupCheck;
 
     public KafkaOffsets(Admin admin, Duration timeout, boolean ownsAdmin) {
         this.admin = admin;
         this.timeout = timeout;
         this.ownsAdmin = ownsAdmin;
+        this.groupCheck = new KafkaGroupCheck(admin, timeout);
     }
 
+    /**
+     * @throws OffsetStoreException if Kafka-coordinated consumers use (or used) the group id, naming the group
+     *                              and what to do; or if Kafka could not be read
+     */
     @Override
     public Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions) {
         Map<TopicAndPartition, Long> result = new TreeMap<>();
         if (partitions.isEmpty()) {
             return result;
         }
+        groupCheck.requireZooKeeperCoordinated(group);
         List<TopicPartition> wanted = new ArrayList<>();
         partitions.forEach(tp -> wanted.add(toKafka(tp)));
         ListConsumerGroupOffsetsSpec spec = new ListConsumerGroupOffsetsSpec().topicPartitions(wanted);

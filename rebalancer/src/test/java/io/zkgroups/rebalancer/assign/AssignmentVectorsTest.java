@@ -6,7 +6,10 @@ import static io.zkgroups.rebalancer.assign.Groups.group;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Spec §8.2: assignments produced by the real 0.8.2.2 assignors, as the union over all members. */
+/**
+ * docs/compatibility.md#assignment-vectors: assignments produced by the real 0.8.2.2 assignors, as the union over
+ * all members.
+ */
 class AssignmentVectorsTest {
 
     private final PartitionAssignor range = PartitionAssignor.forStrategy("range");

@@ -97,7 +97,7 @@ final class GroupArbitraries {
         });
     }
 
-    /** −1 partitions means the topic does not exist (spec V10). */
+    /** −1 partitions means the topic does not exist (vector V10, docs/compatibility.md#assignment-vectors). */
     private static Arbitrary<Map<String, Integer>> partitionCounts(List<String> topics) {
         return Arbitraries.integers().between(-1, 40).list().ofSize(topics.size()).map(counts -> {
             Map<String, Integer> partitionCounts = new LinkedHashMap<>();

@@ -7,7 +7,7 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Test fixtures written the way spec §8.2 writes its vectors. */
+/** Test fixtures written the way docs/compatibility.md#assignment-vectors writes its vectors. */
 final class Groups {
 
     private final String prefix;
@@ -47,7 +47,7 @@ final class Groups {
     }
 
     /**
-     * Parses rows in the spec's format, {@code "T1-0 c1-0   T1-1 c1-0 ..."}: topic-partition, then the owner
+     * Parses rows in the vectors' format, {@code "T1-0 c1-0   T1-1 c1-0 ..."}: topic-partition, then the owner
      * thread without the group prefix. Both split at their last {@code '-'}.
      */
     Assignment rows(String rows) {

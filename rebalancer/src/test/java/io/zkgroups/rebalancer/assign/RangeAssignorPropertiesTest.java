@@ -74,7 +74,10 @@ class RangeAssignorPropertiesTest {
         }
     }
 
-    /** Spec §3.6 as written: a 0.8.2.2 member places only its own threads among all of a topic's threads. */
+    /**
+     * 0.8.2.2's range loop as written (docs/compatibility.md#range): a 0.8.2.2 member places only its own threads among
+     * all of a topic's threads.
+     */
     private static Assignment rowsComputedBy(ConsumerId member, GroupSnapshot group) {
         Map<TopicAndPartition, ThreadId> rows = new HashMap<>();
         group.subscriptionOf(member).forEach((topic, streams) -> {

@@ -132,7 +132,10 @@ class RoundRobinAssignorPropertiesTest {
         }
     }
 
-    /** Spec §3.6 round robin, with the topics listed in {@code topicOrder} before the stable hash sort. */
+    /**
+     * Round robin as 0.8.2.2 computes it (docs/compatibility.md#roundrobin), with the topics listed in
+     * {@code topicOrder} before the stable hash sort.
+     */
     private static Assignment roundRobinAs082(GroupSnapshot group, List<String> topicOrder) {
         Map<TopicAndPartition, ThreadId> owners = new TreeMap<>();
         if (topicOrder.isEmpty()) {

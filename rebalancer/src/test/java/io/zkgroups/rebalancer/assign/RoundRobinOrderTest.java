@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 class RoundRobinOrderTest {
 
-    /** Spec §8.1, computed by the real 0.8.2.2 classes. */
+    /** docs/compatibility.md#identifier-vectors, computed by the real 0.8.2.2 classes. */
     @ParameterizedTest(name = "{0} hashes to {1}")
     @CsvSource(delimiter = ';', value = {
             "orders;10;458862962", "orders;0;-1093576615", "orders;9;-1093576336", "orders;11;458862993",

@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.codec.TopicRegistrationCodec;
 import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.testing.TestZooKeeper;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +106,35 @@ class ZkTopicMetadataIT {
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
                 .until(() -> client.getZookeeperClient().getInstanceIndex() != session
                         && metadata.partitionCounts(List.of(topic), onChange).equals(Map.of(topic, 5)));
+    }
+
+    @Test
+    void anUnreadableRegistrationIsReportedAloneAndKeptUntilItsWatchFires() throws Exception {
+        ZkRegistry admin = ZkRegistry.of(zk.newClient());
+        String good = newTopic(admin, 3);
+        String bad = "zm-bad" + TOPICS.incrementAndGet();
+        admin.znodes().client().create().forPath("/brokers/topics/" + bad, "garbage".getBytes(StandardCharsets.UTF_8));
+        CuratorFramework client = zk.newClient();
+        AtomicInteger reads = countDataReads(client);
+        ZkTopicMetadata metadata = new ZkTopicMetadata(ZkRegistry.of(client).topics());
+        CountDownLatch repaired = new CountDownLatch(1);
+        Runnable onChange = repaired::countDown;
+
+        TopicMetadata.TopicCounts first = metadata.counts(List.of(good, bad), onChange);
+        assertThat(first.partitionCounts()).isEqualTo(Map.of(good, 3));
+        assertThat(first.unreadable()).containsOnlyKeys(bad);
+        assertThat(first.unreadable().get(bad).path()).isEqualTo("/brokers/topics/" + bad);
+        assertThat(first.unreadable().get(bad).reason()).contains("topic registration").contains("not valid JSON");
+        int afterFirst = reads.get();
+        assertThat(metadata.counts(List.of(good, bad), onChange)).isEqualTo(first);
+        assertThat(reads.get()).as("the unreadable registration was read again while its watch was armed").isEqualTo(afterFirst);
+
+        admin.znodes().client().setData().forPath("/brokers/topics/" + bad,
+                TopicRegistrationCodec.encode(TopicRegistration.v1(2, List.of(0))));
+        assertThat(repaired.await(5, TimeUnit.SECONDS)).isTrue();
+        TopicMetadata.TopicCounts after = metadata.counts(List.of(good, bad), onChange);
+        assertThat(after.partitionCounts()).isEqualTo(Map.of(good, 3, bad, 2));
+        assertThat(after.unreadable()).isEmpty();
     }
 
     @Test

@@ -12,7 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Member registrations ({@code /consumers/G/ids/CID}), byte-identical to 0.8.2.2 (compat spec §1.3):
+ * Member registrations ({@code /consumers/G/ids/CID}), byte-identical to 0.8.2.2
+ * (docs/compatibility.md#member-registrations):
  * <pre>
  * {"version":1,"subscription":{"T1":1,"T2":1},"pattern":"static","timestamp":"1795988925195"}
  * {"version":1,"subscription":{"T1|T\\d":2},"pattern":"white_list","timestamp":"1795988925551"}
@@ -23,7 +24,9 @@ import java.util.Map;
  * <p>
  * Reading follows 0.8.2.2's {@code TopicCount.constructTopicCount}: {@code pattern} and
  * {@code subscription} are required; an empty subscription or a pattern other than
- * {@code white_list}/{@code black_list} means static; a wildcard's regex is the first entry's key.
+ * {@code white_list}/{@code black_list} means static; a wildcard's regex is the first entry's key. A registration
+ * declaring more than {@link Subscription#MAX_STREAMS} streams is rejected, as malformed (0.8.2.2 would allocate
+ * one row per stream, and a group with such a member stops rebalancing for lack of memory).
  */
 public final class MemberRegistrationCodec {
 
@@ -101,7 +104,11 @@ public final class MemberRegistrationCodec {
             }
             topics.put(field.getKey(), streams(field.getKey(), field.getValue()));
         }
-        return Subscription.topics(topics);
+        try {
+            return Subscription.topics(topics);
+        } catch (IllegalArgumentException e) {
+            throw new DecodeException(WHAT, e.getMessage());
+        }
     }
 
     private static int streams(String key, JsonNode value) throws DecodeException {

@@ -18,6 +18,14 @@ import java.util.regex.PatternSyntaxException;
  */
 public sealed interface Subscription permits Subscription.Static, Subscription.Wildcard {
 
+    /**
+     * The most streams a subscription may declare in all: the sum of a static subscription's counts, or a
+     * wildcard's count. A 0.8.2.2 consumer creates one stream (a queue, consumed by an application thread) per
+     * declared stream, and every member of the group allocates a row per stream of every member at each rebalance,
+     * so no working deployment comes near it; a registration above it is malformed (docs/compatibility.md).
+     */
+    int MAX_STREAMS = 10_000;
+
     /** Kafka's internal offsets topic, excluded from wildcards when {@code exclude.internal.topics=true}. */
     String OFFSETS_TOPIC = "__consumer_offsets";
 
@@ -45,13 +53,18 @@ public sealed interface Subscription permits Subscription.Static, Subscription.W
         public Static {
             Objects.requireNonNull(streamsPerTopic, "streamsPerTopic cannot be null");
             LinkedHashMap<String, Integer> copy = new LinkedHashMap<>();
-            streamsPerTopic.forEach((topic, streams) -> {
+            long total = 0;
+            for (Map.Entry<String, Integer> entry : streamsPerTopic.entrySet()) {
+                String topic = entry.getKey();
+                Integer streams = entry.getValue();
                 ZkNames.requireValid("topic", topic);
                 if (streams == null || streams < 0) {
                     throw new IllegalArgumentException("stream count of topic " + topic + " must be >= 0, got " + streams);
                 }
+                total += streams;
                 copy.put(topic, streams);
-            });
+            }
+            requireAtMostMaxStreams(total);
             streamsPerTopic = Collections.unmodifiableMap(copy);
         }
 
@@ -89,6 +102,7 @@ public sealed interface Subscription permits Subscription.Static, Subscription.W
             if (streams < 0) {
                 throw new IllegalArgumentException("stream count must be >= 0, got " + streams);
             }
+            requireAtMostMaxStreams(streams);
             try {
                 Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
@@ -131,6 +145,13 @@ public sealed interface Subscription permits Subscription.Static, Subscription.W
                 }
             }
             return result;
+        }
+    }
+
+    private static void requireAtMostMaxStreams(long streams) {
+        if (streams > MAX_STREAMS) {
+            throw new IllegalArgumentException("declares " + streams + " streams in all, more than the " + MAX_STREAMS
+                    + " a subscription may have");
         }
     }
 }

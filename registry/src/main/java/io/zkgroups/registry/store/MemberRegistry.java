@@ -22,15 +22,24 @@ import java.util.concurrent.TimeUnit;
 /**
  * Group membership under {@code /consumers/G/ids}: one ephemeral node per member holding its 0.8.2.2
  * registration JSON.
+ * <p>
+ * Rewrites and deletes of a registration go to the handle of the session that holds it ({@link SessionWrites}):
+ * replayed by Curator on a later session, they could rewrite or delete the registration another process made for the
+ * same consumer id meanwhile. The create of a registration goes through Curator's retries: a create replayed on the
+ * client's next session removes and rewrites nothing; the node it makes is that client's own, in its current session,
+ * and a member compares the session it registered in with its current one before it trusts the registration (the
+ * claims check it too).
  */
 public final class MemberRegistry {
 
     private final Znodes znodes;
     private final ZkLayout layout;
+    private final SessionWrites writes;
 
     public MemberRegistry(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
+        this.writes = new SessionWrites(znodes);
     }
 
     /**
@@ -64,9 +73,11 @@ public final class MemberRegistry {
                         continue;
                     }
                     Stat stat = current.get().stat();
-                    if (stat.getEphemeralOwner() == znodes.sessionId()) {
-                        if (!Arrays.equals(current.get().bytes(), data)) {
-                            znodes.client().setData().withVersion(stat.getVersion()).forPath(path, data);
+                    long session = znodes.sessionId();
+                    if (stat.getEphemeralOwner() == session) {
+                        if (!Arrays.equals(current.get().bytes(), data)
+                                && !rewrite(session, path, data, stat.getVersion())) {
+                            continue; // changed meanwhile: look again
                         }
                         return stat.getCzxid();
                     }
@@ -97,19 +108,35 @@ public final class MemberRegistry {
         }
     }
 
-    /** Rewrites this session's registration (e.g. a new subscription). */
+    /**
+     * Rewrites this session's registration (e.g. a new subscription).
+     *
+     * @throws RegistryException if {@code id} is not registered by this session
+     */
     public void update(String group, ConsumerId id, MemberRegistration registration) {
         String path = layout.member(group, id);
-        try {
-            znodes.client().setData().forPath(path, MemberRegistrationCodec.encode(registration));
-        } catch (Exception e) {
-            throw RegistryException.of("updating member", path, e);
+        long session = znodes.sessionId();
+        Optional<Znodes.Data> current = znodes.read(path);
+        if (current.isEmpty() || current.get().stat().getEphemeralOwner() != session
+                || !rewrite(session, path, MemberRegistrationCodec.encode(registration), current.get().stat().getVersion())) {
+            throw new RegistryException("cannot update member " + id + ": " + path + " is not (or no longer) registered"
+                    + " by this session 0x" + Long.toHexString(session));
         }
+    }
+
+    /** Sets the data of {@code session}'s registration at {@code path} if it still has {@code version}. */
+    private boolean rewrite(long session, String path, byte[] data, int version) {
+        SessionWrites.Outcome outcome = writes.multi(session, List.of(writes.setData(path, data, version)));
+        if (outcome.ok() || outcome.code() == KeeperException.Code.BADVERSION
+                || outcome.code() == KeeperException.Code.NONODE || outcome.code() == KeeperException.Code.SESSIONEXPIRED) {
+            return outcome.ok();
+        }
+        throw new RegistryException("updating member " + path + " failed: " + outcome.code());
     }
 
     /** Deletes {@code id}'s registration if this session holds it; true if it deleted something. */
     public boolean unregister(String group, ConsumerId id) {
-        return !znodes.deleteOwnEphemerals(List.of(layout.member(group, id))).isEmpty();
+        return !writes.deleteOwnEphemerals(List.of(layout.member(group, id))).isEmpty();
     }
 
     /** Ids of the registered members, sorted like 0.8.2.2 (String order); arms {@code watcher} if given. */

@@ -3,6 +3,7 @@ package io.zkgroups.registry.store;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -13,6 +14,12 @@ import java.util.Optional;
  * @param session   the ZooKeeper session holding the ephemeral node
  */
 public record PartitionOwner(TopicAndPartition partition, String value, long session) {
+
+    /** The owner znode of {@code partition} as read. */
+    static PartitionOwner of(TopicAndPartition partition, Znodes.Data data) {
+        String value = data.bytes() == null ? "" : new String(data.bytes(), StandardCharsets.UTF_8);
+        return new PartitionOwner(partition, value, data.stat().getEphemeralOwner());
+    }
 
     /** Whether this is {@code thread}'s claim made by {@code session} (a claim whose reply was lost, say). */
     public boolean isClaimOf(long session, ThreadId thread) {

@@ -14,6 +14,7 @@ import org.apache.zookeeper.Watcher;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -96,26 +97,44 @@ public final class TopicRegistry {
     }
 
     /**
-     * Registrations of {@code topics}, read at once (about one round trip for all of them); topics that are not
-     * registered are absent. {@code watcher} (if given) is armed on each topic's data, or on its creation when it
-     * does not exist yet.
+     * What {@link #readAll} found.
      *
-     * @throws CorruptZnodeException if a registration cannot be decoded
+     * @param registrations the readable registrations, by topic; topics that are not registered are absent
+     * @param unreadable    by topic, the registrations that exist but cannot be decoded (path and reason)
      */
-    public Map<String, TopicRegistration> readAll(Collection<String> topics, Watcher watcher) {
+    public record Registrations(Map<String, TopicRegistration> registrations, Map<String, Unreadable> unreadable) {
+        public Registrations {
+            registrations = Collections.unmodifiableMap(new TreeMap<>(registrations));
+            unreadable = Collections.unmodifiableMap(new TreeMap<>(unreadable));
+        }
+    }
+
+    /**
+     * Registrations of {@code topics}, read at once (about one round trip for all of them). {@code watcher} (if
+     * given) is armed on each topic's data, or on its creation when it does not exist yet; an undecodable
+     * registration is watched like any other, so its repair is heard of. A bad registration never fails the read
+     * of the others: it is reported in {@link Registrations#unreadable()}.
+     */
+    public Registrations readAll(Collection<String> topics, Watcher watcher) {
         Map<String, String> byPath = new TreeMap<>();
         topics.forEach(topic -> byPath.put(layout.topic(topic), topic));
         Map<String, Znodes.Data> read = znodes.readAll(byPath.keySet(), watcher);
         Map<String, TopicRegistration> registrations = new TreeMap<>();
+        Map<String, Unreadable> unreadable = new TreeMap<>();
         byPath.forEach((path, topic) -> {
             Znodes.Data data = read.get(path);
+            if (data == null && watcher != null && znodes.existsWatch(path, watcher)) {
+                data = znodes.read(path, watcher).orElse(null); // created meanwhile; rare
+            }
             if (data != null) {
-                registrations.put(topic, decode(path, data.bytes()));
-            } else if (watcher != null && znodes.existsWatch(path, watcher)) {
-                read(topic, watcher).ifPresent(r -> registrations.put(topic, r)); // created meanwhile; rare
+                try {
+                    registrations.put(topic, TopicRegistrationCodec.decode(data.bytes()));
+                } catch (DecodeException e) {
+                    unreadable.put(topic, new Unreadable(path, e.getMessage()));
+                }
             }
         });
-        return registrations;
+        return new Registrations(registrations, unreadable);
     }
 
     /** Names of every registered topic (children of {@code /brokers/topics}); arms {@code watcher} if given. */

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -51,12 +50,11 @@ public final class ZkOffsetStore {
     public record CommitResult(int written, int unchanged, int batches) {
     }
 
-    static final int MAX_OPS_PER_BATCH = 1000;
-    private static final int OP_OVERHEAD_BYTES = 64;
+    /** Bytes of the decimal text of an offset, at most. */
+    private static final int OFFSET_BYTES = 20;
 
     private final Znodes znodes;
     private final ZkLayout layout;
-    private final int maxBatchBytes;
     /** Last value known to be stored at each offset path: the skip-unchanged checkpoint. */
     private final Map<String, Long> checkpoint = new ConcurrentHashMap<>();
     private final Set<String> knownParents = ConcurrentHashMap.newKeySet();
@@ -64,8 +62,6 @@ public final class ZkOffsetStore {
     public ZkOffsetStore(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
-        // jute.maxbuffer bounds a whole multi() request; stay at half of it.
-        this.maxBatchBytes = Integer.getInteger("jute.maxbuffer", 0xfffff) / 2;
     }
 
     public ZkLayout layout() {
@@ -130,7 +126,7 @@ public final class ZkOffsetStore {
         }
         Set<String> existing = prepare(group, changed.keySet());
         int batches = 0;
-        for (Map<String, Long> batch : batches(changed, 1)) {
+        for (Map<String, Long> batch : MultiBatches.split(changed, e -> e.getKey().length() + OFFSET_BYTES)) {
             batches++;
             try {
                 znodes.client().transaction().forOperations(ops(batch, existing));
@@ -173,7 +169,8 @@ public final class ZkOffsetStore {
         offsets.keySet().forEach(tp -> ownerOf.put(layout.offset(group, tp), layout.owner(group, tp)));
         Set<String> existing = prepare(group, changed.keySet());
         int batches = 0;
-        for (Map<String, Long> batch : batches(changed, 2)) {
+        // two ops per offset: the owner check and the write (whose path is about as long)
+        for (Map<String, Long> batch : MultiBatches.split(changed, e -> 2 * (e.getKey().length() + OFFSET_BYTES) + 64)) {
             batches++;
             try {
                 writeOwned(group, batch, existing, ownerOf, session);
@@ -278,25 +275,6 @@ public final class ZkOffsetStore {
         return ops;
     }
 
-    /** {@code changed} in batches that stay under {@code jute.maxbuffer}, each offset taking {@code opsPerOffset} ops. */
-    private List<Map<String, Long>> batches(Map<String, Long> changed, int opsPerOffset) {
-        List<Map<String, Long>> batches = new ArrayList<>();
-        Map<String, Long> current = new LinkedHashMap<>(); // keeps the path order of changed
-        int bytes = 0;
-        for (Map.Entry<String, Long> entry : changed.entrySet()) {
-            int size = (entry.getKey().length() + 20 + OP_OVERHEAD_BYTES) * opsPerOffset;
-            if (!current.isEmpty() && (current.size() * opsPerOffset >= MAX_OPS_PER_BATCH || bytes + size > maxBatchBytes)) {
-                batches.add(current);
-                current = new LinkedHashMap<>();
-                bytes = 0;
-            }
-            current.put(entry.getKey(), entry.getValue());
-            bytes += size;
-        }
-        batches.add(current);
-        return batches;
-    }
-
     /**
      * Makes sure the topic directories of {@code paths} exist and returns which of {@code paths} exist already.
      * Known paths and directories come from the checkpoint; the rest from one pipelined listing of the topic
@@ -350,8 +328,8 @@ public final class ZkOffsetStore {
         if (!offsetsDirExists) {
             znodes.ensurePersistent(offsetsDir);
         }
-        for (int from = 0; from < dirs.size(); from += MAX_OPS_PER_BATCH) {
-            List<String> chunk = dirs.subList(from, Math.min(dirs.size(), from + MAX_OPS_PER_BATCH));
+        for (int from = 0; from < dirs.size(); from += MultiBatches.MAX_OPS) {
+            List<String> chunk = dirs.subList(from, Math.min(dirs.size(), from + MultiBatches.MAX_OPS));
             try {
                 List<CuratorOp> ops = new ArrayList<>(chunk.size());
                 for (String dir : chunk) {

@@ -2,8 +2,9 @@ package io.zkgroups.registry.store;
 
 import io.zkgroups.registry.RegistryException;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.ZooKeeper;
@@ -11,32 +12,25 @@ import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
-import org.apache.curator.framework.api.BackgroundCallback;
-import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.api.transaction.CuratorOp;
-
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
  * The few ZooKeeper primitives the stores share, with 0.8.2.2's semantics: parents are persistent with
  * explicit empty data (never containers, never Curator's default data), a missing node reads as empty,
- * and every failure names its path.
+ * and every failure names its path. Writes to the ephemerals of a session are not here but in
+ * {@link SessionWrites}: they must not go through Curator's retries.
  */
 public final class Znodes {
 
     private static final byte[] EMPTY = new byte[0];
-    private static final long PIPELINE_TIMEOUT_SECONDS = 30;
 
     private final CuratorFramework client;
 
@@ -182,7 +176,7 @@ public final class Znodes {
     }
 
     /** An asynchronous read of {@code path}, arming {@code watcher} if given. */
-    private void sendRead(String path, Watcher watcher, BackgroundCallback callback) throws Exception {
+    void sendRead(String path, Watcher watcher, BackgroundCallback callback) throws Exception {
         if (watcher == null) {
             client.getData().inBackground(callback).forPath(path);
         } else {
@@ -191,7 +185,7 @@ public final class Znodes {
     }
 
     /** Puts the data of each read that found its node into {@code read}. */
-    private static BiConsumer<String, CuratorEvent> collectInto(Map<String, Data> read) {
+    static BiConsumer<String, CuratorEvent> collectInto(Map<String, Data> read) {
         return (path, event) -> {
             if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
                 read.put(path, new Data(event.getData(), event.getStat()));
@@ -210,57 +204,8 @@ public final class Znodes {
         return new TreeMap<>(listed);
     }
 
-    /**
-     * Deletes those of {@code paths} that are ephemeral nodes of this client's session, all in one transaction
-     * (after one pipelined read that finds which they are); nodes of other sessions are left alone. If the
-     * transaction fails (something changed between the read and the delete), it goes one by one, skipping what
-     * is gone. Returns the paths deleted.
-     */
-    public List<String> deleteOwnEphemerals(Collection<String> paths) {
-        return deleteAll(sessionId(), ownEphemerals(readAll(paths, null)));
-    }
-
-    /**
-     * Deletes every path of {@code versions} (path → expected version, -1 for any) in one transaction, the caller
-     * knowing them to be ephemerals of {@code session}: sent on that session's handle only ({@link #deleteVouched}).
-     * If the transaction fails, something changed since the caller looked (or the session ended): the nodes are read
-     * again and those that are the current session's are deleted one by one. Returns the paths deleted.
-     */
-    public List<String> deleteAll(long session, Map<String, Integer> versions) {
-        if (versions.isEmpty()) {
-            return List.of();
-        }
-        boolean[] deleted = {false};
-        Replies replies = new Replies(1);
-        try {
-            deleteVouched(session, versions, (rc, path, ctx, results) -> {
-                deleted[0] = rc == KeeperException.Code.OK.intValue();
-                replies.arrived();
-            });
-        } catch (Exception e) {
-            throw RegistryException.of("deleting", describe(versions.keySet()), e);
-        }
-        replies.await(versions.keySet());
-        if (deleted[0]) {
-            return List.copyOf(versions.keySet());
-        }
-        List<String> gone = new ArrayList<>();
-        ownEphemerals(readAll(versions.keySet(), null)).forEach((path, version) -> {
-            try {
-                client.delete().withVersion(version).forPath(path);
-                gone.add(path);
-            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException notOurs) {
-                // not ours any more
-            } catch (Exception e) {
-                throw RegistryException.of("deleting", path, e);
-            }
-        });
-        return gone;
-    }
-
-    /** Of the nodes {@code read}, those that are ephemerals of this session, with their versions. */
-    Map<String, Integer> ownEphemerals(Map<String, Data> read) {
-        long session = sessionId();
+    /** Of the nodes {@code read}, those that are ephemerals of {@code session}, with their versions. */
+    static Map<String, Integer> ephemeralsOf(long session, Map<String, Data> read) {
         Map<String, Integer> versions = new TreeMap<>();
         read.forEach((path, data) -> {
             if (data.stat().getEphemeralOwner() == session) {
@@ -290,71 +235,6 @@ public final class Znodes {
             throw RegistryException.of("reading", describe(paths), e);
         }
         replies.await(paths);
-    }
-
-    /**
-     * What {@link #deleteCommitRead} got back: whether the deletes went through, whether the transaction was
-     * committed, and the data of every path read (missing nodes are absent).
-     */
-    public record Committed(boolean deleted, boolean committed, Map<String, Data> reads) {
-    }
-
-    /**
-     * Three requests back to back, about one round trip for all: {@code deletes} (path → version, -1 for any) in one
-     * transaction bound to {@code session}, then {@code transaction}, then reads of {@code paths} arming {@code watcher}
-     * (if given) on each node that exists. ZooKeeper answers a session's requests in the order they were sent, so the
-     * reads see the outcome of both transactions. Failed transactions are reported in the result, not thrown; empty
-     * ones are skipped and count as done.
-     * <p>
-     * The deletes are for nodes the caller knows to be {@code session}'s ephemerals without reading them. They go out
-     * on that session's handle only ({@link #deleteVouched}); if the session has ended they fail, as they must.
-     */
-    public Committed deleteCommitRead(long session, Map<String, Integer> deletes, List<CuratorOp> transaction,
-                                      Collection<String> paths, Watcher watcher) {
-        boolean[] deleted = {deletes.isEmpty()};
-        boolean[] committed = {transaction.isEmpty()};
-        Map<String, Data> read = new ConcurrentHashMap<>();
-        Replies replies = new Replies((deletes.isEmpty() ? 0 : 1) + (transaction.isEmpty() ? 0 : 1) + paths.size());
-        BackgroundCallback readCallback = replies.callback(collectInto(read));
-        try {
-            if (!deletes.isEmpty()) {
-                deleteVouched(session, deletes, (rc, path, ctx, opResults) -> {
-                    deleted[0] = rc == KeeperException.Code.OK.intValue();
-                    replies.arrived();
-                });
-            }
-            if (!transaction.isEmpty()) {
-                client.transaction().inBackground((c, event) -> {
-                    committed[0] = event.getResultCode() == KeeperException.Code.OK.intValue();
-                    replies.arrived();
-                }).forOperations(transaction);
-            }
-            for (String path : paths) {
-                sendRead(path, watcher, readCallback);
-            }
-        } catch (Exception e) {
-            throw RegistryException.of("committing and reading", paths.isEmpty() ? "a transaction" : describe(paths), e);
-        }
-        replies.await(paths.isEmpty() ? List.of("a transaction") : paths);
-        return new Committed(deleted[0], committed[0], new TreeMap<>(read));
-    }
-
-    /**
-     * Sends the deletes of {@code versions} as one transaction on the ZooKeeper handle of {@code session} itself, not
-     * through Curator, which would replay it on a new session after an expiry: there, a node at the same path with the
-     * same version may be another member's claim. If the current handle is not {@code session}'s, {@code callback}
-     * hears SESSIONEXPIRED at once.
-     */
-    private void deleteVouched(long session, Map<String, Integer> versions, AsyncCallback.MultiCallback callback)
-            throws Exception {
-        ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
-        if (handle.getSessionId() != session) {
-            callback.processResult(KeeperException.Code.SESSIONEXPIRED.intValue(), null, null, null);
-            return;
-        }
-        List<Op> ops = new ArrayList<>();
-        versions.forEach((path, version) -> ops.add(Op.delete(ZKPaths.fixForNamespace(client.getNamespace(), path), version)));
-        handle.multi(ops, callback, null);
     }
 
     /** {@code path} as the ZooKeeper handle sees it: with the client's namespace (chroot), if any. */
@@ -417,57 +297,7 @@ public final class Znodes {
         }
     }
 
-    /** Counts the replies of requests sent back to back and collects the unexpected errors among them. */
-    private static final class Replies {
-        private final CountDownLatch pending;
-        private final int expected;
-        private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
-
-        Replies(int expected) {
-            this.expected = expected;
-            this.pending = new CountDownLatch(expected);
-        }
-
-        void arrived() {
-            pending.countDown();
-        }
-
-        /** A callback that hands OK and NONODE replies to {@code onReply} and records any other error. */
-        BackgroundCallback callback(BiConsumer<String, CuratorEvent> onReply) {
-            return (c, event) -> {
-                try {
-                    int rc = event.getResultCode();
-                    if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
-                        onReply.accept(event.getPath(), event);
-                    } else {
-                        failures.add(event.getPath() + ": " + KeeperException.Code.get(rc));
-                    }
-                } finally {
-                    pending.countDown();
-                }
-            };
-        }
-
-        /** Waits for every reply; throws if one did not come or was an unexpected error. */
-        void await(Collection<String> paths) {
-            try {
-                if (!pending.await(PIPELINE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    throw new RegistryException("no reply from ZooKeeper within " + PIPELINE_TIMEOUT_SECONDS + " s for "
-                            + pending.getCount() + " of " + expected + " requests, e.g. for " + paths.iterator().next()
-                            + " (is ZooKeeper reachable?)");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw RegistryException.of("reading", describe(paths), e);
-            }
-            if (!failures.isEmpty()) {
-                throw new RegistryException("reading " + failures.size() + " of " + paths.size() + " znodes failed, e.g. "
-                        + failures.get(0));
-            }
-        }
-    }
-
-    private static String describe(Collection<String> paths) {
+    static String describe(Collection<String> paths) {
         return paths.iterator().next() + (paths.size() > 1 ? " (and " + (paths.size() - 1) + " more)" : "");
     }
 

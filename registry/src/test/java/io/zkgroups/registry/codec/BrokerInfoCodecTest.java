@@ -14,7 +14,10 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Broker registrations {@code /brokers/ids/N}, compat spec §1.1: written as 0.8.2.2, read from any broker. */
+/**
+ * Broker registrations {@code /brokers/ids/N}, docs/compatibility.md#broker-and-topic-registrations: written as
+ * 0.8.2.2, read from any broker.
+ */
 class BrokerInfoCodecTest {
 
     private static final String V1 =

@@ -54,7 +54,7 @@ final class CodecArbitraries {
 
     static Arbitrary<Subscription.Static> staticSubscriptions() {
         return topics().list().uniqueElements().ofMaxSize(8).flatMap(topics ->
-                Arbitraries.integers().between(0, Integer.MAX_VALUE).list().ofSize(topics.size()).map(streams -> {
+                Arbitraries.integers().between(0, Subscription.MAX_STREAMS / 8).list().ofSize(topics.size()).map(streams -> {
                     Map<String, Integer> map = new LinkedHashMap<>();
                     for (int i = 0; i < topics.size(); i++) {
                         map.put(topics.get(i), streams.get(i));
@@ -78,7 +78,7 @@ final class CodecArbitraries {
         return Combinators.combine(
                 Arbitraries.of(Subscription.Wildcard.Kind.class),
                 regexes(),
-                Arbitraries.integers().between(0, Integer.MAX_VALUE)
+                Arbitraries.integers().between(0, Subscription.MAX_STREAMS)
         ).as(Subscription.Wildcard::new);
     }
 
@@ -142,7 +142,7 @@ final class CodecArbitraries {
 
     // --- encodings -----------------------------------------------------------------------------------
 
-    /** Real JSON written by 0.8.2.2 and later brokers/tools (compat spec §1.1–§1.3). */
+    /** Real JSON written by 0.8.2.2 and later brokers/tools (docs/compatibility.md#znode-data-formats). */
     static final List<String> OBSERVED = List.of(
             "{\"jmx_port\":9999,\"timestamp\":\"1795989019637\",\"host\":\"broker3.example.com\",\"version\":1,\"port\":9092}",
             "{\"jmx_port\":-1,\"timestamp\":\"1461160453224\",\"endpoints\":[\"PLAINTEXT://host1:9092\",\"SSL://host1:9093\"],"

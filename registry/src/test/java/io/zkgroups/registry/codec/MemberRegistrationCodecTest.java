@@ -16,7 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-/** Member registrations {@code /consumers/G/ids/CID}, compat spec §1.3 and the JSON rows of §8.1/§8.3. */
+/**
+ * Member registrations {@code /consumers/G/ids/CID}, docs/compatibility.md#member-registrations and the JSON rows of
+ * docs/compatibility.md#identifier-vectors.
+ */
 class MemberRegistrationCodecTest {
 
     private static Map<String, Integer> topics(Object... topicAndStreams) {
@@ -183,6 +186,27 @@ class MemberRegistrationCodecTest {
         assertThatThrownBy(() -> decode(json)).isInstanceOf(DecodeException.class);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"version\":1,\"subscription\":{\"t\":2147483647},\"pattern\":\"static\",\"timestamp\":\"1\"}",
+            "{\"subscription\":{\"t\":10001},\"pattern\":\"static\"}",
+            "{\"subscription\":{\"a\":5000,\"b\":5001},\"pattern\":\"static\"}",
+            "{\"subscription\":{\"a\":2147483647,\"b\":2147483647},\"pattern\":\"static\"}",
+            "{\"subscription\":{\"t.*\":10001},\"pattern\":\"white_list\"}",
+    })
+    void aRegistrationDeclaringMoreStreamsThanTheCapIsMalformed(String json) {
+        assertThatThrownBy(() -> decode(json)).isInstanceOf(DecodeException.class)
+                .hasMessageContaining("streams in all, more than the " + Subscription.MAX_STREAMS);
+    }
+
+    @Test
+    void registrationsAtTheStreamCapAreRead() throws DecodeException {
+        assertThat(decode("{\"subscription\":{\"a\":5000,\"b\":5000},\"pattern\":\"static\"}").subscription())
+                .isEqualTo(Subscription.topics(topics("a", 5000, "b", 5000)));
+        assertThat(decode("{\"subscription\":{\"t.*\":10000},\"pattern\":\"white_list\"}").subscription())
+                .isEqualTo(new Subscription.Wildcard(Subscription.Wildcard.Kind.WHITE_LIST, "t.*", 10_000));
+    }
+
     @Test
     void aRegexTooDeeplyNestedToCompileIsRejectedNotThrown() {
         String regex = "(".repeat(20_000) + ")".repeat(20_000);
@@ -265,9 +289,10 @@ class MemberRegistrationCodecTest {
     @Test
     void everyNumberInEncodedRegistrationsFitsInt32() {
         MemberRegistration[] registrations = {
-                MemberRegistration.of(Subscription.topics(topics("T1", Integer.MAX_VALUE, "2147483648", 1)), Long.MAX_VALUE),
+                MemberRegistration.of(Subscription.topics(topics("T1", Subscription.MAX_STREAMS - 1, "2147483648", 1)),
+                        Long.MAX_VALUE),
                 MemberRegistration.of(new Subscription.Wildcard(Subscription.Wildcard.Kind.WHITE_LIST,
-                        "T1|99999999999|\\d{1,9}", Integer.MAX_VALUE), Long.MIN_VALUE),
+                        "T1|99999999999|\\d{1,9}", Subscription.MAX_STREAMS), Long.MIN_VALUE),
                 MemberRegistration.of(Subscription.blacklist("A", 0), 1795988925628L)
                         .withCapabilities(Map.of("n", "123456789012345")),
         };

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Offsets {@code /consumers/G/offsets/T/P}, compat spec §1.5: decimal text, no JSON, no newline. */
+/** Offsets {@code /consumers/G/offsets/T/P}, docs/compatibility.md#offset-znodes: decimal text, no JSON, no newline. */
 class OffsetCodecTest {
 
     private static String encode(long offset) {

@@ -11,7 +11,10 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Partition state {@code /brokers/topics/T/partitions/P/state}, compat spec §1.2. */
+/**
+ * Partition state {@code /brokers/topics/T/partitions/P/state},
+ * docs/compatibility.md#broker-and-topic-registrations.
+ */
 class PartitionStateCodecTest {
 
     private static final String OBSERVED = "{\"controller_epoch\":7,\"leader\":1,\"version\":1,\"leader_epoch\":5,\"isr\":[1,2]}";

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-/** Topic registrations {@code /brokers/topics/T}, compat spec §1.2. */
+/** Topic registrations {@code /brokers/topics/T}, docs/compatibility.md#broker-and-topic-registrations. */
 class TopicRegistrationCodecTest {
 
     private static final String V1 = "{\"version\":1,\"partitions\":{\"0\":[1,2],\"1\":[2,3]}}";

@@ -8,7 +8,10 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Consumer ids, compat spec §2.1 and the CID rows of §8.1. */
+/**
+ * Consumer ids, docs/compatibility.md#consumer-ids and the consumer id rows of
+ * docs/compatibility.md#identifier-vectors.
+ */
 class ConsumerIdTest {
 
     @Test

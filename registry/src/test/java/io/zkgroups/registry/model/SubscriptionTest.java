@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-/** Subscriptions, compat spec §1.3 (TopicFilter normalisation and wildcard evaluation). */
+/** Subscriptions, docs/compatibility.md#member-registrations (TopicFilter normalisation and wildcard evaluation). */
 class SubscriptionTest {
 
     @Test
@@ -53,6 +53,19 @@ class SubscriptionTest {
                 .containsExactly(entry("X", 1));
         assertThat(Subscription.blacklist("T\\d+", 1).topicStreams(existing, false))
                 .containsOnlyKeys("X", Subscription.OFFSETS_TOPIC);
+    }
+
+    @Test
+    void aSubscriptionDeclaresAtMostMaxStreamsInAll() {
+        assertThat(Subscription.topics(Map.of("a", 4_000, "b", 6_000)).streamsPerTopic()).hasSize(2);
+        assertThat(Subscription.whitelist("a.*", Subscription.MAX_STREAMS).streams()).isEqualTo(Subscription.MAX_STREAMS);
+
+        assertThatThrownBy(() -> Subscription.topics(Map.of("a", 4_000, "b", 6_001)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declares 10001 streams in all");
+        assertThatThrownBy(() -> Subscription.topics(Map.of("a", Integer.MAX_VALUE, "b", Integer.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declares 4294967294 streams");
+        assertThatThrownBy(() -> Subscription.blacklist("a", Subscription.MAX_STREAMS + 1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

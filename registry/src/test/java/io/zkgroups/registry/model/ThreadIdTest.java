@@ -9,7 +9,10 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Consumer thread ids, compat spec §2.2, §1.4 and the TID rows of §8.1. */
+/**
+ * Consumer thread ids, docs/compatibility.md#thread-ids, docs/compatibility.md#owner-znodes and the thread id rows of
+ * docs/compatibility.md#identifier-vectors.
+ */
 class ThreadIdTest {
 
     @Test

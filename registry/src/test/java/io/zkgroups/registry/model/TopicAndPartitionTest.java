@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** TopicAndPartition text and the round-robin sort key, compat spec §8.1. */
+/** TopicAndPartition text and the round-robin sort key, docs/compatibility.md#identifier-vectors. */
 class TopicAndPartitionTest {
 
     @Test

@@ -278,7 +278,7 @@ class OwnerRegistryIT {
         other.owners().claim("o15", stays, claims(stays, 1));
 
         List<TopicAndPartition> released = registry.owners().releaseAndUnregister("o15", me,
-                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)), true);
+                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)), registry.znodes().sessionId(), true);
 
         assertThat(released).containsExactly(TopicAndPartition.of("T", 0));
         assertThat(client.checkExists().forPath("/consumers/o15/ids/o15_leaver")).isNull();
@@ -296,5 +296,56 @@ class OwnerRegistryIT {
         assertThat(registry.owners().releaseAndClaim("o16", me, List.of(), claims(me, 0, 1), null)).isEmpty();
         assertThat(registry.owners().owners("o16").entries()).extracting(PartitionOwner::partition)
                 .containsExactly(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1));
+    }
+    @Test
+    void aClaimSucceedsAfterAnOperatorDeletedTheTopicsOwnerDirectory() throws Exception {
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o17", "me");
+        registry.owners().claim("o17", me, claims(me, 0));
+        registry.owners().release("o17", List.of(TopicAndPartition.of("T", 0)));
+        zk.newClient().delete().deletingChildrenIfNeeded().forPath("/consumers/o17/owners/T"); // an operator tidies up
+
+        registry.owners().claim("o17", me, claims(me, 1));
+
+        assertThat(registry.owners().owners("o17").entries()).extracting(PartitionOwner::partition)
+                .containsExactly(TopicAndPartition.of("T", 1));
+    }
+
+    @Test
+    void aClaimWithReleaseSucceedsAfterTheWholeOwnersDirectoryWasDeleted() throws Exception {
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o18", "me");
+        registry.owners().claim("o18", me, claims(me, 0));
+        registry.owners().release("o18", List.of(TopicAndPartition.of("T", 0)));
+        zk.newClient().delete().deletingChildrenIfNeeded().forPath("/consumers/o18/owners");
+
+        assertThat(registry.owners().releaseAndClaim("o18", me, List.of(), claims(me, 1, 2), null)).isEmpty();
+
+        assertThat(registry.owners().owners("o18").entries()).extracting(PartitionOwner::partition)
+                .containsExactly(TopicAndPartition.of("T", 1), TopicAndPartition.of("T", 2));
+    }
+
+    @Test
+    void ownedBySessionFindsEveryOwnerZnodeOfThisSessionAndNothingElse() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ZkRegistry other = ZkRegistry.of(zk.newClient());
+        ConsumerId me = join(registry, "o19", "me");
+        ConsumerId someoneElse = join(other, "o19", "other");
+        registry.owners().claim("o19", me, Map.of(TopicAndPartition.of("T", 0), me.thread(0),
+                TopicAndPartition.of("T", 1), me.thread(0), TopicAndPartition.of("U", 3), me.thread(1)));
+        other.owners().claim("o19", someoneElse, claims(someoneElse, 2));
+        // ours, but made behind the registry's back (e.g. a claim whose reply was lost): found all the same
+        client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+                .forPath("/consumers/o19/owners/V/7", "o19_me-0".getBytes(StandardCharsets.UTF_8));
+        CuratorFramework operator = zk.newClient();
+        operator.create().forPath("/consumers/o19/owners/T/4", "o19_me-0".getBytes(StandardCharsets.UTF_8)); // persistent
+        client.create().withMode(CreateMode.EPHEMERAL).forPath("/consumers/o19/owners/T/zz", new byte[0]);
+        operator.create().forPath("/consumers/o19/owners/not a topic", new byte[0]);
+
+        assertThat(registry.owners().ownedBySession("o19")).containsExactly(TopicAndPartition.of("T", 0),
+                TopicAndPartition.of("T", 1), TopicAndPartition.of("U", 3), TopicAndPartition.of("V", 7));
+        assertThat(other.owners().ownedBySession("o19")).containsExactly(TopicAndPartition.of("T", 2));
+        assertThat(registry.owners().ownedBySession("no-such-group")).isEmpty();
     }
 }

@@ -162,4 +162,16 @@ class ZkOffsetStoreIT {
                 .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 2L, tp("T", 1), 3L, tp("T", 2), 4L));
         assertThat(client.checkExists().forPath("/consumers/f7/offsets/T/0").getVersion()).isEqualTo(1);
     }
+    @Test
+    void aDeletedTopicDirectoryIsCreatedAgainOnTheNextCommit() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        store.commit("f8", Map.of(tp("T", 0), 1L, tp("U", 0), 1L));
+        client.delete().deletingChildrenIfNeeded().forPath("/consumers/f8/offsets/T"); // a tool reset the topic
+
+        store.commit("f8", Map.of(tp("T", 0), 2L, tp("T", 1), 2L, tp("U", 0), 2L));
+
+        assertThat(ZkRegistry.of(zk.newClient()).offsets().readAll("f8").offsets())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 2L, tp("T", 1), 2L, tp("U", 0), 2L));
+    }
 }

@@ -73,6 +73,11 @@ public final class TestZooKeeper implements AutoCloseable {
                 .connectionTimeoutMs(5_000)
                 .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
                 .build();
+        return adopt(client);
+    }
+
+    /** Starts {@code client} (built on {@link #connectString()}), waits for its session, closes it with this server. */
+    public synchronized CuratorFramework adopt(CuratorFramework client) {
         client.start();
         try {
             if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
