@@ -66,6 +66,11 @@ public class ZookeeperConsumerConnector {
             Map<String, Integer> topicCountMap, Decoder<K> keyDecoder, Decoder<V> valueDecoder) {
         Objects.requireNonNull(topicCountMap, "topicCountMap");
         requireDecoders(keyDecoder, valueDecoder);
+        topicCountMap.forEach((topic, count) -> {
+            if (count == null || count < 1) {
+                throw new IllegalArgumentException("topicCountMap: topic " + topic + " needs at least 1 stream, got " + count);
+            }
+        });
         Subscription subscription = Subscription.topics(topicCountMap);
         Map<String, List<KafkaStream<K, V>>> streams = new LinkedHashMap<>();
         FetchLoop created;

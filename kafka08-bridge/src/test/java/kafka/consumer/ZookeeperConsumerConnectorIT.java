@@ -87,6 +87,14 @@ class ZookeeperConsumerConnectorIT {
     }
 
     @Test
+    void everyTopicNeedsAStream() {
+        ConsumerConnector connector = connector("none", "c1", Map.of());
+        assertThatThrownBy(() -> connector.createMessageStreams(Map.of("orders", 0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("orders").hasMessageContaining("at least 1");
+    }
+
+    @Test
     void streamsAreCreatedOncePerConnector() {
         ConsumerConnector connector = connector("once", "c1", Map.of());
         connector.createMessageStreams(Map.of("orders", 1));

@@ -280,13 +280,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
 
     private void close() {
         try {
-            // Leave while the consumer is open, so the revocation's commit of what was handed out goes through
-            consumer.unsubscribe();
-        } catch (RuntimeException e) {
-            LOG.warn("[{}] leaving the group failed: {}", name, e.toString());
-        }
-        try {
-            consumer.close();
+            consumer.close(); // revokes first: with auto-commit, onPartitionsRevoked commits what was handed out
         } catch (RuntimeException e) {
             LOG.warn("[{}] closing the consumer failed: {}", name, e.toString());
         } finally {
