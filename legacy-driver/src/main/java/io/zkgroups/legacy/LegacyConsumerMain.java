@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>Command line</h2>
  * <pre>
- * LegacyConsumerMain CONSUMER_PROPERTIES_FILE SUBSCRIPTION [--no-fetcher] [--max-messages N]
+ * LegacyConsumerMain CONSUMER_PROPERTIES_FILE SUBSCRIPTION [--no-fetcher] [--max-messages N] [--pause-ms N]
  *
  * SUBSCRIPTION is one of
  *   --topic T=N [--topic T2=M ...]       static: createMessageStreams({T:N, T2:M}) in this order
@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *                   ZooKeeper protocol (register, rebalance, claim owners), but no broker connection
  * --max-messages N  deliver at most N messages in total (over all streams); afterwards no stream calls
  *                   next() any more, so the consumed offsets (and what a commit writes) stop exactly there
+ * --pause-ms N      each stream spends N ms on every message after printing it (a slow application)
  * </pre>
  * The properties file holds any 0.8 consumer property ({@code zookeeper.connect}, {@code group.id},
  * {@code consumer.id}, {@code partition.assignment.strategy}, {@code offsets.storage},
@@ -73,7 +74,7 @@ public final class LegacyConsumerMain {
 
     private static final String USAGE = "usage: LegacyConsumerMain CONSUMER_PROPERTIES "
             + "(--topic T=N ... | --whitelist REGEX | --blacklist REGEX) [--streams N] [--no-fetcher] "
-            + "[--max-messages N]";
+            + "[--max-messages N] [--pause-ms N]";
 
     private final PrintStream out;
     private final Options options;
@@ -164,6 +165,9 @@ public final class LegacyConsumerMain {
                         + (m.message() == null ? "null" : escape(m.message(), false)));
                 if (left == 1) {
                     emit("LIMIT " + options.maxMessages);
+                }
+                if (options.pauseMs > 0) {
+                    Thread.sleep(options.pauseMs); // the application's processing time
                 }
             }
         } catch (Throwable e) {
@@ -261,6 +265,7 @@ public final class LegacyConsumerMain {
         int streams = 1;
         boolean noFetcher;
         long maxMessages = Long.MAX_VALUE;
+        long pauseMs;
 
         static Options parse(String[] args) {
             if (args.length == 0) {
@@ -286,6 +291,7 @@ public final class LegacyConsumerMain {
                     case "--streams" -> o.streams = positive(value(args, ++i, arg), arg);
                     case "--no-fetcher" -> o.noFetcher = true;
                     case "--max-messages" -> o.maxMessages = positiveLong(value(args, ++i, arg), arg);
+                    case "--pause-ms" -> o.pauseMs = positiveLong(value(args, ++i, arg), arg);
                     default -> throw new IllegalArgumentException("unknown option " + arg);
                 }
             }

@@ -47,6 +47,9 @@ public final class LegacyConsumerProcess implements AutoCloseable {
     public static final String CLASSPATH_FILE_PROPERTY = "legacy.driver.classpathFile";
     public static final String WORK_DIR_PROPERTY = "legacy.driver.workDir";
     public static final String MAIN_CLASS = "io.zkgroups.legacy.LegacyConsumerMain";
+    /** The kafka08-bridge's classes and the file listing its runtime classpath (set by failsafe). */
+    public static final String BRIDGE_CLASSES_PROPERTY = "bridge.classes";
+    public static final String BRIDGE_CLASSPATH_FILE_PROPERTY = "bridge.classpathFile";
 
     /** Generous: a loaded 2-core CI machine, a JVM start, and 0.8's rebalance back-offs. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
@@ -349,7 +352,9 @@ public final class LegacyConsumerProcess implements AutoCloseable {
         private String filterRegex;
         private int filterStreams = 1;
         private boolean noFetcher;
+        private boolean onBridge;
         private long maxMessages;
+        private long pauseMs;
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -394,9 +399,24 @@ public final class LegacyConsumerProcess implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Runs the same driver, unchanged, with zkgroups' kafka08-bridge on its classpath instead of the real
+         * kafka_2.10:0.8.2.2 jar and its dependencies.
+         */
+        public Builder onBridge() {
+            this.onBridge = true;
+            return this;
+        }
+
         /** Deliver at most {@code n} messages; the driver prints {@code LIMIT n} when reached. */
         public Builder maxMessages(long n) {
             this.maxMessages = n;
+            return this;
+        }
+
+        /** Each stream spends {@code ms} on every message after printing it: a slow application. */
+        public Builder pauseMs(long ms) {
+            this.pauseMs = ms;
             return this;
         }
 
@@ -441,7 +461,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
                 command.add("-XX:TieredStopAtLevel=1");
                 command.addAll(jvmArgs);
                 command.add("-cp");
-                command.add(legacyClasspath());
+                command.add(classpath(onBridge));
                 command.add(MAIN_CLASS);
                 command.add(propsFile.toString());
                 if (filterOption != null) {
@@ -462,6 +482,10 @@ public final class LegacyConsumerProcess implements AutoCloseable {
                     command.add("--max-messages");
                     command.add(String.valueOf(maxMessages));
                 }
+                if (pauseMs > 0) {
+                    command.add("--pause-ms");
+                    command.add(String.valueOf(pauseMs));
+                }
                 Process process = new ProcessBuilder(command)
                         .directory(dir.toFile())
                         .redirectError(stderrFile.toFile())
@@ -476,21 +500,44 @@ public final class LegacyConsumerProcess implements AutoCloseable {
             return Path.of(System.getProperty(WORK_DIR_PROPERTY, "target/legacy-consumers")).toAbsolutePath();
         }
 
-        private static String legacyClasspath() throws IOException {
-            String classes = System.getProperty(CLASSES_PROPERTY);
-            String classpathFile = System.getProperty(CLASSPATH_FILE_PROPERTY);
-            if (classes == null || classpathFile == null) {
-                throw new IllegalStateException("system properties " + CLASSES_PROPERTY + " and "
-                        + CLASSPATH_FILE_PROPERTY + " are not set: run the integration tests through "
-                        + "'mvn verify' (failsafe sets them), not from a plain IDE/JUnit run");
-            }
-            Path file = Path.of(classpathFile);
-            if (!Files.isDirectory(Path.of(classes)) || !Files.isRegularFile(file)) {
-                throw new IllegalStateException("the legacy driver is not built (" + classes + ", " + file
-                        + "): run 'mvn verify' with the legacy-driver module in the reactor (-am)");
-            }
-            String dependencies = Files.readString(file, StandardCharsets.UTF_8).trim();
-            return dependencies.isEmpty() ? classes : classes + java.io.File.pathSeparator + dependencies;
+    }
+
+    /**
+     * The legacy driver's classes (LegacyConsumerMain, ConsumerGroupExample, compiled against kafka_2.10:0.8.2.2)
+     * with the real 0.8.2.2 jar and its dependencies, or with the kafka08-bridge and its dependencies instead (plus
+     * slf4j-simple from this JVM's classpath, so the bridge's log lands on the child's stderr).
+     */
+    public static String classpath(boolean onBridge) throws IOException {
+        String driver = built(CLASSES_PROPERTY, CLASSPATH_FILE_PROPERTY, "legacy-driver");
+        if (!onBridge) {
+            return driver;
         }
+        String driverClasses = System.getProperty(CLASSES_PROPERTY);
+        String bridge = built(BRIDGE_CLASSES_PROPERTY, BRIDGE_CLASSPATH_FILE_PROPERTY, "kafka08-bridge");
+        String slf4jSimple;
+        try {
+            slf4jSimple = Path.of(org.slf4j.simple.SimpleLogger.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot locate slf4j-simple", e);
+        }
+        return String.join(java.io.File.pathSeparator, driverClasses, bridge, slf4jSimple);
+    }
+
+    /** A module's classes followed by its dependencies, from the system properties failsafe sets. */
+    private static String built(String classesProperty, String classpathFileProperty, String module) throws IOException {
+        String classes = System.getProperty(classesProperty);
+        String classpathFile = System.getProperty(classpathFileProperty);
+        if (classes == null || classpathFile == null) {
+            throw new IllegalStateException("system properties " + classesProperty + " and " + classpathFileProperty
+                    + " are not set: run the integration tests through 'mvn verify' (failsafe sets them), not from a "
+                    + "plain IDE/JUnit run");
+        }
+        Path file = Path.of(classpathFile);
+        if (!Files.isDirectory(Path.of(classes)) || !Files.isRegularFile(file)) {
+            throw new IllegalStateException(module + " is not built (" + classes + ", " + file + "): run 'mvn verify' "
+                    + "with the " + module + " module in the reactor (-am)");
+        }
+        String dependencies = Files.readString(file, StandardCharsets.UTF_8).trim();
+        return dependencies.isEmpty() ? classes : classes + java.io.File.pathSeparator + dependencies;
     }
 }

@@ -1,0 +1,450 @@
+package io.zkgroups.it.consumer;
+
+import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
+import io.zkgroups.it.support.LegacyConsumerProcess;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.ChildOutput;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Programs compiled against the real kafka_2.10:0.8.2.2 jar run unchanged on zkgroups' kafka08-bridge (child JVMs
+ * whose classpath holds the bridge instead of the 0.8.2.2 jar), against a real ZooKeeper-mode Kafka 3.9 broker:
+ * <ul>
+ *   <li>the 0.8 wiki's consumer group example consumes everything, each partition on the stream of the consumer
+ *       thread the group gave it to;</li>
+ *   <li>bridge members, a ZkGroupConsumer and a real 0.8.2.2 member in one group converge to 0.8.2.2's range
+ *       assignment, hand partitions to each other at the committed offsets, lose nothing and never deliver a partition
+ *       from two members at once;</li>
+ *   <li>a slow member never hands out what it had queued of a partition a rebalance took away;</li>
+ *   <li>a SIGKILLed bridge member loses nothing: its partitions are taken over at its last commit;</li>
+ *   <li>{@code commitOffsets()} stores the positions of the messages handed out, not of those fetched.</li>
+ * </ul>
+ * Member names sort in the order they join, so range never gives a partition back to a member that had it: any
+ * A, B, A pattern in a partition's deliveries is two members delivering it at once.
+ */
+@Timeout(180)
+class Kafka08BridgeIT {
+
+    private static final Duration WAIT = LegacyConsumerProcess.DEFAULT_TIMEOUT;
+    @RegisterExtension
+    static final KafkaOnZooKeeperExtension servers = new KafkaOnZooKeeperExtension();
+
+    @Test
+    void theConsumerGroupExampleRunsUnchangedOnTheBridgeAndConsumesEverythingThroughItsStreams() throws Exception {
+        String group = "bridge-example";
+        String topic = group + "-t";
+        int partitions = 6;
+        int perPartition = 50;
+        servers.broker().createTopic(topic, partitions);
+        produce(topic, partitions, perPartition);
+
+        try (ExampleProcess example = ExampleProcess.start(group, topic, 3, "c1")) {
+            example.output.requireLine(0, "READY"::equals, WAIT, "READY", what -> new AssertionError(what + "\n" + example.stderrText()));
+            await("all " + partitions * perPartition + " messages printed").atMost(WAIT)
+                    .until(() -> example.messages().size() >= partitions * perPartition);
+            List<String[]> messages = example.messages();
+            assertThat(messages).hasSize(partitions * perPartition);
+            assertThat(messages.stream().map(m -> m[3] + "@" + m[4]).distinct()).as("each message once").hasSize(messages.size());
+
+            Map<Integer, Set<String>> streamsOfPartition = new TreeMap<>();
+            messages.forEach(m -> streamsOfPartition.computeIfAbsent(Integer.parseInt(m[3]), p -> new HashSet<>()).add(m[1]));
+            Map<Integer, String> owners = owners(group, topic);
+            assertThat(owners).as("0.8.2.2 range over the example's three consumer threads")
+                    .isEqualTo(Map.of(0, "c1-0", 1, "c1-0", 2, "c1-1", 3, "c1-1", 4, "c1-2", 5, "c1-2"));
+            streamsOfPartition.forEach((p, streams) -> assertThat(streams).as("streams that printed partition " + p)
+                    .containsExactly(owners.get(p).substring("c1-".length())));
+            assertThat(messages.stream().filter(m -> m[5].equals("k") && m[6].startsWith("v" + m[3] + "-")).count())
+                    .as("keys and values decoded by StringDecoder").isEqualTo(messages.size());
+
+            example.shutdown();
+        }
+        Map<Integer, Long> end = new TreeMap<>();
+        IntStream.range(0, partitions).forEach(p -> end.put(p, (long) perPartition));
+        assertThat(committed(group, topic, partitions)).as("offsets committed at shutdown").isEqualTo(end);
+    }
+
+    @Test
+    void bridgeZkGroupConsumerAnd082MembersShareAGroupWithTheRangeAssignmentOf082() throws Exception {
+        String group = "bridge-mixed";
+        String topic = group + "-t";
+        int partitions = 8;
+        servers.broker().createTopic(topic, partitions);
+        DeliveryLog log = new DeliveryLog();
+        List<LegacyConsumerProcess> processes = new ArrayList<>();
+        List<Thread> forwarders = new ArrayList<>();
+        ConsumerWorker zk = null;
+        long[] produced;
+        try (SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 2, Duration.ofMillis(50))) {
+            LegacyConsumerProcess a = join(member(group, "a-bridge", topic, 2).onBridge(), processes, forwarders, log);
+            awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-0", "a-bridge-0",
+                    "a-bridge-1", "a-bridge-1", "a-bridge-1", "a-bridge-1");
+            join(member(group, "b-legacy", topic, 1), processes, forwarders, log);
+            awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-0", "a-bridge-1",
+                    "a-bridge-1", "a-bridge-1", "b-legacy-0", "b-legacy-0");
+            zk = new ConsumerWorker("c-zk", zkProps(group, "c-zk", 6000), List.of(topic), log);
+            awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-1", "a-bridge-1",
+                    "b-legacy-0", "b-legacy-0", "c-zk-0", "c-zk-0");
+            join(member(group, "d-bridge", topic, 1).onBridge(), processes, forwarders, log);
+            awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-1", "a-bridge-1",
+                    "b-legacy-0", "b-legacy-0", "c-zk-0", "d-bridge-0");
+            awaitMore(log, 20 * partitions);
+
+            assertThat(a.shutdown()).isZero();
+            awaitOwners(group, topic, "b-legacy-0", "b-legacy-0", "b-legacy-0", "c-zk-0",
+                    "c-zk-0", "c-zk-0", "d-bridge-0", "d-bridge-0");
+            awaitMore(log, 20 * partitions);
+            produced = producer.stop();
+            long total = Arrays.stream(produced).sum();
+            await("all " + total + " records delivered").atMost(WAIT).until(() -> log.distinct() >= total);
+            zk.close();
+            assertThat(zk.failed()).isFalse();
+            for (LegacyConsumerProcess p : processes) {
+                assertThat(p.shutdown()).as(p.name()).isZero();
+            }
+            for (Thread t : forwarders) {
+                t.join(10_000);
+            }
+        } finally {
+            processes.forEach(LegacyConsumerProcess::close);
+            if (zk != null && !zk.failed()) {
+                try {
+                    zk.close();
+                } catch (RuntimeException e) {
+                    System.err.println("after a failure: " + e.getMessage());
+                }
+            }
+        }
+        for (int p = 0; p < partitions; p++) {
+            assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
+        }
+        System.out.println("Kafka08BridgeIT mixed hand-overs: " + log.handOvers());
+        assertThat(log.handOvers()).as("hand-overs").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+        assertThat(log.size()).as("each record delivered once").isEqualTo(log.distinct());
+        assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
+        Map<Integer, Long> end = new TreeMap<>();
+        IntStream.range(0, partitions).forEach(p -> end.put(p, produced[p]));
+        assertThat(committed(group, topic, partitions)).as("offsets committed by the last owners").isEqualTo(end);
+    }
+
+    /**
+     * A slow member's stream holds messages of every partition it owns, fetched but not handed out yet, when a rebalance
+     * moves half of its partitions away: those are dropped, not handed out after the commit that let the next owner
+     * start (which would be the same records delivered by two members at once). Its auto-commit interval is longer than
+     * the test, so the commit before the revocation and the one at shutdown are its only commits.
+     */
+    @Test
+    void messagesQueuedForARevokedPartitionAreNeverHandedOutAfterTheRevocation() throws Exception {
+        String group = "bridge-revoke";
+        String topic = group + "-t";
+        int partitions = 4;
+        int perPartition = 200;
+        servers.broker().createTopic(topic, partitions);
+        produce(topic, partitions, perPartition);
+        DeliveryLog log = new DeliveryLog();
+        List<LegacyConsumerProcess> processes = new ArrayList<>();
+        List<Thread> forwarders = new ArrayList<>();
+        String slowLog;
+        try {
+            LegacyConsumerProcess slow = join(member(group, "a-slow", topic, 1).onBridge().pauseMs(5)
+                    .property("max.poll.records", "10").property("auto.commit.interval.ms", "600000"),
+                    processes, forwarders, log);
+            slow.awaitMessages(50, WAIT);
+            join(member(group, "b-next", topic, 1).onBridge(), processes, forwarders, log);
+            awaitOwners(group, topic, "a-slow-0", "a-slow-0", "b-next-0", "b-next-0");
+            await("all records delivered").atMost(WAIT).until(() -> log.distinct() >= partitions * perPartition);
+            for (LegacyConsumerProcess p : processes) {
+                assertThat(p.shutdown()).as(p.name()).isZero();
+            }
+            for (Thread t : forwarders) {
+                t.join(10_000);
+            }
+            slowLog = slow.stderr();
+        } finally {
+            processes.forEach(LegacyConsumerProcess::close);
+        }
+        java.util.regex.Matcher revoked = java.util.regex.Pattern.compile("revoked \\[" + topic + "-[23], " + topic
+                + "-[23]\\]: dropped (\\d+) chunks").matcher(slowLog);
+        assertThat(revoked.find()).as("the slow member's revocation of partitions 2 and 3 in its log:\n" + slowLog).isTrue();
+        assertThat(Integer.parseInt(revoked.group(1))).as("chunks it had fetched but not handed out").isPositive();
+
+        System.out.println("Kafka08BridgeIT revoke hand-overs: " + log.handOvers());
+        assertThat(log.handOvers()).as("hand-overs").hasSize(2)
+                .allSatisfy(h -> assertThat(h.overlap()).as("handed out after the revocation's commit: " + h).isZero());
+        assertThat(log.size()).as("each record delivered once").isEqualTo(partitions * perPartition);
+        assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
+        Map<Integer, Long> end = new TreeMap<>();
+        IntStream.range(0, partitions).forEach(p -> end.put(p, (long) perPartition));
+        assertThat(committed(group, topic, partitions)).as("partitions 0 and 1: the slow member's commit at shutdown")
+                .isEqualTo(end);
+    }
+
+    @Test
+    void aKilledBridgeMemberLosesNothingItsPartitionsGoOnFromItsLastCommit() throws Exception {
+        String group = "bridge-killed";
+        String topic = group + "-t";
+        int partitions = 4;
+        servers.broker().createTopic(topic, partitions);
+        DeliveryLog log = new DeliveryLog();
+        List<LegacyConsumerProcess> processes = new ArrayList<>();
+        List<Thread> forwarders = new ArrayList<>();
+        Map<Integer, Long> committedAtKill = new TreeMap<>();
+        ConsumerWorker survivor = null;
+        long[] produced;
+        long started = System.nanoTime();
+        try (SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+            LegacyConsumerProcess killed = join(member(group, "a-killed", topic, 1).onBridge()
+                    .property("zookeeper.session.timeout.ms", "2000"), processes, forwarders, log);
+            awaitOwners(group, topic, "a-killed-0", "a-killed-0", "a-killed-0", "a-killed-0");
+            survivor = new ConsumerWorker("b-zk", zkProps(group, "b-zk", 6000), List.of(topic), log);
+            awaitOwners(group, topic, "a-killed-0", "a-killed-0", "b-zk-0", "b-zk-0");
+
+            int before = killed.messages().size();
+            killed.awaitMessages(before + 100, WAIT); // mid-stream
+            killed.kill();
+            long killedAt = System.nanoTime();
+            ZkRegistry.of(servers.client()).offsets().read(group, List.of(TopicAndPartition.of(topic, 0), TopicAndPartition.of(topic, 1)))
+                    .offsets().forEach((tp, offset) -> committedAtKill.put(tp.partition(), offset));
+            assertThat(committedAtKill).as("the killed member had committed both its partitions").containsKeys(0, 1);
+
+            awaitOwners(group, topic, "b-zk-0", "b-zk-0", "b-zk-0", "b-zk-0");
+            System.out.printf("Kafka08BridgeIT: the survivor owns everything %d ms after the kill%n",
+                    (System.nanoTime() - killedAt) / 1_000_000);
+            awaitMore(log, 20 * partitions);
+            produced = producer.stop();
+            long total = Arrays.stream(produced).sum();
+            await("all " + total + " records delivered").atMost(WAIT).until(() -> log.distinct() >= total);
+            survivor.close();
+            assertThat(survivor.failed()).isFalse();
+            for (Thread t : forwarders) {
+                t.join(10_000);
+            }
+            System.out.printf("Kafka08BridgeIT killed: %d records, %.1f s%n", total, (System.nanoTime() - started) / 1e9);
+        } finally {
+            processes.forEach(LegacyConsumerProcess::close);
+            if (survivor != null && !survivor.failed()) {
+                try {
+                    survivor.close();
+                } catch (RuntimeException e) {
+                    System.err.println("after a failure: " + e.getMessage());
+                }
+            }
+        }
+        for (int p = 0; p < partitions; p++) {
+            assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
+        }
+        System.out.println("Kafka08BridgeIT killed hand-overs: " + log.handOvers() + ", committed at kill " + committedAtKill);
+        List<DeliveryLog.HandOver> fromKilled = log.handOvers().stream()
+                .filter(h -> h.from().equals("a-killed") && h.partition().partition() <= 1).toList();
+        assertThat(fromKilled).hasSize(2).allSatisfy(h -> {
+            assertThat(h.firstOfNext()).as("the survivor starts at the killed member's last commit: " + h)
+                    .isEqualTo(committedAtKill.get(h.partition().partition()));
+            assertThat(h.overlap()).as(h.toString()).isNotNegative();
+        });
+        assertThat(log.handOvers().stream().filter(h -> !fromKilled.contains(h)))
+                .as("graceful hand-overs").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+        assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
+    }
+
+    @Test
+    void commitOffsetsStoresThePositionsTheStreamsHandedOutNotTheFetchedOnes() throws Exception {
+        String group = "bridge-commit";
+        String topic = group + "-t";
+        int partitions = 4;
+        int perPartition = 30;
+        servers.broker().createTopic(topic, partitions);
+        produce(topic, partitions, perPartition);
+
+        Map<Integer, Long> handedOut = new TreeMap<>();
+        try (LegacyConsumerProcess limited = member(group, "a-limited", topic, 1).onBridge()
+                .property("auto.commit.enable", "false").maxMessages(15).start()) {
+            limited.awaitReady(WAIT);
+            limited.awaitLine(0, "LIMIT 15"::equals, WAIT, "LIMIT");
+            limited.messages().forEach(m -> handedOut.merge(m.partition(), m.offset() + 1, Math::max));
+            assertThat(committed(group, topic, partitions)).as("nothing committed without auto-commit").isEmpty();
+            limited.commit();
+            assertThat(committed(group, topic, partitions)).as("commitOffsets(): one past each message handed out")
+                    .isEqualTo(handedOut);
+            assertThat(limited.shutdown()).isZero();
+        }
+        assertThat(committed(group, topic, partitions)).as("no commit at shutdown without auto-commit").isEqualTo(handedOut);
+    }
+
+    // --- members ---------------------------------------------------------------------------------------------------
+
+    /** A LegacyConsumerMain member with one static subscription; on the bridge if the caller says so. */
+    private static LegacyConsumerProcess.Builder member(String group, String consumerId, String topic, int streams) {
+        return LegacyConsumerProcess.builder(group + "-" + consumerId)
+                .zookeeperConnect(servers.connectString())
+                .groupId(group)
+                .consumerId(consumerId)
+                .property("auto.offset.reset", "smallest")
+                .property("auto.commit.enable", "true")
+                .property("auto.commit.interval.ms", "100")
+                .property("rebalance.backoff.ms", "300")
+                .property("rebalance.max.retries", "30")
+                .jvmArg("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
+                .jvmArg("-Dorg.slf4j.simpleLogger.log.io.zkgroups=info")
+                .topic(topic, streams);
+    }
+
+    /** Starts a member, waits until it is READY and forwards its messages to the log under its consumer id. */
+    private static LegacyConsumerProcess join(LegacyConsumerProcess.Builder builder, List<LegacyConsumerProcess> processes,
+                                              List<Thread> forwarders, DeliveryLog log) {
+        LegacyConsumerProcess process = builder.start();
+        processes.add(process);
+        String id = process.awaitReady(WAIT);
+        String member = id.substring(id.indexOf('_') + 1);
+        Thread t = new Thread(() -> {
+            int next = 0;
+            try {
+                while (true) {
+                    int i = process.awaitLine(next, l -> l.startsWith("MSG "), Duration.ofMinutes(10), "MSG");
+                    String[] f = process.output().get(i).split(" ", 5); // MSG topic partition offset ...
+                    log.record(member, new TopicPartition(f[1], Integer.parseInt(f[2])), Long.parseLong(f[3]));
+                    next = i + 1;
+                }
+            } catch (AssertionError exited) {
+                // stdout closed: every line has been read
+            }
+        }, "forward-" + member);
+        t.setDaemon(true);
+        t.start();
+        forwarders.add(t);
+        return process;
+    }
+
+    private static Properties zkProps(String group, String consumerId, int sessionTimeoutMs) {
+        Properties p = new Properties();
+        p.setProperty("zookeeper.connect", servers.connectString());
+        p.setProperty("group.id", group);
+        p.setProperty("consumer.id", consumerId);
+        p.setProperty("auto.offset.reset", "smallest");
+        p.setProperty("auto.commit.interval.ms", "100");
+        p.setProperty("zookeeper.session.timeout.ms", String.valueOf(sessionTimeoutMs));
+        p.setProperty("rebalance.backoff.ms", "300");
+        return p;
+    }
+
+    // --- observations ----------------------------------------------------------------------------------------------
+
+    private static void produce(String topic, int partitions, int perPartition) {
+        List<io.zkgroups.embedded.EmbeddedKafka.Record> records = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            for (int i = 0; i < perPartition; i++) {
+                records.add(io.zkgroups.embedded.EmbeddedKafka.Record.to(p, "k", "v" + p + "-" + i));
+            }
+        }
+        servers.broker().produce(topic, records.toArray(io.zkgroups.embedded.EmbeddedKafka.Record[]::new));
+    }
+
+    private static void awaitMore(DeliveryLog log, int more) {
+        long target = log.distinct() + more;
+        await(more + " more records delivered").atMost(WAIT).until(() -> log.distinct() >= target);
+    }
+
+    /** Waits until partition i is owned by the consumer thread {@code threads[i]} ({@code <consumer.id>-<k>}). */
+    private static void awaitOwners(String group, String topic, String... threads) {
+        Map<Integer, String> expected = new TreeMap<>();
+        IntStream.range(0, threads.length).forEach(i -> expected.put(i, threads[i]));
+        await("owners " + expected).atMost(WAIT).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
+                .until(() -> owners(group, topic).equals(expected));
+    }
+
+    /** Partition → owning consumer thread without the group prefix ({@code <consumer.id>-<k>}), from the owner znodes. */
+    private static Map<Integer, String> owners(String group, String topic) throws Exception {
+        Map<Integer, String> owners = new TreeMap<>();
+        String path = "/consumers/" + group + "/owners/" + topic;
+        if (servers.client().checkExists().forPath(path) == null) {
+            return owners;
+        }
+        for (String partition : servers.client().getChildren().forPath(path)) {
+            String thread = new String(servers.client().getData().forPath(path + "/" + partition), StandardCharsets.UTF_8);
+            owners.put(Integer.parseInt(partition), thread.substring(group.length() + 1));
+        }
+        return owners;
+    }
+
+    private static Map<Integer, Long> committed(String group, String topic, int partitions) {
+        List<TopicAndPartition> all = IntStream.range(0, partitions).mapToObj(p -> TopicAndPartition.of(topic, p)).toList();
+        Map<Integer, Long> result = new TreeMap<>();
+        ZkRegistry.of(servers.client()).offsets().read(group, all).offsets().forEach((tp, o) -> result.put(tp.partition(), o));
+        return result;
+    }
+
+    /** The 0.8 wiki's ConsumerGroupExample (legacy-driver, compiled against 0.8.2.2) in a child JVM on the bridge. */
+    private static final class ExampleProcess implements AutoCloseable {
+        private final Process process;
+        private final ChildOutput output;
+        private final Path stderr;
+
+        private ExampleProcess(Process process, Path stderr) {
+            this.process = process;
+            this.stderr = stderr;
+            this.output = ChildOutput.start(process, "example-stdout");
+        }
+
+        static ExampleProcess start(String group, String topic, int threads, String consumerId) throws IOException {
+            Path dir = Files.createDirectories(Path.of("target", "bridge-example").toAbsolutePath());
+            Path stderr = dir.resolve(group + "-stderr.log");
+            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
+                    "-cp", LegacyConsumerProcess.classpath(true), "io.zkgroups.legacy.ConsumerGroupExample",
+                    servers.connectString(), group, topic, String.valueOf(threads), consumerId);
+            return new ExampleProcess(new ProcessBuilder(command).redirectError(stderr.toFile()).start(), stderr);
+        }
+
+        /** MSG lines split into: MSG stream topic partition offset key value. */
+        List<String[]> messages() {
+            return output.lines().stream().filter(l -> l.startsWith("MSG ")).map(l -> l.split(" ", 7)).toList();
+        }
+
+        void shutdown() throws Exception {
+            try (Writer in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
+                in.write("shutdown\n");
+            }
+            output.requireLine(0, "CLOSED"::equals, WAIT, "CLOSED", what -> new AssertionError(what + "\n" + stderrText()));
+            assertThat(process.waitFor()).isZero();
+        }
+
+        private String stderrText() {
+            try {
+                return Files.readString(stderr);
+            } catch (IOException e) {
+                return "(no stderr: " + e + ")";
+            }
+        }
+
+        @Override
+        public void close() {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}

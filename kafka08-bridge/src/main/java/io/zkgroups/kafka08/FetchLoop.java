@@ -1,0 +1,301 @@
+package io.zkgroups.kafka08;
+
+import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.rebalancer.group.MemberHealth;
+import io.zkgroups.rebalancer.group.MemberState;
+import io.zkgroups.registry.model.Subscription;
+import kafka.common.ConsumerRebalanceFailedException;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The connector's fetcher thread, the only thread that touches its {@link ZkGroupConsumer}: it polls, queues what it
+ * gets on the streams, runs the rebalance callbacks, commits (auto-commit, {@code commitOffsets()}, before a
+ * revocation, on shutdown) and shuts the consumer down.
+ * <p>
+ * A stream whose queue is full does not block the thread (the {@link StreamFeed} holds the chunk back and pauses its
+ * partition); taking a chunk out of a stream wakes the poll.
+ * <p>
+ * Revocation, inside {@code poll}: the {@link HandOutLedger} stops every hand-out of the partitions first, then their
+ * queued chunks are dropped and, with auto-commit, exactly the positions handed out are committed before the
+ * partitions are released. A partition lost with the session is dropped the same way, without a commit.
+ */
+public final class FetchLoop implements ConsumerRebalanceListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FetchLoop.class);
+    /** Bounds how late an auto-commit or the first assignment is noticed; commits and shutdown wake the poll. */
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    private static final long RETRY_BACKOFF_MS = 1000;
+
+    /** What the loop needs to know of the connector's settings. */
+    public record Settings(boolean autoCommit, Duration autoCommitInterval, boolean fetch) {
+    }
+
+    private sealed interface Request permits Commit, Stop {
+    }
+
+    private record Commit(CompletableFuture<Void> done) implements Request {
+    }
+
+    private record Stop() implements Request {
+    }
+
+    private final ZkGroupConsumer<byte[], byte[]> consumer;
+    private final Subscription subscription;
+    private final StreamFeed feed;
+    private StreamRouting routing;
+    private final HandOutLedger ledger;
+    private final Settings settings;
+    private final String name;
+    private final LinkedBlockingQueue<Request> requests = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final Thread thread;
+    /** Set once the loop takes no more requests. */
+    private boolean closed;
+    private long nextAutoCommitNanos;
+
+    public FetchLoop(ZkGroupConsumer<byte[], byte[]> consumer, Subscription subscription, HandOutLedger ledger,
+                     Settings settings, String name) {
+        this.consumer = consumer;
+        this.subscription = subscription;
+        this.ledger = ledger;
+        this.settings = settings;
+        this.name = name;
+        this.feed = new StreamFeed(consumer, ledger, settings.fetch(), name);
+        this.thread = new Thread(this::run, name + "-fetcher");
+    }
+
+    /**
+     * A new stream fed by this loop, before {@link #start}.
+     *
+     * @param capacity  chunks it queues at most ({@code queued.max.message.chunks})
+     * @param timeoutMs how long its iterator waits for a message ({@code consumer.timeout.ms}); negative: forever
+     */
+    public StreamChannel newStream(int capacity, long timeoutMs) {
+        if (thread.isAlive()) {
+            throw new IllegalStateException("streams are added before the fetcher starts");
+        }
+        StreamChannel channel = new StreamChannel(capacity, ledger, timeoutMs, this::roomMade);
+        feed.add(channel);
+        return channel;
+    }
+
+    /** A stream took a chunk out of its queue: a poll waiting for room may go on. */
+    private void roomMade() {
+        if (feed.waitingForRoom()) {
+            consumer.wakeup();
+        }
+    }
+
+    /** Starts the thread: it subscribes, and queues each partition's records on the stream {@code routing} names. */
+    public void start(StreamRouting streamRouting) {
+        this.routing = streamRouting;
+        thread.start();
+    }
+
+    /**
+     * Completes once the first rebalance this member took part in has been applied to the streams, or exceptionally if
+     * the loop failed before (an {@link ConsumerRebalanceFailedException} if the group refused this member).
+     */
+    public CompletableFuture<Void> ready() {
+        return ready;
+    }
+
+    /**
+     * Commits the positions handed out so far, on the fetcher thread; returns when they are stored.
+     *
+     * @throws IllegalStateException if the connector has shut down
+     * @throws RuntimeException      what the commit failed with (a partition no longer owned, the store)
+     */
+    public void commit() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        submit(new Commit(done));
+        try {
+            done.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /** Stops polling, commits (with auto-commit) and leaves the group, ends every stream; returns when done. */
+    public void stop() {
+        synchronized (requests) {
+            if (!closed) {
+                requests.add(new Stop());
+                consumer.wakeup();
+            }
+        }
+        if (Thread.currentThread() != thread) {
+            stopped.join();
+        }
+    }
+
+    private void submit(Request request) {
+        synchronized (requests) {
+            if (closed) {
+                throw new IllegalStateException(name + " has been shut down");
+            }
+            requests.add(request);
+            consumer.wakeup();
+        }
+    }
+
+    // --- the thread ----------------------------------------------------------------------------------------------
+
+    private void run() {
+        try {
+            consumer.subscribe(subscription, this);
+            nextAutoCommitNanos = System.nanoTime() + settings.autoCommitInterval().toNanos();
+            while (serveRequests()) {
+                maybeAutoCommit();
+                feed.flush();
+                boolean settled = !ready.isDone() && consumer.groupHealth().map(h -> h.generation() > 0).orElse(false);
+                poll();
+                if (settled) {
+                    ready.complete(null); // the poll after the first successful rebalance processed its assignment
+                }
+            }
+        } catch (Throwable e) {
+            LOG.error("[{}] the fetcher stops: {}", name, e.toString(), e);
+            ready.completeExceptionally(e);
+        } finally {
+            close();
+        }
+    }
+
+    /** Serves what other threads asked for; false once asked to stop. */
+    private boolean serveRequests() {
+        Request request;
+        while ((request = requests.poll()) != null) {
+            if (request instanceof Stop) {
+                return false;
+            }
+            Commit commit = (Commit) request;
+            try {
+                commit(ledger.uncommitted());
+                commit.done().complete(null);
+            } catch (RuntimeException e) {
+                commit.done().completeExceptionally(e);
+            }
+        }
+        return true;
+    }
+
+    private void poll() throws InterruptedException {
+        try {
+            feed.route(consumer.poll(POLL_TIMEOUT));
+        } catch (WakeupException e) {
+            // a request, or room in a stream: served by the next round
+        } catch (RuntimeException e) {
+            MemberHealth health = consumer.groupHealth().orElse(null);
+            if (health != null && health.state() == MemberState.REFUSED) {
+                throw new ConsumerRebalanceFailedException(name + ": " + e.getMessage());
+            }
+            LOG.warn("[{}] poll failed, retrying in {} ms: {}", name, RETRY_BACKOFF_MS, e.toString());
+            Request request = requests.poll(RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS); // a stop ends the wait
+            if (request != null) {
+                requests.add(request);
+            }
+        }
+    }
+
+    private void maybeAutoCommit() {
+        if (!settings.autoCommit() || System.nanoTime() < nextAutoCommitNanos) {
+            return;
+        }
+        nextAutoCommitNanos = System.nanoTime() + settings.autoCommitInterval().toNanos();
+        try {
+            commit(ledger.uncommitted());
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] auto-commit failed (retried in {} ms): {}", name, settings.autoCommitInterval().toMillis(),
+                    e.toString());
+        }
+    }
+
+    private void commit(Map<TopicPartition, Long> offsets) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
+        offsets.forEach((tp, offset) -> request.put(tp, new OffsetAndMetadata(offset)));
+        consumer.commitSync(request);
+        ledger.committed(offsets);
+    }
+
+    // --- rebalance callbacks, on this thread inside poll ---------------------------------------------------------------
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Integer> threads = consumer.streamAssignment();
+        for (TopicPartition tp : partitions) {
+            Integer thread = threads.get(tp);
+            if (thread == null) {
+                throw new IllegalStateException("no consumer thread for assigned partition " + tp);
+            }
+            StreamChannel channel = routing.channelFor(tp, thread);
+            ledger.assign(tp);
+            feed.assign(tp, channel);
+        }
+        LOG.info("[{}] assigned {}", name, partitions);
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> handedOut = ledger.revoke(partitions);
+        int dropped = feed.drop(partitions);
+        if (settings.autoCommit()) {
+            try {
+                commit(handedOut);
+            } catch (RuntimeException e) {
+                LOG.warn("[{}] commit before releasing {} failed: {}", name, partitions, e.toString());
+            }
+        }
+        LOG.info("[{}] revoked {}: dropped {} chunks fetched but not handed out; committed {}", name, partitions, dropped,
+                !settings.autoCommit() ? "nothing (auto.commit.enable=false)" : handedOut.isEmpty() ? "nothing new" : handedOut);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        ledger.revoke(partitions);
+        int dropped = feed.drop(partitions);
+        LOG.warn("[{}] lost {} (the ZooKeeper session ended): nothing more of them is handed out ({} chunks dropped)",
+                name, partitions, dropped);
+    }
+
+    // --- shutdown --------------------------------------------------------------------------------------------------
+
+    private void close() {
+        try {
+            consumer.close(); // revokes first: with auto-commit, onPartitionsRevoked commits what was handed out
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] closing the consumer failed: {}", name, e.toString());
+        } finally {
+            synchronized (requests) {
+                closed = true;
+                Request request;
+                while ((request = requests.poll()) != null) {
+                    if (request instanceof Commit commit) {
+                        commit.done().completeExceptionally(new IllegalStateException(name + " has been shut down"));
+                    }
+                }
+            }
+            feed.shutdown();
+            ready.complete(null);
+            stopped.complete(null);
+        }
+    }
+}

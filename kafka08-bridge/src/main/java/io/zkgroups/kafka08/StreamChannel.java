@@ -1,0 +1,144 @@
+package io.zkgroups.kafka08;
+
+import kafka.consumer.ConsumerTimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * One stream's queue of chunks ({@code queued.max.message.chunks} of them at most) and the reading side of it, used by
+ * the stream's one consumer thread through {@link kafka.consumer.ConsumerIterator}. Records are handed out only
+ * through the {@link HandOutLedger}: a chunk whose partition was revoked since it was fetched is dropped, whole.
+ */
+public final class StreamChannel {
+
+    private final BlockingQueue<Chunk> queue;
+    private final HandOutLedger ledger;
+    private final long timeoutMs;
+    private final Runnable onTake;
+    /** The reader's state, touched by the consumer thread only. */
+    private Chunk current;
+    private int index;
+    private boolean done;
+
+    /**
+     * @param capacity  chunks queued at most ({@code queued.max.message.chunks})
+     * @param timeoutMs how long {@link #hasNext} waits for a record ({@code consumer.timeout.ms}); negative: forever
+     * @param onTake    run after each chunk taken out of the queue (the fetcher may have one waiting for room)
+     */
+    public StreamChannel(int capacity, HandOutLedger ledger, long timeoutMs, Runnable onTake) {
+        this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
+        this.ledger = ledger;
+        this.timeoutMs = timeoutMs;
+        this.onTake = onTake;
+    }
+
+    // --- the fetcher's side ----------------------------------------------------------------------------------
+
+    /** Queues {@code chunk} if there is room; returns false if the queue is full. */
+    public boolean offer(Chunk chunk) {
+        return queue.offer(chunk);
+    }
+
+    /**
+     * Drops queued chunks that match (those of revoked partitions: they would be dropped when taken anyway); returns
+     * how many.
+     */
+    public int purge(Predicate<Chunk> revoked) {
+        int[] dropped = {0};
+        queue.removeIf(chunk -> {
+            boolean drop = revoked.test(chunk);
+            dropped[0] += drop ? 1 : 0;
+            return drop;
+        });
+        return dropped[0];
+    }
+
+    /** Ends the stream: whatever is still queued is dropped, then the reader sees the end. */
+    public void shutdown() {
+        queue.clear();
+        while (!queue.offer(Chunk.SHUTDOWN)) {
+            queue.clear(); // a reader cannot put anything back: this ends after one more round at most
+        }
+    }
+
+    // --- the consumer thread's side --------------------------------------------------------------------------
+
+    /**
+     * Whether a record is ready, waiting for one up to {@code consumer.timeout.ms}. False once the connector has
+     * shut down.
+     *
+     * @throws ConsumerTimeoutException if no record came in time (the channel stays usable)
+     */
+    public boolean hasNext() {
+        if (done) {
+            return false;
+        }
+        long deadline = timeoutMs < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (true) {
+            if (current != null && index < current.records().size()
+                    && ledger.isCurrent(current.partition(), current.generation())) {
+                return true;
+            }
+            current = null;
+            Chunk next = take(deadline);
+            if (next == Chunk.SHUTDOWN) {
+                done = true;
+                return false;
+            }
+            current = next;
+            index = 0;
+        }
+    }
+
+    /**
+     * Hands out the next record, recording its position in the ledger.
+     *
+     * @throws NoSuchElementException   if the connector has shut down
+     * @throws ConsumerTimeoutException if no record came within {@code consumer.timeout.ms}
+     */
+    public ConsumerRecord<byte[], byte[]> next() {
+        while (true) {
+            if (!hasNext()) {
+                throw new NoSuchElementException("the consumer connector has been shut down");
+            }
+            ConsumerRecord<byte[], byte[]> record = current.records().get(index++);
+            if (ledger.handOut(current.partition(), current.generation(), record.offset() + 1)) {
+                return record;
+            }
+            current = null; // revoked between hasNext() and now: none of this chunk goes out
+        }
+    }
+
+    private Chunk take(long deadline) {
+        try {
+            Chunk chunk;
+            if (deadline == Long.MAX_VALUE) {
+                chunk = queue.take();
+            } else {
+                chunk = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (chunk == null) {
+                    throw new ConsumerTimeoutException();
+                }
+            }
+            if (chunk == Chunk.SHUTDOWN) {
+                queue.offer(Chunk.SHUTDOWN); // stays the last element for anyone reading after us
+            } else {
+                onTake.run();
+            }
+            return chunk;
+        } catch (InterruptedException e) {
+            // 0.8.2.2 lets the InterruptedException out of hasNext() (Scala has no checked exceptions): so do we
+            throw sneaky(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> RuntimeException sneaky(Throwable e) throws E {
+        throw (E) e;
+    }
+}

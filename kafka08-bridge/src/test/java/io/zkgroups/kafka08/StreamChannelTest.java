@@ -1,0 +1,157 @@
+package io.zkgroups.kafka08;
+
+import kafka.consumer.ConsumerTimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@Timeout(30)
+class StreamChannelTest {
+
+    private static final TopicPartition P0 = new TopicPartition("t", 0);
+    private static final TopicPartition P1 = new TopicPartition("t", 1);
+
+    private final HandOutLedger ledger = new HandOutLedger();
+    private final AtomicInteger taken = new AtomicInteger();
+
+    private StreamChannel channel(long timeoutMs) {
+        return new StreamChannel(2, ledger, timeoutMs, taken::incrementAndGet);
+    }
+
+    private static Chunk chunk(TopicPartition tp, long generation, long from, long to) {
+        return new Chunk(tp, generation, LongStream.range(from, to)
+                .mapToObj(o -> new ConsumerRecord<>(tp.topic(), tp.partition(), o, (byte[]) null, new byte[] {(byte) o}))
+                .toList());
+    }
+
+    @Test
+    void recordsGoOutInOrderAndTheirPositionsAreRecorded() {
+        StreamChannel channel = channel(-1);
+        long g = ledger.assign(P0);
+        assertThat(channel.offer(chunk(P0, g, 5, 8))).isTrue();
+        assertThat(channel.hasNext()).isTrue();
+        assertThat(channel.next().offset()).isEqualTo(5);
+        assertThat(ledger.uncommitted()).isEqualTo(Map.of(P0, 6L));
+        assertThat(channel.next().offset()).isEqualTo(6);
+        assertThat(channel.next().offset()).isEqualTo(7);
+        assertThat(ledger.uncommitted()).isEqualTo(Map.of(P0, 8L));
+        assertThat(taken).hasValue(1);
+    }
+
+    @Test
+    void theQueueHoldsAtMostItsCapacityInChunks() {
+        StreamChannel channel = channel(-1);
+        long g = ledger.assign(P0);
+        assertThat(channel.offer(chunk(P0, g, 0, 1))).isTrue();
+        assertThat(channel.offer(chunk(P0, g, 1, 2))).isTrue();
+        assertThat(channel.offer(chunk(P0, g, 2, 3))).isFalse();
+    }
+
+    @Test
+    void nothingOfARevokedPartitionGoesOutEvenAfterHasNextSaidThereWasARecord() {
+        StreamChannel channel = channel(-1);
+        long g0 = ledger.assign(P0);
+        long g1 = ledger.assign(P1);
+        channel.offer(chunk(P0, g0, 0, 3));
+        channel.offer(chunk(P1, g1, 10, 11));
+        assertThat(channel.hasNext()).isTrue(); // P0's record 0 is ready
+
+        assertThat(ledger.revoke(List.of(P0))).as("nothing of P0 was handed out").isEmpty();
+
+        ConsumerRecord<byte[], byte[]> next = channel.next();
+        assertThat(new TopicPartition(next.topic(), next.partition())).isEqualTo(P1);
+        assertThat(next.offset()).isEqualTo(10);
+    }
+
+    @Test
+    void chunksFetchedBeforeAPartitionLeftAndCameBackAreDropped() {
+        StreamChannel channel = channel(-1);
+        long before = ledger.assign(P0);
+        channel.offer(chunk(P0, before, 0, 2));
+        ledger.revoke(List.of(P0));
+        long after = ledger.assign(P0);
+        channel.offer(chunk(P0, after, 0, 2)); // the new owner generation starts again at the committed offset
+        assertThat(channel.next().offset()).isZero();
+        assertThat(channel.next().offset()).isEqualTo(1);
+        assertThat(ledger.uncommitted()).isEqualTo(Map.of(P0, 2L));
+        assertThat(taken).as("the stale chunk was taken and dropped").hasValue(2);
+    }
+
+    @Test
+    void consumerTimeoutMsEndsTheWaitWithAConsumerTimeoutExceptionAndTheIteratorGoesOn() {
+        StreamChannel channel = channel(50);
+        assertThatThrownBy(channel::hasNext).isInstanceOf(ConsumerTimeoutException.class);
+        assertThatThrownBy(channel::next).isInstanceOf(ConsumerTimeoutException.class);
+        long g = ledger.assign(P0);
+        channel.offer(chunk(P0, g, 0, 1));
+        assertThat(channel.hasNext()).isTrue();
+        assertThat(channel.next().offset()).isZero();
+    }
+
+    @Test
+    void aStaleChunkDoesNotRestartTheTimeout() {
+        StreamChannel channel = channel(200);
+        long g = ledger.assign(P0);
+        channel.offer(chunk(P0, g, 0, 1));
+        ledger.revoke(List.of(P0));
+        long start = System.nanoTime();
+        assertThatThrownBy(channel::hasNext).isInstanceOf(ConsumerTimeoutException.class);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(190);
+    }
+
+    @Test
+    void aWaitingReaderWakesWhenAChunkArrives() throws Exception {
+        StreamChannel channel = channel(-1);
+        long g = ledger.assign(P0);
+        CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> channel.next().offset());
+        channel.offer(chunk(P0, g, 3, 4));
+        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(3);
+    }
+
+    @Test
+    void afterShutdownTheStreamEndsForGood() throws Exception {
+        StreamChannel channel = channel(-1);
+        long g = ledger.assign(P0);
+        channel.offer(chunk(P0, g, 0, 1));
+        channel.offer(chunk(P0, g, 1, 2));
+        CompletableFuture<Boolean> waiting = new CompletableFuture<>();
+        StreamChannel idle = channel(-1);
+        Thread reader = new Thread(() -> waiting.complete(idle.hasNext()));
+        reader.start();
+
+        channel.shutdown();
+        idle.shutdown();
+
+        assertThat(channel.hasNext()).as("queued chunks are dropped at shutdown").isFalse();
+        assertThat(channel.hasNext()).isFalse();
+        assertThatThrownBy(channel::next).isInstanceOf(NoSuchElementException.class);
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).as("a reader blocked in hasNext").isFalse();
+        assertThat(ledger.uncommitted()).isEmpty();
+    }
+
+    @Test
+    void purgingDropsOnlyTheChunksOfTheGivenPartitions() {
+        StreamChannel channel = channel(-1);
+        long g0 = ledger.assign(P0);
+        long g1 = ledger.assign(P1);
+        channel.offer(chunk(P0, g0, 0, 1));
+        channel.offer(chunk(P1, g1, 0, 1));
+        channel.purge(c -> c.partition().equals(P0));
+        assertThat(channel.next().partition()).isEqualTo(1);
+        assertThat(channel.offer(chunk(P1, g1, 1, 2))).isTrue();
+        assertThat(channel.offer(chunk(P1, g1, 2, 3))).as("room for two again").isTrue();
+        assertThat(List.of(channel.next().offset(), channel.next().offset())).containsExactly(1L, 2L);
+    }
+}
