@@ -19,6 +19,7 @@ import org.apache.kafka.common.metrics.stats.Max;
 import org.apache.kafka.common.metrics.stats.Meter;
 import org.apache.kafka.common.metrics.stats.Rate;
 import org.apache.kafka.common.metrics.stats.WindowedCount;
+import org.apache.kafka.common.metrics.stats.WindowedSum;
 import org.apache.kafka.common.utils.Time;
 
 import java.io.Closeable;
@@ -102,11 +103,12 @@ public final class ConsumerMetrics implements Closeable {
                 (Measurable) (config, now) -> health == null ? 0 : health.owned().size());
 
         zooKeeperCommits = registry.sensor("zookeeper-commits");
-        zooKeeperCommits.add(new Meter(new WindowedCount(),
+        // a WindowedSum meter counts the values recorded (partitions), a WindowedCount one the recordings (calls)
+        zooKeeperCommits.add(new Meter(new WindowedSum(),
                 zkgroups("zookeeper-commit-rate", "Partition offsets written to ZooKeeper per second"),
                 zkgroups("zookeeper-commit-total", "Partition offsets written to ZooKeeper since start (0.8.2.2's ZooKeeperCommitsPerSec)")));
         kafkaCommits = registry.sensor("kafka-commits");
-        kafkaCommits.add(new Meter(new WindowedCount(),
+        kafkaCommits.add(new Meter(new WindowedSum(),
                 zkgroups("kafka-commit-rate", "Partition offsets written to Kafka per second"),
                 zkgroups("kafka-commit-total", "Partition offsets written to Kafka since start (0.8.2.2's KafkaCommitsPerSec)")));
         sessionsLost = registry.sensor("sessions-lost");
