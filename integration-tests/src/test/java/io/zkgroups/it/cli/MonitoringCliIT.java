@@ -227,10 +227,11 @@ class MonitoringCliIT {
 
             Map<String, String> p0 = Map.of("group", "gexp", "topic", "exp", "partition", "0");
             assertThat(metrics.get(series("zkgroups_partition_lag", p0))).as(first.body()).isEqualTo(5.0);
-            assertThat(metrics.get(series("zkgroups_partition_store_lag", p0, "store", "zookeeper"))).isEqualTo(7.0);
-            assertThat(metrics.get(series("zkgroups_partition_store_lag", p0, "store", "kafka"))).isEqualTo(5.0);
+            assertThat(metrics.get(series("zkgroups_partition_offset", p0, "store", "zookeeper"))).isEqualTo(3.0);
+            assertThat(metrics.get(series("zkgroups_partition_offset", p0, "store", "kafka"))).isEqualTo(5.0);
             assertThat(metrics.get(series("zkgroups_partition_store_divergence", p0))).isEqualTo(2.0);
-            assertThat(metrics.get(series("zkgroups_partition_log_end_offset", p0))).isEqualTo(10.0);
+            assertThat(metrics.get(series("zkgroups_partition_status", p0))).as("0: OK").isEqualTo(0.0);
+            assertThat(metrics.get(series("zkgroups_topic_log_end_offset", Map.of("topic", "exp", "partition", "0")))).isEqualTo(10.0);
             assertThat(metrics.get(series("zkgroups_partition_owner_info", p0, "owner", "gexp_m-0", "live", "true"))).isEqualTo(1.0);
             assertThat(metrics.get(series("zkgroups_group_phase", Map.of("group", "gexp"), "zkgroups_group_phase", "dual-commit")))
                     .isEqualTo(1.0);
@@ -247,8 +248,8 @@ class MonitoringCliIT {
 
             c.setZk("gexp", "exp", 0, 9);
             HttpResponse<String> second = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(PrometheusText.parse(second.body()).get(series("zkgroups_partition_store_lag", p0, "store", "zookeeper")))
-                    .as("a scrape within --min-interval is served from the last read").isEqualTo(7.0);
+            assertThat(PrometheusText.parse(second.body()).get(series("zkgroups_partition_offset", p0, "store", "zookeeper")))
+                    .as("a scrape within --min-interval is served from the last read").isEqualTo(3.0);
         } finally {
             serving.interrupt();
             serving.join(10_000);

@@ -21,7 +21,9 @@ import java.util.TreeSet;
 /**
  * The exporter's metrics, built from one evaluation of every group. Pure: the same evaluation gives the same snapshots.
  * Names and labels are documented in docs/monitoring.md; every series of a group carries {@code group}, every series of
- * a partition {@code topic} and {@code partition} too.
+ * a partition {@code topic} and {@code partition} too. A partition costs a handful of series (lag, an offset per store,
+ * the status as one number, the owner, the divergence in dual commit): thousands of groups stay scrapeable. The log end
+ * is a topic's, exported once per partition whatever the number of groups reading it.
  */
 final class LagMetrics {
 
@@ -38,19 +40,16 @@ final class LagMetrics {
     static MetricSnapshots of(List<GroupLag> groups, Refresh refresh) {
         Map<String, GaugeSnapshot.Builder> gauges = new LinkedHashMap<>();
         gauge(gauges, "zkgroups_partition_lag", "Records between the offset the group reads (ZooKeeper's, Kafka's, or the larger in dual commit) and the log end");
-        gauge(gauges, "zkgroups_partition_store_lag", "Records between a store's committed offset and the log end, per store (zookeeper, kafka)");
         gauge(gauges, "zkgroups_partition_offset", "Committed offset (the next to consume), per store (zookeeper, kafka)");
         gauge(gauges, "zkgroups_partition_store_divergence", "In the dual-commit phase: Kafka's offset minus ZooKeeper's");
-        gauge(gauges, "zkgroups_partition_log_end_offset", "Log end offset of a partition the group reads");
-        gauge(gauges, "zkgroups_partition_log_start_offset", "Log start offset of a partition the group reads");
+        gauge(gauges, "zkgroups_partition_status", "Status of the partition over the sample window: 0 OK, 1 WARN, 2 STALL, 3 STOP, 4 REWIND, 5 ERR (docs/monitoring.md)");
+        gauge(gauges, "zkgroups_topic_log_end_offset", "Log end offset of a partition some exported group reads");
         gauge(gauges, "zkgroups_group_lag", "Sum of the group's partition lag");
         gauge(gauges, "zkgroups_group_members", "Members registered under /consumers/<group>/ids");
         gauge(gauges, "zkgroups_group_owned_partitions", "Partitions with an owner znode that names a registered member's thread");
         gauge(gauges, "zkgroups_group_unowned_partitions", "Partitions with an offset but no owner znode of a registered member");
         gauge(gauges, "zkgroups_group_unreadable_znodes", "Znodes of the group that cannot be read (registrations, owners, offsets)");
         gauge(gauges, "zkgroups_group_evaluation_samples", "Samples the group's status was judged over");
-        StateSetSnapshot.Builder partitionStatus = StateSetSnapshot.builder().name("zkgroups_partition_status")
-                .help("Status of the partition over the sample window (OK, WARN, STALL, STOP, REWIND, ERR; see docs/monitoring.md)");
         StateSetSnapshot.Builder groupStatus = StateSetSnapshot.builder().name("zkgroups_group_status")
                 .help("Status of the group: its worst partition's");
         StateSetSnapshot.Builder phase = StateSetSnapshot.builder().name("zkgroups_group_phase")
@@ -58,6 +57,7 @@ final class LagMetrics {
         InfoSnapshot.Builder owners = InfoSnapshot.builder().name("zkgroups_partition_owner")
                 .help("The owner znode of a partition: the thread that owns it, and whether it is a registered member's");
 
+        Map<Labels, Long> logEnds = new java.util.TreeMap<>();
         for (GroupLag g : groups) {
             Labels group = Labels.of("group", g.group());
             int owned = 0;
@@ -65,17 +65,16 @@ final class LagMetrics {
             for (GroupLag.PartitionLag p : g.partitions()) {
                 Labels partition = group.add("topic", p.topic()).add("partition", Integer.toString(p.partition()));
                 point(gauges, "zkgroups_partition_lag", partition, p.lag());
-                point(gauges, "zkgroups_partition_store_lag", partition.add("store", "zookeeper"), p.zookeeperLag());
-                point(gauges, "zkgroups_partition_store_lag", partition.add("store", "kafka"), p.kafkaLag());
                 point(gauges, "zkgroups_partition_offset", partition.add("store", "zookeeper"), p.zookeeperOffset());
                 point(gauges, "zkgroups_partition_offset", partition.add("store", "kafka"), p.kafkaOffset());
                 if (MigrationPhase.DUAL_COMMIT.label().equals(g.phase()) && p.zookeeperOffset() != null && p.kafkaOffset() != null) {
                     point(gauges, "zkgroups_partition_store_divergence", partition, p.kafkaOffset() - p.zookeeperOffset());
                 }
-                point(gauges, "zkgroups_partition_log_end_offset", partition, p.logEnd());
-                point(gauges, "zkgroups_partition_log_start_offset", partition, p.logStart());
+                if (p.logEnd() != null) {
+                    logEnds.put(Labels.of("topic", p.topic(), "partition", Integer.toString(p.partition())), p.logEnd());
+                }
                 if (p.status() != null) {
-                    partitionStatus.dataPoint(states(partition, STATUSES, p.status().name()));
+                    point(gauges, "zkgroups_partition_status", partition, (long) p.status().ordinal());
                 }
                 if (p.owner() != null) {
                     owners.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder()
@@ -96,9 +95,9 @@ final class LagMetrics {
             groupStatus.dataPoint(states(group, STATUSES, g.status().name()));
             phase.dataPoint(states(group, PHASES, g.phase()));
         }
+        logEnds.forEach((labels, end) -> point(gauges, "zkgroups_topic_log_end_offset", labels, end));
         List<MetricSnapshot> all = new ArrayList<>();
         gauges.values().forEach(b -> all.add(b.build()));
-        all.add(partitionStatus.build());
         all.add(groupStatus.build());
         all.add(phase.build());
         all.add(owners.build());

@@ -2,7 +2,10 @@ package io.zkgroups.tool.lag;
 
 import java.util.Collection;
 
-/** How a partition's consumption looks over a window of samples ({@link LagEvaluator}), from best to worst. */
+/**
+ * How a partition's consumption looks over a window of samples ({@link LagEvaluator}), from best to worst. The order is
+ * the exporter's status code ({@code zkgroups_partition_status}: 0 OK ... 5 ERR): never reorder.
+ */
 public enum LagStatus {
     /** Caught up at some point in the window, or moving at least as fast as the log grows. */
     OK,
