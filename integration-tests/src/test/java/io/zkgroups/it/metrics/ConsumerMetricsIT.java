@@ -173,6 +173,8 @@ class ConsumerMetricsIT {
                 return c.assignment().equals(Set.of(new TopicPartition("mc", 0)));
             });
             assertThat(coordinator("metrics-off", "assigned-partitions")).isEqualTo(1.0);
+            assertThat(JMX.isRegistered(new ObjectName("kafka.consumer:type=kafka-metrics-count")))
+                    .as("no untagged metric-count MBean shared by every consumer of the JVM").isFalse();
             assertThat(JMX.queryNames(new ObjectName("kafka.consumer:type=ZookeeperConsumerConnector,*"), null))
                     .noneMatch(n -> "metrics-off".equals(n.getKeyProperty("clientId")));
             assertThat(JMX.queryNames(new ObjectName("kafka.consumer:type=ConsumerFetcherManager,*"), null))

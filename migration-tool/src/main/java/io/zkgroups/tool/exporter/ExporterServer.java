@@ -24,7 +24,7 @@ public final class ExporterServer implements AutoCloseable {
     private final HTTPServer http;
     private final String bind;
     private final LagExporter exporter;
-    private final CountDownLatch interrupted = new CountDownLatch(1);
+    private final CountDownLatch never = new CountDownLatch(1);
 
     private ExporterServer(HTTPServer http, String bind, LagExporter exporter) {
         this.http = http;
@@ -62,7 +62,7 @@ public final class ExporterServer implements AutoCloseable {
     /** Blocks until the thread is interrupted (Ctrl-C ends the JVM, a caller in the same JVM interrupts). */
     public void awaitInterrupt() {
         try {
-            interrupted.await();
+            never.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

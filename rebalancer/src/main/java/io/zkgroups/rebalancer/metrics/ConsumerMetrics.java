@@ -82,6 +82,8 @@ public final class ConsumerMetrics implements Closeable {
                            Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics) {
         this.tags = Map.of("client-id", clientId);
         JmxReporter jmx = new JmxReporter();
+        // the registry's own metric count would share its MBean name with the fetcher's
+        jmx.configure(Map.of(JmxReporter.EXCLUDE_CONFIG, "kafka\\.consumer:type=kafka-metrics-count.*"));
         this.registry = new Metrics(new MetricConfig(), List.of(jmx), Time.SYSTEM,
                 new KafkaMetricsContext("kafka.consumer", Map.of("client.id", clientId)));
 
