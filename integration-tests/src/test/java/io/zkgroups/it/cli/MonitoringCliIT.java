@@ -276,6 +276,10 @@ class MonitoringCliIT {
         assertThat(health.out()).contains("ZOOKEEPER HALF HEALTHY");
         assertThat(health.err()).contains(dead);
 
+        CliCluster.Run lag = c.cli("lag", "--group", "gdead", "--samples", "1", "--bootstrap-server", dead, "--timeout", "1s");
+        assertThat(lag.code()).as(lag.toString()).isEqualTo(ExitCode.KAFKA_PARTIAL.code());
+        assertThat(lag.out()).contains("LAG -").containsPattern("dead\\s+0\\s+-\\s+3\\s+-");
+
         CliCluster.Run unhealthy = c.cli("health", "--group", "gdead", "--expect-members", "2", "--bootstrap-server", dead,
                 "--timeout", "1s");
         assertThat(unhealthy.code()).as("a failure of the ZooKeeper half still names itself: " + unhealthy)
