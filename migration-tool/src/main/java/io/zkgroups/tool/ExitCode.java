@@ -17,6 +17,8 @@ public enum ExitCode {
     REWIND_SKIPPED(9, "migrate execute/rollback: some partitions were left alone because copying would "
             + "move their offset backwards (rerun with --allow-rewind on an inactive group to force)"),
     KAFKA_REFUSED(10, "Kafka refused the offsets (e.g. a Kafka-protocol consumer uses the same group id)"),
+    KAFKA_PARTIAL(11, "describe, health, lag: Kafka did not answer; only the ZooKeeper half was printed (and judged), "
+            + "with a warning saying why"),
     HEALTH_MEMBERS(20, "health: no registered member, or fewer/more than --expect-members"),
     HEALTH_UNOWNED(21, "health: a partition of a subscribed topic has no owner"),
     HEALTH_FOREIGN_OWNER(22, "health: a partition is owned by a thread that is not a registered member's"),
@@ -24,7 +26,8 @@ public enum ExitCode {
     HEALTH_STORES(24, "health: dual-commit phase and ZooKeeper and Kafka offsets differ by more than the tolerance"),
     HEALTH_ASSIGNOR_REFUSED(25, "health: the assignor cannot assign this group (e.g. roundrobin with unequal subscriptions)"),
     HEALTH_UNREADABLE(26, "health: a znode of the group cannot be read (a registration, an owner, the offset of a partition "
-            + "the group owns or must own, or a subscribed topic); each path is reported with the reason");
+            + "the group owns or must own, or a subscribed topic); each path is reported with the reason"),
+    HEALTH_STALLED(27, "health --max-stall: a partition with backlog has not advanced for the given time");
 
     private final int code;
     private final String meaning;

@@ -1,6 +1,7 @@
 package io.zkgroups.registry;
 
 import io.zkgroups.registry.store.BrokerRegistry;
+import io.zkgroups.registry.store.GroupScan;
 import io.zkgroups.registry.store.MemberRegistry;
 import io.zkgroups.registry.store.OwnerRegistry;
 import io.zkgroups.registry.store.TopicRegistry;
@@ -59,5 +60,10 @@ public final class ZkRegistry {
 
     public ZkOffsetStore offsets() {
         return offsets;
+    }
+
+    /** Members, owners and offsets of many groups in a few pipelined rounds (monitoring). */
+    public GroupScan scan() {
+        return new GroupScan(znodes, layout);
     }
 }

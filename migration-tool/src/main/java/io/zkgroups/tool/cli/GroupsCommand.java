@@ -39,7 +39,8 @@ final class GroupsCommand extends ParentCommand {
             "Per partition: ZooKeeper offset, Kafka offset, log end, lag, owner thread and member host; members "
                     + "without partitions; the group state (stable, rebalancing, empty, dead) and migration phase "
                     + "(zookeeper-only, dual-commit, kafka-only; see docs/cli.md for the inference).",
-            "Exit 3 for an unknown group, 7 (after printing) when znodes cannot be decoded."})
+            "Exit 3 for an unknown group, 7 (after printing) when znodes cannot be decoded, 11 (after printing the "
+                    + "ZooKeeper half) when Kafka does not answer."})
     static final class Describe extends AbstractCommand {
         @Option(names = "--group", required = true, description = "The group.")
         String group;
@@ -81,7 +82,7 @@ final class GroupsCommand extends ParentCommand {
                 d.unreadable().forEach(u -> err().println("zkgroups: unreadable znode " + u));
                 return ExitCode.UNREADABLE_ZNODE;
             }
-            return ExitCode.OK;
+            return d.kafkaProblem() == null ? ExitCode.OK : ExitCode.KAFKA_PARTIAL;
         }
     }
 

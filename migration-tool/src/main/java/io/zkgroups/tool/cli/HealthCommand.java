@@ -20,7 +20,10 @@ import java.util.Map;
                 + "for the registered members, and (in the dual-commit phase, unless --no-store-check) ZooKeeper and "
                 + "Kafka offsets agree within --store-tolerance.",
         "Otherwise the exit code names the first failed condition: 26 unreadable znode, 20 members, 25 assignor "
-                + "refused, 21 unowned partition, 22 owner not a member, 23 assignment differs, 24 stores differ.",
+                + "refused, 21 unowned partition, 22 owner not a member, 23 assignment differs, 24 stores differ, "
+                + "27 a partition with backlog stalled for --max-stall.",
+        "When Kafka does not answer, the ZooKeeper half is judged and printed with a warning; if it is healthy the exit "
+                + "code is 11.",
         "--wait blocks until healthy or the time is up, re-checking on ZooKeeper events."})
 final class HealthCommand extends AbstractCommand {
 
@@ -55,6 +58,11 @@ final class HealthCommand extends AbstractCommand {
     @Option(names = "--progress", description = "Print each failed evaluation on stderr while waiting.")
     boolean progress;
 
+    @Option(names = "--max-stall", paramLabel = "DURATION", converter = DurationParser.class,
+            description = "Unhealthy (27) when a partition with backlog has not advanced for DURATION: by its ZooKeeper "
+                    + "offset's mtime; an offset read from Kafka is watched for DURATION (health then takes that long).")
+    Duration maxStall;
+
     @Override
     ExitCode run(Clients clients) {
         Strategies.validate(strategy);
@@ -64,8 +72,11 @@ final class HealthCommand extends AbstractCommand {
         if (tolerance < 0) {
             throw new CliException(ExitCode.USAGE, "--store-tolerance must be >= 0");
         }
+        if (maxStall != null && (maxStall.isZero() || maxStall.isNegative())) {
+            throw new CliException(ExitCode.USAGE, "--max-stall must be positive");
+        }
         HealthService.Request request = new HealthService.Request(group, strategy, expectMembers, !noStoreCheck, tolerance,
-                staleAfter, wait, settle);
+                staleAfter, wait, settle, maxStall);
         HealthService.Result result = new HealthService(clients).check(request, report -> {
             if (progress && !report.healthy()) {
                 err().println("progress: health " + group + " " + report.exitCode().code() + " "
@@ -74,11 +85,16 @@ final class HealthCommand extends AbstractCommand {
             }
         });
         HealthReport r = result.report();
+        ExitCode code = result.exitCode();
+        if (result.kafkaProblem() != null) {
+            warn(result.kafkaProblem() + ": only the ZooKeeper half was judged (no store or stall check)");
+        }
         if (json()) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("group", group);
             doc.put("healthy", r.healthy());
-            doc.put("exitCode", r.exitCode().code());
+            doc.put("exitCode", code.code());
+            doc.put("kafkaProblem", result.kafkaProblem());
             doc.put("members", r.members());
             doc.put("expectedMembers", expectMembers);
             doc.put("partitions", r.partitions());
@@ -95,7 +111,9 @@ final class HealthCommand extends AbstractCommand {
             doc.put("elapsedMillis", result.elapsedMillis());
             printJson(doc);
         } else {
-            out().println("group " + group + ": " + (r.healthy() ? "HEALTHY" : "UNHEALTHY (exit " + r.exitCode().code() + ")"));
+            out().println("group " + group + ": " + (code == ExitCode.OK ? "HEALTHY" : r.healthy()
+                    ? "ZOOKEEPER HALF HEALTHY, KAFKA UNKNOWN (exit " + code.code() + ")"
+                    : "UNHEALTHY (exit " + code.code() + ")"));
             out().println("  members " + r.members() + (expectMembers == null ? "" : " (expected " + expectMembers + ")")
                     + ", partitions " + r.partitions() + ", owned " + r.owned() + ", strategy " + r.strategy() + " ("
                     + result.strategyReason() + ")");
@@ -106,6 +124,6 @@ final class HealthCommand extends AbstractCommand {
                 out().println("  after " + result.evaluations() + " checks in " + result.elapsedMillis() + " ms");
             }
         }
-        return r.exitCode();
+        return code;
     }
 }

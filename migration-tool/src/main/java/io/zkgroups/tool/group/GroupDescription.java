@@ -24,7 +24,7 @@ import java.util.TreeSet;
  */
 public record GroupDescription(String group, String state, String phase, String phaseEvidence, String strategy,
                                String strategyReason, List<PartitionRow> partitions, List<MemberRow> members,
-                               List<String> unreadable) {
+                               List<String> unreadable, String kafkaProblem) {
 
     /** One partition. Null values are unknown or absent. */
     public record PartitionRow(String topic, int partition, Long zookeeperOffset, Long kafkaOffset, Long logEndOffset,
@@ -35,8 +35,9 @@ public record GroupDescription(String group, String state, String phase, String 
     public record MemberRow(String consumerId, String host, String subscription, int threads, int ownedPartitions) {
     }
 
+    /** @param kafkaProblem why Kafka's half is missing (null: it is there, or Kafka was not configured) */
     public static GroupDescription of(GroupView view, GroupState state, StrategyChoice strategy,
-                                      Map<TopicAndPartition, Long> logEnd) {
+                                      Map<TopicAndPartition, Long> logEnd, String kafkaProblem) {
         Set<TopicAndPartition> partitions = new TreeSet<>();
         view.subscribedPartitionCounts().forEach((topic, n) -> {
             for (int p = 0; p < n; p++) {
@@ -82,7 +83,7 @@ public record GroupDescription(String group, String state, String phase, String 
         view.zk().unreadable().forEach(u -> unreadable.add(u.toString()));
         view.unreadableTopics().values().forEach(u -> unreadable.add(u.toString()));
         return new GroupDescription(view.group(), state.label(), view.phase().phase().label(), view.phase().evidence(),
-                strategy.strategy(), strategy.reason(), rows, members, unreadable);
+                strategy.strategy(), strategy.reason(), rows, members, unreadable, kafkaProblem);
     }
 
     private static String describe(Member m) {

@@ -8,6 +8,8 @@ import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.TopicRegistry;
 import io.zkgroups.registry.store.Unreadable;
+import io.zkgroups.tool.CliException;
+import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.io.KafkaGroups;
 import io.zkgroups.tool.io.ZkGroups;
@@ -32,6 +34,9 @@ import java.util.TreeSet;
  * <p>
  * The mtimes are compared with ZooKeeper's time ({@link ZooKeeperClock}, calibrated at the first read), so a
  * host with a skewed clock infers the same phase as any other.
+ * <p>
+ * When Kafka does not answer (or refuses), the ZooKeeper half is read all the same: the view's Kafka offsets are
+ * unknown and {@link GroupView#kafkaProblem()} says why.
  */
 public final class GroupReader {
 
@@ -71,11 +76,17 @@ public final class GroupReader {
         ZkOffsetSnapshot zkOffsets = exists ? zk.offsetsWithMtimes(group, watcher) : ZkOffsetSnapshot.empty();
         boolean zkTopics = zk.hasTopicRegistry() || clients.kafka().isEmpty();
         Optional<KafkaGroups> kafka = queryKafka || !zkTopics ? clients.kafka() : Optional.empty();
-        Map<TopicAndPartition, Long> kafkaOffsets = queryKafka ? kafka.map(k -> k.groupOffsets(group)).orElse(null) : null;
-
+        String kafkaProblem = null;
+        Map<TopicAndPartition, Long> kafkaOffsets = null;
+        Collection<String> kafkaTopics = List.of();
         boolean wildcards = members.entries().stream().anyMatch(m -> m.registration().subscription() instanceof Subscription.Wildcard);
-        Collection<String> existingTopics = !wildcards ? List.of()
-                : zkTopics ? zk.topics(watcher) : kafka.get().topics();
+        try {
+            kafkaOffsets = queryKafka ? kafka.map(k -> k.groupOffsets(group)).orElse(null) : null;
+            kafkaTopics = wildcards && !zkTopics ? kafka.get().topics() : List.of();
+        } catch (CliException e) {
+            kafkaProblem = partial(e);
+        }
+        Collection<String> existingTopics = !wildcards ? List.of() : zkTopics ? zk.topics(watcher) : kafkaTopics;
         Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
         for (Member m : members.entries()) {
             subscriptions.put(m.id(), m.registration().subscription().topicStreams(existingTopics, true));
@@ -98,16 +109,31 @@ public final class GroupReader {
                 read.registrations().forEach((topic, registration) -> counts.put(topic, registration.partitionCount()));
                 unreadableTopics.putAll(read.unreadable());
             }
-        } else {
-            counts.putAll(kafka.get().partitionCounts(topics));
+        } else if (kafkaProblem == null) {
+            try {
+                counts.putAll(kafka.get().partitionCounts(topics));
+            } catch (CliException e) {
+                kafkaProblem = partial(e);
+            }
         }
         PhaseInference.Result phase = PhaseInference.infer(zkOffsets.offsets(), zkOffsets.mtimes(), kafkaOffsets, now,
                 staleAfter);
+        if (kafkaProblem != null) {
+            phase = new PhaseInference.Result(phase.phase(), "Kafka did not answer");
+        }
         if (clock.uncalibrated().isPresent()) {
             phase = new PhaseInference.Result(phase.phase(), phase.evidence() + "; ZooKeeper mtimes compared with the "
                     + "local clock (ZooKeeper's time could not be read: " + clock.uncalibrated().get() + ")");
         }
         return new GroupView(group, exists, members, subscriptions, owners, counts, unreadableTopics, zkOffsets,
-                kafkaOffsets, phase, now);
+                kafkaOffsets, phase, now, kafkaProblem);
+    }
+
+    /** The reason of a Kafka failure the ZooKeeper half can be shown without; other failures are thrown on. */
+    public static String partial(CliException e) {
+        if (e.exitCode() != ExitCode.UNREACHABLE && e.exitCode() != ExitCode.KAFKA_REFUSED) {
+            throw e;
+        }
+        return e.getMessage();
     }
 }

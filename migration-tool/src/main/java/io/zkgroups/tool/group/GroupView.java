@@ -23,12 +23,13 @@ import java.util.TreeSet;
  * @param unreadableTopics by topic, the registrations of those topics that exist but cannot be read
  * @param kafka           Kafka offsets, null when Kafka was not queried
  * @param readAt          ZooKeeper's time of the read
+ * @param kafkaProblem    why Kafka's half is missing when Kafka was asked and did not answer; null otherwise
  */
 public record GroupView(String group, boolean existsInZk, Listing<Member> members,
                         Map<ConsumerId, Map<String, Integer>> subscriptions, Listing<PartitionOwner> owners,
                         Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadableTopics,
                         ZkOffsetSnapshot zk, Map<TopicAndPartition, Long> kafka, PhaseInference.Result phase,
-                        Instant readAt) {
+                        Instant readAt, String kafkaProblem) {
 
     /** Topics at least one member subscribes to. */
     public Set<String> subscribedTopics() {

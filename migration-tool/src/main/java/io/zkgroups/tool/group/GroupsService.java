@@ -61,16 +61,24 @@ public final class GroupsService {
         PartitionAssignor assignor = PartitionAssignor.forStrategy(choice.strategy());
         GroupState state = GroupAssessment.state(view, assignor);
         Map<TopicAndPartition, Long> logEnd = Map.of();
-        if (kafka.isPresent()) {
+        String kafkaProblem = view.kafkaProblem();
+        if (kafka.isPresent() && kafkaProblem == null) {
             Set<TopicAndPartition> existing = new TreeSet<>();
             view.partitionCounts().forEach((topic, n) -> {
                 for (int p = 0; p < n; p++) {
                     existing.add(new TopicAndPartition(topic, p));
                 }
             });
-            logEnd = kafka.get().logOffsets(existing, OffsetSpec.latest(), "log end");
+            try {
+                logEnd = kafka.get().logOffsets(existing, OffsetSpec.latest(), "log end");
+            } catch (io.zkgroups.tool.CliException e) {
+                kafkaProblem = GroupReader.partial(e);
+            }
         }
-        return GroupDescription.of(view, state, choice, logEnd);
+        if (kafkaProblem != null) {
+            warnings.add(kafkaProblem + ": printing the ZooKeeper half only (Kafka offsets, log end and lag unknown)");
+        }
+        return GroupDescription.of(view, state, choice, logEnd, kafkaProblem);
     }
 
     public DeletePlan planDelete(String group, String topic, boolean includeKafka) {

@@ -10,7 +10,8 @@ public enum HealthCondition {
     UNOWNED(ExitCode.HEALTH_UNOWNED),
     FOREIGN_OWNER(ExitCode.HEALTH_FOREIGN_OWNER),
     ASSIGNMENT(ExitCode.HEALTH_ASSIGNMENT),
-    STORES(ExitCode.HEALTH_STORES);
+    STORES(ExitCode.HEALTH_STORES),
+    STALLED(ExitCode.HEALTH_STALLED);
 
     private final ExitCode exitCode;
 

@@ -27,6 +27,13 @@ public record HealthReport(String group, String strategy, int members, int parti
         unreadable = List.copyOf(unreadable);
     }
 
+    /** This report with {@code more} findings added. */
+    public HealthReport withFindings(List<Finding> more) {
+        List<Finding> all = new java.util.ArrayList<>(findings);
+        all.addAll(more);
+        return new HealthReport(group, strategy, members, partitions, owned, all, storeStatus, unreadable);
+    }
+
     public boolean healthy() {
         return findings.isEmpty();
     }

@@ -1,5 +1,6 @@
 package io.zkgroups.tool.health;
 
+import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
@@ -7,29 +8,49 @@ import io.zkgroups.tool.group.GroupReader;
 import io.zkgroups.tool.group.GroupView;
 import io.zkgroups.tool.group.StrategyChoice;
 import io.zkgroups.tool.io.Clients;
+import io.zkgroups.tool.io.KafkaGroups;
+import io.zkgroups.tool.reset.PartitionFacts;
+import io.zkgroups.tool.reset.ResetPlanner;
+import org.apache.kafka.clients.admin.OffsetSpec;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
  * {@code health}: evaluates {@link HealthCheck} on a fresh read of the group; with a wait, re-evaluates on every
  * ZooKeeper change under the group (members, owners, offsets) and of its subscribed topics until the group is
- * healthy or the time is up. Kafka has no watches: while the only failure is the store check, Kafka is re-read
- * every {@link #KAFKA_RECHECK}.
+ * healthy or the time is up. Kafka has no watches: while the only failure is the store check, or Kafka did not answer,
+ * Kafka is re-read every {@link #KAFKA_RECHECK}. With {@code --max-stall}, {@link StallCheck} looks at the progress of
+ * every partition with an offset; offsets read from Kafka are watched for that long before they are judged.
  */
 public final class HealthService {
 
     static final Duration KAFKA_RECHECK = Duration.ofSeconds(2);
 
-    /** What to check. */
+    /** What to check. {@code maxStall}: null for no stall check. */
     public record Request(String group, String strategy, Integer expectMembers, boolean storeCheck, long tolerance,
-                          Duration staleAfter, Duration waitFor, Duration settle) {
+                          Duration staleAfter, Duration waitFor, Duration settle, Duration maxStall) {
     }
 
-    /** The last evaluation, and how the group looked then. */
+    /**
+     * The last evaluation, and how the group looked then. {@code kafkaProblem}: why the Kafka half (store check, stall
+     * check) could not be judged; null when Kafka answered or was not needed.
+     */
     public record Result(HealthReport report, String phase, String phaseEvidence, String strategyReason, int evaluations,
-                         long elapsedMillis) {
+                         long elapsedMillis, String kafkaProblem) {
+
+        /** The report's exit code; a healthy ZooKeeper half whose Kafka half is unknown is {@link ExitCode#KAFKA_PARTIAL}. */
+        public ExitCode exitCode() {
+            return report.healthy() && kafkaProblem != null ? ExitCode.KAFKA_PARTIAL : report.exitCode();
+        }
     }
 
     private final Clients clients;
@@ -41,6 +62,10 @@ public final class HealthService {
     /** @param onEvaluation sees every evaluation (for progress while waiting) */
     public Result check(Request request, Consumer<HealthReport> onEvaluation) {
         GroupReader reader = new GroupReader(clients, request.staleAfter(), Clock.systemUTC());
+        StallCheck stalls = request.maxStall() == null ? null : new StallCheck(request.maxStall());
+        if (stalls != null) {
+            clients.requireKafka("health --max-stall (it compares offsets with the log end)");
+        }
         Signal signal = new Signal();
         boolean waiting = !request.waitFor().isZero();
         long start = System.nanoTime();
@@ -49,7 +74,7 @@ public final class HealthService {
         try {
             while (true) {
                 long seen = signal.version();
-                GroupView view = reader.read(request.group(), waiting ? signal : null, request.storeCheck());
+                GroupView view = reader.read(request.group(), waiting ? signal : null, request.storeCheck() || stalls != null);
                 if (!view.existsInZk() && !waiting) {
                     throw new CliException(ExitCode.NOT_FOUND, "group " + request.group() + " not found: no /consumers/"
                             + request.group() + " in ZooKeeper");
@@ -58,23 +83,51 @@ public final class HealthService {
                 PartitionAssignor assignor = PartitionAssignor.forStrategy(choice.strategy());
                 HealthReport report = HealthCheck.evaluate(GroupAssessment.input(view, assignor, request.expectMembers(),
                         request.storeCheck() ? GroupAssessment.stores(view, request.tolerance()) : null));
+                String kafkaProblem = view.kafkaProblem();
+                Optional<Instant> judgeableAt = Optional.empty();
+                if (stalls != null && kafkaProblem == null) {
+                    try {
+                        StallCheck.Result stalled = stalls.evaluate(progress(view), view.readAt());
+                        judgeableAt = stalled.judgeableAt();
+                        if (!stalled.stalled().isEmpty()) {
+                            report = report.withFindings(List.of(new HealthReport.Finding(HealthCondition.STALLED,
+                                    stalled.stalled().size() + " partitions with backlog have not advanced for "
+                                            + request.maxStall().toSeconds() + " s: " + HealthCheck.shortList(stalled.stalled()))));
+                        }
+                    } catch (CliException e) {
+                        kafkaProblem = GroupReader.partial(e);
+                    }
+                }
                 evaluations++;
                 onEvaluation.accept(report);
                 Result result = new Result(report, view.phase().phase().label(), view.phase().evidence(), choice.reason(),
-                        evaluations, Duration.ofNanos(System.nanoTime() - start).toMillis());
+                        evaluations, Duration.ofNanos(System.nanoTime() - start).toMillis(), kafkaProblem);
                 long now = System.nanoTime();
-                if (report.healthy()) {
+                boolean complete = kafkaProblem == null && judgeableAt.isEmpty();
+                if (report.healthy() && complete) {
                     if (request.settle().isZero() || !signal.awaitChange(seen, request.settle().toNanos())) {
                         return result;
                     }
                     continue; // something moved while settling: look again
                 }
-                if (!waiting || now >= deadline) {
-                    return result;
-                }
-                long waitNanos = deadline - now;
-                if (report.has(HealthCondition.STORES)) {
-                    waitNanos = Math.min(waitNanos, KAFKA_RECHECK.toNanos());
+                long waitNanos;
+                if (judgeableAt.isPresent() && report.healthy()) {
+                    // offsets read from Kafka: the check samples them, even without --wait
+                    waitNanos = Math.max(0, Duration.between(view.readAt(), judgeableAt.get()).toNanos());
+                    if (waiting) {
+                        if (now >= deadline) {
+                            return result;
+                        }
+                        waitNanos = Math.min(waitNanos, deadline - now);
+                    }
+                } else {
+                    if (!waiting || now >= deadline) {
+                        return result;
+                    }
+                    waitNanos = deadline - now;
+                    if (report.has(HealthCondition.STORES) || kafkaProblem != null) {
+                        waitNanos = Math.min(waitNanos, KAFKA_RECHECK.toNanos());
+                    }
                 }
                 signal.awaitChange(seen, waitNanos);
             }
@@ -82,5 +135,28 @@ public final class HealthService {
             Thread.currentThread().interrupt();
             throw new CliException(ExitCode.INTERNAL, "interrupted while waiting for group " + request.group(), e);
         }
+    }
+
+    /** Every partition of an existing topic with an offset the group reads: that offset, the log end, its mtime. */
+    private Map<TopicAndPartition, StallCheck.Progress> progress(GroupView view) {
+        Set<TopicAndPartition> withOffset = new TreeSet<>(view.zk().offsets().keySet());
+        if (view.kafka() != null) {
+            withOffset.addAll(view.kafka().keySet());
+        }
+        withOffset.removeIf(tp -> tp.partition() >= view.partitionCounts().getOrDefault(tp.topic(), 0));
+        KafkaGroups kafka = clients.requireKafka("health --max-stall");
+        Map<TopicAndPartition, Long> logEnd = kafka.logOffsets(withOffset, OffsetSpec.latest(), "log end");
+        Map<TopicAndPartition, StallCheck.Progress> progress = new TreeMap<>();
+        for (TopicAndPartition tp : withOffset) {
+            Long zk = view.zk().offsets().get(tp);
+            Long offset = ResetPlanner.currentOffset(new PartitionFacts(tp, zk, view.kafka() == null ? null : view.kafka().get(tp),
+                    null, null, null), view.phase().phase());
+            Long end = logEnd.get(tp);
+            if (offset != null && end != null) {
+                Instant changedAt = offset.equals(zk) ? view.zk().mtimes().get(tp) : null;
+                progress.put(tp, new StallCheck.Progress(offset, end, changedAt));
+            }
+        }
+        return progress;
     }
 }

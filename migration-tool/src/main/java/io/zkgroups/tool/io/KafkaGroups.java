@@ -69,18 +69,25 @@ public final class KafkaGroups {
         return groupOffsets(List.of(group)).getOrDefault(group, Map.of());
     }
 
-    /** Every offset Kafka holds for each of {@code groups}, fetched in batches. */
+    /** A batched OffsetFetch in flight. */
+    private record Batch(List<String> groups, KafkaFuture<Map<String, Map<TopicPartition, OffsetAndMetadata>>> reply) {
+    }
+
+    /** Every offset Kafka holds for each of {@code groups}, fetched in batches that are all sent before any is awaited. */
     public Map<String, Map<TopicAndPartition, Long>> groupOffsets(Collection<String> groups) {
         Map<String, Map<TopicAndPartition, Long>> result = new TreeMap<>();
         List<String> all = new ArrayList<>(groups);
+        List<Batch> sent = new ArrayList<>();
         for (int from = 0; from < all.size(); from += FETCH_BATCH) {
             Map<String, ListConsumerGroupOffsetsSpec> specs = new LinkedHashMap<>();
             all.subList(from, Math.min(all.size(), from + FETCH_BATCH))
                     .forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
-            String what = specs.size() == 1 ? "reading the Kafka offsets of group " + all.get(from)
-                    : "reading the Kafka offsets of " + specs.size() + " groups";
-            Map<String, Map<TopicPartition, OffsetAndMetadata>> fetched =
-                    await(admin.listConsumerGroupOffsets(specs).all(), what, firstOf(specs.keySet()));
+            sent.add(new Batch(List.copyOf(specs.keySet()), admin.listConsumerGroupOffsets(specs).all()));
+        }
+        for (Batch batch : sent) {
+            String what = batch.groups().size() == 1 ? "reading the Kafka offsets of group " + batch.groups().get(0)
+                    : "reading the Kafka offsets of " + batch.groups().size() + " groups";
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> fetched = await(batch.reply(), what, batch.groups().get(0));
             fetched.forEach((group, offsets) -> {
                 Map<TopicAndPartition, Long> converted = new TreeMap<>();
                 offsets.forEach((tp, om) -> {
@@ -198,10 +205,6 @@ public final class KafkaGroups {
     private CliException unreachable(String what, Throwable cause) {
         return new CliException(ExitCode.UNREACHABLE, "Kafka at " + bootstrap + " did not answer within "
                 + timeout.toSeconds() + " s while " + what + " (is --bootstrap-server right and the broker up?)", cause);
-    }
-
-    private static String firstOf(Collection<String> groups) {
-        return groups.iterator().next();
     }
 
     static TopicPartition to(TopicAndPartition tp) {

@@ -27,6 +27,16 @@ public final class Json {
         }
     }
 
+    /** One compact document on one line (JSON Lines), for commands that print as they go. */
+    public static void printLine(PrintWriter out, Object value) {
+        try {
+            out.println(MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value));
+            out.flush();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+        }
+    }
+
     public static ObjectMapper mapper() {
         return MAPPER;
     }

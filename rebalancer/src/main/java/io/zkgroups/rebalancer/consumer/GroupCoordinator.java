@@ -6,6 +6,7 @@ import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MemberState;
 import io.zkgroups.rebalancer.group.OwnershipFence;
 import io.zkgroups.rebalancer.group.TopicMetadata;
+import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
 import io.zkgroups.rebalancer.offsets.OffsetLookup;
@@ -57,6 +58,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     private final KafkaConsumer<?, ?> fetcher;
     private final OffsetStore store;
     private final OffsetCommitter committer;
+    private final ConsumerMetrics metrics;
     private final BlockingDeque<RebalanceEvent> events = new LinkedBlockingDeque<>();
 
     private volatile GroupMember member;
@@ -71,14 +73,15 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     private final Map<TopicPartition, Integer> streams = new HashMap<>();
 
     GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator,
-                     TopicMetadata topicMetadata, KafkaConsumer<?, ?> fetcher, OffsetStore store) {
+                     TopicMetadata topicMetadata, KafkaConsumer<?, ?> fetcher, OffsetStore store, ConsumerMetrics metrics) {
         this.config = config;
         this.consumerId = consumerId;
         this.curator = curator;
         this.topicMetadata = topicMetadata;
         this.fetcher = fetcher;
         this.store = store;
-        this.committer = new OffsetCommitter(config, consumerId.toString(), store, this);
+        this.metrics = metrics;
+        this.committer = new OffsetCommitter(config, consumerId.toString(), store, this, metrics);
         this.held = new HeldPartitions(consumerId.toString(), config.groupId());
     }
 
@@ -102,9 +105,10 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
                 .withDebounce(config.rebalanceDebounce())
                 .withBackoff(Duration.ofMillis(Math.min(50, config.rebalanceBackoff().toMillis())), config.rebalanceBackoff())
                 .withAdvertisedCapabilities(config.advertiseCapabilities());
-        bridge = new RebalanceBridge(events, config.revokeTimeout());
+        bridge = new RebalanceBridge(events, config.revokeTimeout(), metrics);
         member = new GroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge);
         bridge.attach(member.fence());
+        metrics.attach(member);
         committer.restartTimers();
         member.start();
     }
@@ -121,6 +125,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         }
         bridge.pollThreadGone();
         member.close();
+        metrics.detach(member);
         events.removeIf(e -> !(e instanceof RebalanceEvent.Wakeup));
         member = null;
         bridge = null;

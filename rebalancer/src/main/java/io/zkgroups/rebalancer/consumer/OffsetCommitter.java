@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
@@ -48,6 +49,7 @@ final class OffsetCommitter {
     private final String memberName;
     private final OffsetStore store;
     private final Ownership ownership;
+    private final ConsumerMetrics metrics;
     private final boolean autoCommit;
     private final Duration autoCommitInterval;
     private final boolean refreshIdle;
@@ -57,11 +59,13 @@ final class OffsetCommitter {
     private long nextAutoCommitNanos;
     private long nextRefreshNanos;
 
-    OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, Ownership ownership) {
+    OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, Ownership ownership,
+                    ConsumerMetrics metrics) {
         this.group = config.groupId();
         this.memberName = memberName;
         this.store = store;
         this.ownership = ownership;
+        this.metrics = metrics;
         this.autoCommit = config.autoCommit();
         this.autoCommitInterval = config.autoCommitInterval();
         // Kafka drops offsets not committed for offsets.retention.minutes: idle partitions are re-committed
@@ -153,10 +157,13 @@ final class OffsetCommitter {
         }
         Map<TopicAndPartition, Long> request = new HashMap<>();
         changed.forEach((tp, offset) -> request.put(new TopicAndPartition(tp.topic(), tp.partition()), offset));
+        long start = System.nanoTime();
         try (CommitPermit permit = ownership.authorize(changed.keySet())) {
             Set<TopicAndPartition> accepted = store.commit(group, request, permit);
             accepted.forEach(tp -> lastCommitted.put(new TopicPartition(tp.topic(), tp.partition()), request.get(tp)));
+            metrics.committed(System.nanoTime() - start);
         } catch (FencedException e) {
+            metrics.commitFenced();
             throw new CommitFailedException("[" + memberName + "] " + e.getMessage());
         } catch (OffsetStoreException e) {
             throw new KafkaException(e.getMessage(), e);

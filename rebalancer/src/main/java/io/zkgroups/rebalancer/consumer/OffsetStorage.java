@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.DualOffsets;
 import io.zkgroups.rebalancer.offsets.KafkaOffsets;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
@@ -26,13 +27,17 @@ final class OffsetStorage {
         return config.offsetsStorage() == ZkConsumerConfig.OffsetsStorage.KAFKA;
     }
 
-    /** The store for {@code config}; {@code admin} may be null when {@link #needsKafka} is false. */
-    static OffsetStore forConfig(ZkConsumerConfig config, ZkRegistry registry, Admin admin) {
-        ZkOffsets zk = new ZkOffsets(registry.offsets());
+    /**
+     * The store for {@code config}; {@code admin} may be null when {@link #needsKafka} is false. What each underlying store
+     * accepts is counted in {@code metrics}.
+     */
+    static OffsetStore forConfig(ZkConsumerConfig config, ZkRegistry registry, Admin admin, ConsumerMetrics metrics) {
+        OffsetStore zk = new MeteredOffsetStore(new ZkOffsets(registry.offsets()), ConsumerMetrics.Store.ZOOKEEPER, metrics);
         if (!needsKafka(config)) {
             return zk;
         }
-        KafkaOffsets kafka = new KafkaOffsets(admin, KAFKA_TIMEOUT, false);
+        OffsetStore kafka = new MeteredOffsetStore(new KafkaOffsets(admin, KAFKA_TIMEOUT, false), ConsumerMetrics.Store.KAFKA,
+                metrics);
         return config.dualCommit() ? new DualOffsets(kafka, zk) : kafka;
     }
 }

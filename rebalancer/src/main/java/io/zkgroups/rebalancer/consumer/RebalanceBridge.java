@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.group.MembershipListener;
+import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.group.OwnershipFence;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.common.TopicPartition;
@@ -36,12 +37,14 @@ final class RebalanceBridge implements MembershipListener {
 
     private final BlockingQueue<RebalanceEvent> events;
     private final Duration revokeTimeout;
+    private final ConsumerMetrics metrics;
     private volatile OwnershipFence fence;
     private volatile boolean pollThreadGone;
 
-    RebalanceBridge(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout) {
+    RebalanceBridge(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout, ConsumerMetrics metrics) {
         this.events = events;
         this.revokeTimeout = revokeTimeout;
+        this.metrics = metrics;
     }
 
     /** The fence of the member this bridge serves; set before the member starts. */
@@ -66,6 +69,7 @@ final class RebalanceBridge implements MembershipListener {
         } catch (TimeoutException e) {
             fence.withdraw(partitions); // before anything else: a commit the poll thread starts now must not pass
             if (done.complete(null)) {
+                metrics.revokeTimedOut();
                 LOG.warn("the application did not finish revoking {} within {} ms (zkgroups.revoke.timeout.ms): "
                         + "releasing them without a commit; their next owner starts at the last committed offset",
                         partitions, revokeTimeout.toMillis());

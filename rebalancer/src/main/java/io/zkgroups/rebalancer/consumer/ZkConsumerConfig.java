@@ -40,6 +40,8 @@ public final class ZkConsumerConfig {
     public static final String METADATA_REFRESH_MS = "zkgroups.metadata.refresh.ms";
     public static final String OFFSETS_REFRESH_MS = "zkgroups.offsets.refresh.ms";
     public static final String REVOKE_TIMEOUT_MS = "zkgroups.revoke.timeout.ms";
+    /** Whether to register the 0.8.2.2 consumer's MBeans too (docs/monitoring.md). */
+    public static final String LEGACY_MBEANS = "zkgroups.metrics.legacy.mbeans";
     static final Map<String, String> ZKGROUPS_DEFAULTS = Map.of(
             MAX_GROUP_SIZE, "0",
             STREAMS_PER_TOPIC, "1",
@@ -47,7 +49,8 @@ public final class ZkConsumerConfig {
             ADVERTISE_CAPABILITIES, "false",
             METADATA_REFRESH_MS, "1000",
             OFFSETS_REFRESH_MS, "3600000",
-            REVOKE_TIMEOUT_MS, "300000");
+            REVOKE_TIMEOUT_MS, "300000",
+            LEGACY_MBEANS, "true");
 
     /** 0.8 fetch-side properties and the kafka-clients property that takes their meaning. */
     private static final Map<String, String> LEGACY_TO_CLIENT = Map.of(
@@ -148,7 +151,8 @@ public final class ZkConsumerConfig {
         if (streamsPerTopic() < 1) {
             throw bad(STREAMS_PER_TOPIC, "must be at least 1");
         }
-        for (String key : List.of("auto.commit.enable", "dual.commit.enabled", "exclude.internal.topics", ADVERTISE_CAPABILITIES)) {
+        for (String key : List.of("auto.commit.enable", "dual.commit.enabled", "exclude.internal.topics", ADVERTISE_CAPABILITIES,
+                LEGACY_MBEANS)) {
             String value = values.get(key);
             if (value != null && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
                 throw bad(key, "must be true or false");
@@ -308,6 +312,16 @@ public final class ZkConsumerConfig {
 
     public Duration revokeTimeout() {
         return Duration.ofMillis(Integer.parseInt(get(REVOKE_TIMEOUT_MS)));
+    }
+
+    /** Whether the consumer registers the MBeans of the 0.8.2.2 consumer next to Kafka-style ones. */
+    public boolean legacyMBeans() {
+        return Boolean.parseBoolean(get(LEGACY_MBEANS));
+    }
+
+    /** The client id of the consumer's metrics and of its fetcher ({@code client.id}, by default the group id). */
+    public String clientId() {
+        return get("client.id");
     }
 
     /** Problems with keys found while parsing (already logged). */

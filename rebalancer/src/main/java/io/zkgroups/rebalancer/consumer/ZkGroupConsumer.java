@@ -5,6 +5,7 @@ import io.zkgroups.rebalancer.group.KafkaTopicMetadata;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.TopicMetadata;
 import io.zkgroups.rebalancer.group.ZkTopicMetadata;
+import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
 import io.zkgroups.registry.ZkNames;
@@ -88,6 +89,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final ConsumerId consumerId;
     private final GroupCoordinator coordinator;
     private final OffsetCommitter committer;
+    private final ConsumerMetrics metrics;
     private final AtomicLong currentThread = new AtomicLong(NO_THREAD);
     private final AtomicInteger refCount = new AtomicInteger();
     private volatile boolean userWakeup;
@@ -127,6 +129,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         boolean started = false;
         KafkaConsumer<K, V> inner = null;
         Admin adminClient = null;
+        ConsumerMetrics consumerMetrics = null;
         try {
             ZkRegistry registry = ZkRegistry.of(curator);
             List<BrokerInfo> brokers = registry.brokers().list().entries();
@@ -138,12 +141,19 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             this.admin = adminClient;
             this.topicMetadata = zkMetadata ? new ZkTopicMetadata(registry.topics())
                     : new KafkaTopicMetadata(adminClient, config.metadataRefresh(), Duration.ofSeconds(30));
-            this.offsets = OffsetStorage.forConfig(config, registry, adminClient);
-            this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, inner, offsets);
+            KafkaConsumer<K, V> fetcherRef = inner;
+            consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
+                    fetcherRef::metrics);
+            this.metrics = consumerMetrics;
+            this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
+            this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, inner, offsets, consumerMetrics);
             this.committer = coordinator.committer();
             started = true;
         } finally {
             if (!started) {
+                if (consumerMetrics != null) {
+                    consumerMetrics.close();
+                }
                 if (inner != null) {
                     inner.close(Duration.ZERO);
                 }
@@ -553,9 +563,16 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         return fetcher.clientInstanceId(timeout);
     }
 
+    /**
+     * The fetcher's metrics (Kafka's {@code consumer-fetch-manager-metrics} and others of the inner {@code KafkaConsumer})
+     * and this consumer's own: Kafka's {@code consumer-coordinator-metrics} and {@code zkgroups-consumer-metrics}
+     * (docs/monitoring.md). Safe to call from any thread, as metrics reporters do.
+     */
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        return fetcher.metrics();
+        Map<MetricName, Metric> all = new HashMap<>(fetcher.metrics());
+        all.putAll(metrics.metrics());
+        return Collections.unmodifiableMap(all);
     }
 
     @Override
@@ -700,6 +717,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 if (admin != null) {
                     admin.close(timeout);
                 }
+                metrics.close();
                 curator.close();
             }
         } finally {

@@ -135,6 +135,8 @@ public final class GroupMember implements Closeable {
     private GroupView waitingView;
     private Map<TopicAndPartition, ThreadId> waitingClaim;
     private volatile OwnerWait ownerWait;
+    /** The partitions of the claim that waits for their previous owners (for {@link #health()}). */
+    private volatile SortedSet<TopicAndPartition> awaitingRelease = Collections.emptySortedSet();
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
 
     // --- scheduling (any thread) ----------------------------------------------------------------------
@@ -449,6 +451,7 @@ public final class GroupMember implements Closeable {
     /** {@code toClaim} is ours now: the attempt that computed {@code view} succeeded. */
     private void claimed(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
         ownerWait = null;
+        awaitingRelease = Collections.emptySortedSet();
         if (registry.znodes().sessionId() != registeredSession) {
             // The attempt outlived its session (it stalled, or the claim went out on the new one): what it computed
             // is not ours, and the listener never hears of it. Claims that landed in the current session are
@@ -610,6 +613,7 @@ public final class GroupMember implements Closeable {
         }
         Set<String> paths = new TreeSet<>();
         stillHeld.forEach(tp -> paths.add(registry.layout().owner(group, tp)));
+        awaitingRelease = Collections.unmodifiableSortedSet(new TreeSet<>(stillHeld));
         wait.await(paths);
         boolean holderAlive = false;
         Set<ConsumerId> members = view != null ? view.members().keySet() : lastKnownMembers();
@@ -701,6 +705,7 @@ public final class GroupMember implements Closeable {
 
     private void refuse(String error) {
         LOG.error("[{}] {}", me, error);
+        awaitingRelease = Collections.emptySortedSet();
         lastError = error;
         if (!owned.isEmpty()) {
             Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
@@ -753,6 +758,7 @@ public final class GroupMember implements Closeable {
     /** Everything owned may belong to someone else now: report it lost, without committing. */
     private void loseEverything() {
         ownershipSession = 0;
+        awaitingRelease = Collections.emptySortedSet();
         // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
         // client on the new session may have left some there; the release reads them and deletes only ours
         if (!owned.isEmpty()) {
@@ -832,6 +838,7 @@ public final class GroupMember implements Closeable {
     }
 
     private void leave() {
+        awaitingRelease = Collections.emptySortedSet();
         try {
             if (!owned.isEmpty()) {
                 Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
@@ -883,7 +890,8 @@ public final class GroupMember implements Closeable {
             List<io.zkgroups.registry.store.Unreadable> alarms = new ArrayList<>();
             unreadableBySource.values().forEach(alarms::addAll);
             MemberHealth now = new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
-                    Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed, alarms);
+                    Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed, alarms,
+                    awaitingRelease);
             if (now.equals(health)) {
                 return;
             }

@@ -22,15 +22,18 @@ import java.util.SortedSet;
  * @param malformedMembers members whose registration could not be read (left out of the assignment)
  * @param unreadable      other znodes this member needs but cannot read (an owned partition's offset, a subscribed
  *                        topic): what they name is held, with this alarm, while everything else goes on
+ * @param awaitingRelease partitions assigned to this member whose claim waits for their previous owner to delete its
+ *                        owner znode (a member handing them over, or a dead one whose session has not expired yet)
  */
 public record MemberHealth(MemberState state, long generation, SortedSet<TopicAndPartition> owned,
                            List<RebalanceCause> lastCauses, Optional<String> lastError, int failedAttempts,
                            Optional<Instant> stableSince, List<Unreadable> malformedMembers,
-                           List<Unreadable> unreadable) {
+                           List<Unreadable> unreadable, SortedSet<TopicAndPartition> awaitingRelease) {
 
     public MemberHealth {
         malformedMembers = List.copyOf(malformedMembers);
         unreadable = List.copyOf(unreadable);
+        awaitingRelease = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(awaitingRelease));
     }
 
     public boolean isStable() {

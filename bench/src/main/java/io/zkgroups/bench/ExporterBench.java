@@ -1,0 +1,159 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.embedded.EmbeddedKafka;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.tool.Main;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The cost of one {@code zkgroups exporter} scrape of G groups × P partitions: every group has an offset in ZooKeeper
+ * and in Kafka for each partition (the dual-commit phase, so both stores are read and compared), and one member owning
+ * everything in one group of fifty. Two exporters run in this JVM against one loopback ZooKeeper and one in-process
+ * Kafka 3.9 broker: one with {@code --min-interval 0s} (every scrape reads ZooKeeper and Kafka: the figure that matters),
+ * one with {@code --min-interval 1h} (a cached scrape: rendering only). Scrapes go over loopback HTTP, one at a time.
+ * Usage: {@code ExporterBench [--groups N] [--partitions N] [--scrapes N]}.
+ */
+public final class ExporterBench {
+
+    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/metrics");
+
+    public static void main(String[] args) throws Exception {
+        Map<String, Integer> opts = new HashMap<>(Map.of("--groups", 1000, "--partitions", 50, "--scrapes", 7));
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!opts.containsKey(args[i])) {
+                throw new IllegalArgumentException("unknown option " + args[i] + "; known: " + opts.keySet());
+            }
+            opts.put(args[i], Integer.parseInt(args[i + 1]));
+        }
+        int groups = opts.get("--groups");
+        int partitions = opts.get("--partitions");
+        int scrapes = opts.get("--scrapes");
+        System.out.printf("ExporterBench: %d groups x %d partitions = %d partition series per metric, %d scrapes%n",
+                groups, partitions, groups * partitions, scrapes);
+
+        try (TestZooKeeper zk = TestZooKeeper.start();
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(zk.connectString() + "/bench")) {
+            kafka.createTopic("bench", partitions);
+            CuratorFramework curator = zk.newClient(30_000);
+            ZkRegistry registry = new ZkRegistry(curator, ZkLayout.withChroot("/bench"));
+            Admin admin = kafka.admin();
+            long t0 = System.nanoTime();
+            Deque<KafkaFuture<Void>> inFlight = new ArrayDeque<>();
+            List<CuratorFramework> members = new ArrayList<>();
+            for (int g = 0; g < groups; g++) {
+                String name = String.format("bench-%04d", g);
+                Map<TopicAndPartition, Long> offsets = new TreeMap<>();
+                Map<TopicPartition, OffsetAndMetadata> kafkaOffsets = new HashMap<>();
+                for (int p = 0; p < partitions; p++) {
+                    offsets.put(new TopicAndPartition("bench", p), 0L);
+                    kafkaOffsets.put(new TopicPartition("bench", p), new OffsetAndMetadata(0L));
+                }
+                registry.offsets().commit(name, offsets);
+                if (inFlight.size() == 8) {
+                    inFlight.removeFirst().get(30, TimeUnit.SECONDS);
+                }
+                inFlight.addLast(admin.alterConsumerGroupOffsets(name, kafkaOffsets).all());
+                if (g % 50 == 0) { // a session each: ZooKeeper allows 60 connections per address
+                    members.add(member(zk, name, partitions));
+                }
+            }
+            for (KafkaFuture<Void> f : inFlight) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            System.out.printf("seeded in %.1f s (%d groups with a member)%n", (System.nanoTime() - t0) / 1e9, members.size());
+
+            String zkConnect = zk.connectString() + "/bench";
+            HttpClient http = HttpClient.newHttpClient();
+            for (String minInterval : List.of("0s", "1h")) {
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                Thread serving = new Thread(() -> Main.run(new String[]{"exporter", "--port", "0", "--min-interval", minInterval,
+                        "--zookeeper", zkConnect, "--timeout", "30s"}, new PrintStream(OutputStream.nullOutputStream()),
+                        new PrintStream(err, true, StandardCharsets.UTF_8)), "exporter-" + minInterval);
+                long start = System.nanoTime();
+                serving.start();
+                int port = awaitPort(err, serving);
+                System.out.printf("exporter --min-interval %s: started (first read included) in %.2f s%n", minInterval,
+                        (System.nanoTime() - start) / 1e9);
+                URI uri = URI.create("http://127.0.0.1:" + port + "/metrics");
+                List<Double> millis = new ArrayList<>();
+                int bytes = 0;
+                long lines = 0;
+                for (int i = 0; i < scrapes; i++) {
+                    long s = System.nanoTime();
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+                    millis.add((System.nanoTime() - s) / 1e6);
+                    if (r.statusCode() != 200) {
+                        throw new IllegalStateException("scrape answered " + r.statusCode());
+                    }
+                    bytes = r.body().length();
+                    lines = r.body().lines().filter(l -> !l.startsWith("#")).count();
+                }
+                Collections.sort(millis);
+                System.out.printf("| --min-interval %s | median %.0f ms | min %.0f ms | max %.0f ms | %d series, %.1f MB |%n",
+                        minInterval, millis.get(millis.size() / 2), millis.get(0), millis.get(millis.size() - 1), lines,
+                        bytes / 1e6);
+                serving.interrupt();
+                serving.join(30_000);
+            }
+            members.forEach(CuratorFramework::close);
+        }
+    }
+
+    /** A member of {@code group} in its own session, owning every partition. */
+    private static CuratorFramework member(TestZooKeeper zk, String group, int partitions) {
+        CuratorFramework session = zk.newClient(30_000);
+        ZkRegistry r = new ZkRegistry(session, ZkLayout.withChroot("/bench"));
+        io.zkgroups.registry.model.ConsumerId id = io.zkgroups.registry.model.ConsumerId.ofOverride(group, "m");
+        r.members().register(group, id, io.zkgroups.registry.model.MemberRegistration.of(
+                io.zkgroups.registry.model.Subscription.topics(Map.of("bench", 1)), System.currentTimeMillis()),
+                java.time.Duration.ZERO);
+        Map<TopicAndPartition, io.zkgroups.registry.model.ThreadId> claims = new TreeMap<>();
+        for (int p = 0; p < partitions; p++) {
+            claims.put(new TopicAndPartition("bench", p), id.thread(0));
+        }
+        r.owners().claim(group, id, claims);
+        return session;
+    }
+
+    private static int awaitPort(ByteArrayOutputStream err, Thread serving) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            Matcher m = LISTENING.matcher(err.toString(StandardCharsets.UTF_8));
+            if (m.find()) {
+                return Integer.parseInt(m.group(1));
+            }
+            if (!serving.isAlive()) {
+                throw new IllegalStateException("the exporter ended: " + err.toString(StandardCharsets.UTF_8));
+            }
+            serving.join(50); // a bench command polling a child's output: bounded, not a test
+        }
+        throw new IllegalStateException("the exporter did not start: " + err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,37 @@
+package io.zkgroups.tool.lag;
+
+import java.util.List;
+
+/**
+ * A group's lag and status as {@code zkgroups lag} and the exporter show it.
+ *
+ * @param status     the worst status of its partitions ({@link LagStatus#worst})
+ * @param totalLag   the sum of the partitions' lag; null when Kafka did not answer
+ * @param samples    how many samples the evaluation covered (the longest partition window)
+ * @param unreadable znodes of the group that could not be read
+ */
+public record GroupLag(String group, LagStatus status, String phase, String phaseEvidence, int members, Long totalLag,
+                       int samples, List<PartitionLag> partitions, List<String> unreadable) {
+
+    public GroupLag {
+        partitions = List.copyOf(partitions);
+        unreadable = List.copyOf(unreadable);
+    }
+
+    /**
+     * One partition; null values are unknown or absent.
+     *
+     * @param offset        the offset the group reads (ZooKeeper's, Kafka's, or the larger in dual commit)
+     * @param lag           {@code logEnd - offset}
+     * @param zookeeperLag  {@code logEnd -} ZooKeeper's offset
+     * @param kafkaLag      {@code logEnd -} Kafka's offset
+     * @param owner         the owner znode's thread id
+     * @param ownerLive     whether the owner is a registered member's thread
+     * @param status        the evaluation over the window; null when not evaluated (no offset, or no log offsets)
+     * @param reason        why, in words
+     */
+    public record PartitionLag(String topic, int partition, Long zookeeperOffset, Long kafkaOffset, Long offset,
+                               Long logStart, Long logEnd, Long lag, Long zookeeperLag, Long kafkaLag, String owner,
+                               boolean ownerLive, LagStatus status, String reason) {
+    }
+}

@@ -1,0 +1,145 @@
+package io.zkgroups.tool.lag;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.GroupScan;
+import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.TopicRegistry;
+import io.zkgroups.tool.CliException;
+import io.zkgroups.tool.ExitCode;
+import io.zkgroups.tool.group.PhaseInference;
+import io.zkgroups.tool.group.ZooKeeperClock;
+import io.zkgroups.tool.io.Clients;
+import io.zkgroups.tool.io.KafkaGroups;
+import io.zkgroups.tool.io.ZkGroups;
+import org.apache.kafka.clients.admin.OffsetSpec;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reads many groups at once, at a bounded cost whatever their number: one pipelined ZooKeeper pass
+ * ({@link GroupScan}: members, owners, offsets with their mtimes), the partition counts of their topics (one pipelined
+ * read of {@code /brokers/topics}, or Kafka's metadata on KRaft clusters), and one batched round of Kafka requests
+ * (the groups' offsets, then the log start and end of every partition). If Kafka does not answer, the ZooKeeper half is
+ * still returned, with the reason.
+ */
+public final class GroupSampler {
+
+    /** One read of many groups. {@code kafkaProblem} says why Kafka's half is missing (null: it is there). */
+    public record Sampling(Instant at, Map<String, GroupSample> groups, String kafkaProblem) {
+    }
+
+    private final Clients clients;
+    private final Duration staleAfter;
+    private ZooKeeperClock clock;
+
+    /** @param staleAfter the phase inference's staleness of a ZooKeeper offset (see docs/cli.md) */
+    public GroupSampler(Clients clients, Duration staleAfter) {
+        this.clients = clients;
+        this.staleAfter = staleAfter;
+    }
+
+    /** Every group under {@code /consumers}. */
+    public List<String> allGroups() {
+        return clients.zk().registry().scan().groups();
+    }
+
+    public Sampling sample(Collection<String> groups) {
+        ZkGroups zk = clients.zk();
+        if (clock == null) {
+            clock = ZooKeeperClock.calibrate(Clock.systemUTC(), zk::serverTime);
+        }
+        Instant at = clock.instant();
+        Map<String, GroupScan.ScannedGroup> scanned = zk.registry().scan().scan(groups);
+
+        Set<String> topics = new TreeSet<>();
+        scanned.values().forEach(g -> {
+            g.offsets().keySet().forEach(tp -> topics.add(tp.topic()));
+            g.owners().forEach(o -> topics.add(o.partition().topic()));
+        });
+        String kafkaProblem = null;
+        Map<String, Map<TopicAndPartition, Long>> kafkaOffsets = null;
+        Map<TopicAndPartition, Long> logStart = Map.of();
+        Map<TopicAndPartition, Long> logEnd = Map.of();
+        Optional<KafkaGroups> kafka = clients.kafka();
+        if (kafka.isEmpty()) {
+            kafkaProblem = "Kafka not queried (" + clients.kafkaUnavailableReason() + ")";
+        } else {
+            try {
+                kafkaOffsets = kafka.get().groupOffsets(groups);
+                kafkaOffsets.values().forEach(offsets -> offsets.keySet().forEach(tp -> topics.add(tp.topic())));
+                Set<TopicAndPartition> existing = new TreeSet<>();
+                partitionCounts(zk, kafka, topics).forEach((topic, n) -> {
+                    for (int p = 0; p < n; p++) {
+                        existing.add(new TopicAndPartition(topic, p));
+                    }
+                });
+                logStart = kafka.get().logOffsets(existing, OffsetSpec.earliest(), "log start");
+                logEnd = kafka.get().logOffsets(existing, OffsetSpec.latest(), "log end");
+            } catch (CliException e) {
+                if (e.exitCode() != ExitCode.UNREACHABLE && e.exitCode() != ExitCode.KAFKA_REFUSED) {
+                    throw e;
+                }
+                kafkaProblem = e.getMessage();
+                kafkaOffsets = null;
+                logStart = Map.of();
+                logEnd = Map.of();
+            }
+        }
+        Map<String, GroupSample> result = new TreeMap<>();
+        for (GroupScan.ScannedGroup g : scanned.values()) {
+            Map<TopicAndPartition, Long> kafkaOfGroup = kafkaOffsets == null ? null : kafkaOffsets.getOrDefault(g.group(), Map.of());
+            result.put(g.group(), sampleOf(g, kafkaOfGroup, logStart, logEnd, at));
+        }
+        return new Sampling(at, result, kafkaProblem);
+    }
+
+    private GroupSample sampleOf(GroupScan.ScannedGroup g, Map<TopicAndPartition, Long> kafka,
+                                 Map<TopicAndPartition, Long> logStart, Map<TopicAndPartition, Long> logEnd, Instant at) {
+        Map<TopicAndPartition, Long> zkOffsets = new TreeMap<>();
+        Map<TopicAndPartition, Instant> mtimes = new TreeMap<>();
+        g.offsets().forEach((tp, stored) -> {
+            zkOffsets.put(tp, stored.offset());
+            mtimes.put(tp, stored.mtime());
+        });
+        Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
+        g.owners().forEach(o -> owners.put(o.partition(), o));
+        Set<ConsumerId> members = new TreeSet<>(g.members());
+        Set<TopicAndPartition> partitions = new TreeSet<>(zkOffsets.keySet());
+        partitions.addAll(owners.keySet());
+        if (kafka != null) {
+            partitions.addAll(kafka.keySet());
+        }
+        List<GroupSample.PartitionRead> reads = new ArrayList<>();
+        for (TopicAndPartition tp : partitions) {
+            PartitionOwner owner = owners.get(tp);
+            boolean live = owner != null && owner.thread().map(ThreadId::consumer).map(members::contains).orElse(false);
+            reads.add(new GroupSample.PartitionRead(tp, zkOffsets.get(tp), mtimes.get(tp), kafka == null ? null : kafka.get(tp),
+                    logStart.get(tp), logEnd.get(tp), owner == null ? null : owner.value(), live));
+        }
+        PhaseInference.Result phase = PhaseInference.infer(zkOffsets, mtimes, kafka, at, staleAfter);
+        return new GroupSample(g.group(), at, g.members().size(), phase, reads, g.unreadable(), kafka != null);
+    }
+
+    /** Partition counts of those {@code topics} that exist: from {@code /brokers/topics}, or Kafka on KRaft clusters. */
+    private static Map<String, Integer> partitionCounts(ZkGroups zk, Optional<KafkaGroups> kafka, Set<String> topics) {
+        if (zk.hasTopicRegistry() || kafka.isEmpty()) {
+            TopicRegistry.Registrations read = zk.topicRegistrations(topics, null);
+            Map<String, Integer> counts = new TreeMap<>();
+            read.registrations().forEach((topic, registration) -> counts.put(topic, registration.partitionCount()));
+            return counts;
+        }
+        return kafka.get().partitionCounts(topics);
+    }
+}

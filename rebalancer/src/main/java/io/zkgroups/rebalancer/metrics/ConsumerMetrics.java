@@ -1,0 +1,248 @@
+package io.zkgroups.rebalancer.metrics;
+
+import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.MemberHealth;
+import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.JmxReporter;
+import org.apache.kafka.common.metrics.KafkaMetricsContext;
+import org.apache.kafka.common.metrics.Measurable;
+import org.apache.kafka.common.metrics.MetricConfig;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.Avg;
+import org.apache.kafka.common.metrics.stats.CumulativeCount;
+import org.apache.kafka.common.metrics.stats.CumulativeSum;
+import org.apache.kafka.common.metrics.stats.Max;
+import org.apache.kafka.common.metrics.stats.Meter;
+import org.apache.kafka.common.metrics.stats.Rate;
+import org.apache.kafka.common.metrics.stats.WindowedCount;
+import org.apache.kafka.common.metrics.stats.WindowedSum;
+import org.apache.kafka.common.utils.Time;
+
+import java.io.Closeable;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The metrics of one {@link io.zkgroups.rebalancer.consumer.ZkGroupConsumer}: the one place the coordinator, the offset
+ * committer and the rebalance bridge report to, and the only listener of the group member's health for metrics.
+ * <p>
+ * Two vocabularies, over {@code Consumer.metrics()} (Kafka {@code MetricName}s, so Micrometer's
+ * {@code KafkaClientMetrics} and kafka-clients exporters pick them up) and over JMX:
+ * <ul>
+ *   <li>Kafka's coordinator metrics, group {@value #COORDINATOR_GROUP}, tag {@code client-id}: {@code rebalance-latency-avg},
+ *       {@code -max}, {@code -total}, {@code rebalance-total}, {@code rebalance-rate-per-hour},
+ *       {@code last-rebalance-seconds-ago}, {@code commit-latency-avg}, {@code -max}, {@code commit-rate},
+ *       {@code commit-total}, {@code assigned-partitions}; JMX {@code kafka.consumer:type=consumer-coordinator-metrics,client-id=C};</li>
+ *   <li>what only a ZooKeeper group has, group {@value #ZKGROUPS_GROUP}: the session lease, lost sessions, claims
+ *       waiting for a previous owner, unreadable znodes, commits per store, revoke timeouts, fenced commits;</li>
+ *   <li>unless {@code zkgroups.metrics.legacy.mbeans=false}, the MBeans of the 0.8.2.2 consumer ({@link LegacyMBeans}).</li>
+ * </ul>
+ * Thread-safe: sensors are recorded from the poll thread and the member's event loop, gauges read from anywhere.
+ */
+public final class ConsumerMetrics implements Closeable {
+
+    public static final String COORDINATOR_GROUP = "consumer-coordinator-metrics";
+    public static final String ZKGROUPS_GROUP = "zkgroups-consumer-metrics";
+    private static final String FETCH_GROUP = "consumer-fetch-manager-metrics";
+
+    /** An offset store, for the per-store commit counts. */
+    public enum Store { ZOOKEEPER, KAFKA }
+
+    private final Metrics registry;
+    private final Map<String, String> tags;
+    private final Sensor rebalances;
+    private final Sensor commits;
+    private final Sensor zooKeeperCommits;
+    private final Sensor kafkaCommits;
+    private final Sensor sessionsLost;
+    private final Sensor revokeTimeouts;
+    private final Sensor fencedCommits;
+    private final LegacyMBeans legacy;
+    private final RebalanceTracker tracker = new RebalanceTracker();
+    private final Consumer<MemberHealth> healthListener = this::onHealth;
+    private volatile long lastRebalanceMillis = -1;
+    private volatile GroupMember member;
+    private volatile MemberHealth health;
+
+    /**
+     * @param fetcherMetrics the inner fetcher's metrics (for 0.8's {@code MaxLag}: the largest {@code records-lag})
+     * @param legacyMBeans   whether to register the 0.8.2.2 MBeans too
+     */
+    public ConsumerMetrics(String clientId, String groupId, boolean legacyMBeans,
+                           Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics) {
+        this.tags = Map.of("client-id", clientId);
+        JmxReporter jmx = new JmxReporter();
+        // the registry's own metric count would share its MBean name with the fetcher's
+        jmx.configure(Map.of(JmxReporter.EXCLUDE_CONFIG, "kafka\\.consumer:type=kafka-metrics-count.*"));
+        this.registry = new Metrics(new MetricConfig(), List.of(jmx), Time.SYSTEM,
+                new KafkaMetricsContext("kafka.consumer", Map.of("client.id", clientId)));
+
+        rebalances = registry.sensor("rebalance-latency");
+        rebalances.add(coordinator("rebalance-latency-avg", "Average time of a rebalance, from a change in the group (or joining) until stable again, in ms"), new Avg());
+        rebalances.add(coordinator("rebalance-latency-max", "Longest rebalance, in ms"), new Max());
+        rebalances.add(coordinator("rebalance-latency-total", "Time spent rebalancing since start, in ms"), new CumulativeSum());
+        rebalances.add(coordinator("rebalance-total", "Rebalances completed since start"), new CumulativeCount());
+        rebalances.add(coordinator("rebalance-rate-per-hour", "Rebalances completed per hour"), new Rate(TimeUnit.HOURS, new WindowedCount()));
+        registry.addMetric(coordinator("last-rebalance-seconds-ago", "Seconds since the last rebalance completed (-1: none yet)"),
+                (Measurable) (config, now) -> lastRebalanceMillis < 0 ? -1 : TimeUnit.MILLISECONDS.toSeconds(now - lastRebalanceMillis));
+
+        commits = registry.sensor("commit-latency");
+        commits.add(coordinator("commit-latency-avg", "Average time of an offset commit (every store it writes), in ms"), new Avg());
+        commits.add(coordinator("commit-latency-max", "Longest offset commit, in ms"), new Max());
+        commits.add(new Meter(new WindowedCount(), coordinator("commit-rate", "Offset commits per second"),
+                coordinator("commit-total", "Offset commits since start")));
+        registry.addMetric(coordinator("assigned-partitions", "Partitions this consumer owns now"),
+                (Measurable) (config, now) -> health == null ? 0 : health.owned().size());
+
+        zooKeeperCommits = registry.sensor("zookeeper-commits");
+        // a WindowedSum meter counts the values recorded (partitions), a WindowedCount one the recordings (calls)
+        zooKeeperCommits.add(new Meter(new WindowedSum(),
+                zkgroups("zookeeper-commit-rate", "Partition offsets written to ZooKeeper per second"),
+                zkgroups("zookeeper-commit-total", "Partition offsets written to ZooKeeper since start (0.8.2.2's ZooKeeperCommitsPerSec)")));
+        kafkaCommits = registry.sensor("kafka-commits");
+        kafkaCommits.add(new Meter(new WindowedSum(),
+                zkgroups("kafka-commit-rate", "Partition offsets written to Kafka per second"),
+                zkgroups("kafka-commit-total", "Partition offsets written to Kafka since start (0.8.2.2's KafkaCommitsPerSec)")));
+        sessionsLost = registry.sensor("sessions-lost");
+        sessionsLost.add(zkgroups("session-expired-total", "ZooKeeper sessions this consumer lost; each loss takes every partition away without a commit"), new CumulativeCount());
+        revokeTimeouts = registry.sensor("revoke-timeouts");
+        revokeTimeouts.add(zkgroups("revoke-timeout-total", "Revocations released without a commit because the application did not finish within zkgroups.revoke.timeout.ms"), new CumulativeCount());
+        fencedCommits = registry.sensor("fenced-commits");
+        fencedCommits.add(zkgroups("commit-fenced-total", "Commits refused by the ownership fence: the partition was no longer this consumer's, or its session lease had run out"), new CumulativeCount());
+        registry.addMetric(zkgroups("session-lease-remaining-ms", "Time left on the ZooKeeper session lease that backs ownership (0: run out, or not subscribed)"),
+                (Measurable) (config, now) -> leaseRemainingMillis());
+        registry.addMetric(zkgroups("partitions-awaiting-release", "Partitions assigned to this consumer whose previous owner still holds them"),
+                (Measurable) (config, now) -> health == null ? 0 : health.awaitingRelease().size());
+        registry.addMetric(zkgroups("unreadable-znodes", "Znodes this consumer needs but cannot read (offsets of owned partitions, subscribed topics): what they name is held"),
+                (Measurable) (config, now) -> health == null ? 0 : health.unreadable().size());
+        registry.addMetric(zkgroups("malformed-members", "Registrations of other members that cannot be read (left out of the assignment)"),
+                (Measurable) (config, now) -> health == null ? 0 : health.malformedMembers().size());
+
+        this.legacy = legacyMBeans ? new LegacyMBeans(clientId, groupId, () -> maxLag(fetcherMetrics.get())) : null;
+    }
+
+    private MetricName coordinator(String name, String description) {
+        return registry.metricName(name, COORDINATOR_GROUP, description, tags);
+    }
+
+    private MetricName zkgroups(String name, String description) {
+        return registry.metricName(name, ZKGROUPS_GROUP, description, tags);
+    }
+
+    /** These metrics, as {@code Consumer.metrics()} shows them (without the registry's own metric count). */
+    public Map<MetricName, ? extends Metric> metrics() {
+        Map<MetricName, Metric> mine = new HashMap<>(registry.metrics());
+        mine.keySet().removeIf(name -> name.group().equals("kafka-metrics-count"));
+        return Collections.unmodifiableMap(mine);
+    }
+
+    // --- the member -----------------------------------------------------------------------------------------------
+
+    /** {@code started} is this consumer's member now: its health drives the rebalance, ownership and alarm metrics. */
+    public synchronized void attach(GroupMember started) {
+        tracker.joining(System.currentTimeMillis());
+        member = started;
+        started.addHealthListener(healthListener);
+    }
+
+    /** The member has closed (its last health, owning nothing, has been seen). */
+    public synchronized void detach(GroupMember closed) {
+        closed.removeHealthListener(healthListener);
+        if (member == closed) {
+            member = null;
+        }
+    }
+
+    private synchronized void onHealth(MemberHealth now) {
+        long nowMillis = System.currentTimeMillis();
+        RebalanceTracker.Events events = tracker.update(now, nowMillis);
+        health = now;
+        events.rebalanceMillis().ifPresent(millis -> {
+            rebalances.record(millis, nowMillis);
+            lastRebalanceMillis = nowMillis;
+            if (legacy != null) {
+                legacy.rebalanced(millis);
+            }
+        });
+        if (events.sessionLost()) {
+            sessionsLost.record(1, nowMillis);
+        }
+        if (legacy != null) {
+            Map<String, Integer> byTopic = new TreeMap<>();
+            for (TopicAndPartition tp : now.owned()) {
+                byTopic.merge(tp.topic(), 1, Integer::sum);
+            }
+            legacy.owned(byTopic);
+        }
+    }
+
+    private long leaseRemainingMillis() {
+        GroupMember current = member;
+        return current == null ? 0 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(current.lease().remainingNanos()));
+    }
+
+    // --- commits --------------------------------------------------------------------------------------------------
+
+    /** A commit call wrote what it had to, in {@code nanos}. */
+    public void committed(long nanos) {
+        commits.record(nanos / 1_000_000.0);
+    }
+
+    /** {@code store} accepted the offsets of {@code partitions} partitions. */
+    public void storeCommitted(Store store, int partitions) {
+        if (partitions == 0) {
+            return;
+        }
+        (store == Store.ZOOKEEPER ? zooKeeperCommits : kafkaCommits).record(partitions);
+        if (legacy != null) {
+            if (store == Store.ZOOKEEPER) {
+                legacy.zooKeeperCommitted(partitions);
+            } else {
+                legacy.kafkaCommitted(partitions);
+            }
+        }
+    }
+
+    /** The ownership fence refused a commit. */
+    public void commitFenced() {
+        fencedCommits.record();
+    }
+
+    /** A revocation timed out and was released without a commit. */
+    public void revokeTimedOut() {
+        revokeTimeouts.record();
+    }
+
+    /** 0.8's {@code MaxLag}: the largest current lag (records) of a partition the fetcher reads, 0 when none. */
+    static long maxLag(Map<MetricName, ? extends Metric> fetcher) {
+        double max = 0;
+        for (Map.Entry<MetricName, ? extends Metric> e : fetcher.entrySet()) {
+            MetricName name = e.getKey();
+            if (name.name().equals("records-lag") && name.group().equals(FETCH_GROUP) && name.tags().containsKey("partition")) {
+                Object value = e.getValue().metricValue();
+                if (value instanceof Number n && !Double.isNaN(n.doubleValue())) {
+                    max = Math.max(max, n.doubleValue());
+                }
+            }
+        }
+        return (long) max;
+    }
+
+    @Override
+    public void close() {
+        if (legacy != null) {
+            legacy.close();
+        }
+        registry.close();
+    }
+}

@@ -1,0 +1,56 @@
+package io.zkgroups.rebalancer.metrics;
+
+import io.zkgroups.rebalancer.group.MemberHealth;
+import io.zkgroups.rebalancer.group.MemberState;
+
+import java.util.OptionalLong;
+
+/**
+ * Turns the successive {@link MemberHealth} values a {@link io.zkgroups.rebalancer.group.GroupMember} publishes into
+ * rebalance events. Pure (the caller passes the time), not thread-safe.
+ * <p>
+ * A rebalance starts when the member joins, or leaves the stable state (a change in the group, a lost session), and
+ * ends when it is stable again with a new generation; its latency is the time between. A session is counted as lost
+ * each time the member enters {@link MemberState#SESSION_LOST}.
+ */
+final class RebalanceTracker {
+
+    /** What one health change meant. */
+    record Events(OptionalLong rebalanceMillis, boolean sessionLost) {
+        static final Events NONE = new Events(OptionalLong.empty(), false);
+    }
+
+    private static final long IDLE = -1;
+
+    private long startedAtMillis = IDLE;
+    private long generation;
+    private MemberState state = MemberState.LATENT;
+
+    /** A new member starts: its first rebalance runs from {@code nowMillis}. */
+    void joining(long nowMillis) {
+        startedAtMillis = nowMillis;
+        generation = 0;
+        state = MemberState.LATENT;
+    }
+
+    Events update(MemberHealth health, long nowMillis) {
+        boolean lost = health.state() == MemberState.SESSION_LOST && state != MemberState.SESSION_LOST;
+        if (startedAtMillis == IDLE
+                && (health.state() == MemberState.REBALANCING || health.state() == MemberState.SESSION_LOST)) {
+            startedAtMillis = nowMillis;
+        }
+        OptionalLong completed = OptionalLong.empty();
+        if (health.generation() > generation) {
+            generation = health.generation();
+            if (startedAtMillis != IDLE) {
+                completed = OptionalLong.of(Math.max(0, nowMillis - startedAtMillis));
+            }
+            startedAtMillis = IDLE;
+        }
+        if (health.state() == MemberState.CLOSED || health.state() == MemberState.REFUSED) {
+            startedAtMillis = IDLE;
+        }
+        state = health.state();
+        return completed.isEmpty() && !lost ? Events.NONE : new Events(completed, lost);
+    }
+}
