@@ -45,11 +45,11 @@ class ChaosShortIT {
     @Test
     void aGroupThroughKillsPausesAndZooKeeperAndBrokerFailuresKeepsEveryPromise() throws Exception {
         ChaosRunner.Result result = ChaosRunner.run(options("correct", 3, null,
-                "kill-member,pause-member,kill-zk-leader,restart-broker", 4, 7));
+                "kill-member,pause-member,member-zk-stall,term-member,kill-zk-leader,restart-broker", 6, 7));
         System.out.println(result.table());
 
         Verdict v = result.verdict();
-        assertThat(result.faults()).hasSize(4).allSatisfy(f -> assertThat(f.healthy()).as(f.toString()).isTrue());
+        assertThat(result.faults()).hasSize(6).allSatisfy(f -> assertThat(f.healthy()).as(f.toString()).isTrue());
         assertThat(v.acked()).as("records produced through the faults").isGreaterThan(500);
         assertThat(v.violations()).as(result.table()).isEmpty();
         assertThat(v.notes()).anySatisfy(n -> assertThat(n).contains("from ZooKeeper's transaction logs"));

@@ -48,7 +48,7 @@ class SkewedClockIT {
         List<String> rootBefore = c.curator.getChildren().forPath(CliCluster.CHROOT);
 
         for (Duration skew : List.of(Duration.ZERO, Duration.ofHours(1), Duration.ofHours(-1))) {
-            try (Clients clients = new Clients(new ConnectionSettings(c.zookeeper(), null, null, null, Duration.ofSeconds(10)))) {
+            try (Clients clients = new Clients(new ConnectionSettings(c.zookeeper(), null, null, null, null, Duration.ofSeconds(10)))) {
                 GroupView view = new GroupReader(clients, Duration.ofMinutes(5), Clock.offset(Clock.systemUTC(), skew))
                         .read(g, null, true);
                 assertThat(view.phase().phase()).as("local clock off by " + skew + ": " + view.phase().evidence())
