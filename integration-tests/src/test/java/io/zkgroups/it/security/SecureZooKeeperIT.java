@@ -127,11 +127,10 @@ class SecureZooKeeperIT {
             assertThat(members).hasSize(1);
             Id alice = new Id("digest", DigestAuthenticationProvider.generateDigest("alice:secret"));
             Id certificate = new Id("x509", "CN=localhost");
-            // The offset znode itself (offsets/secure-t/0) is created by the fenced offset write, a raw multi()
-            // with an explicit open ACL that the client's ACL provider does not see: docs/install.md says so.
             for (String path : List.of("/consumers/" + group, ids, ids + "/" + members.get(0),
                     "/consumers/" + group + "/owners/secure-t", "/consumers/" + group + "/owners/secure-t/0",
-                    "/consumers/" + group + "/offsets", "/consumers/" + group + "/offsets/secure-t")) {
+                    "/consumers/" + group + "/offsets", "/consumers/" + group + "/offsets/secure-t",
+                    "/consumers/" + group + "/offsets/secure-t/0")) { // the last one created by the fenced commit
                 // read as alice: ZooKeeper shows digest ids only to clients with ADMIN on the znode
                 assertThat(asAlice.getACL().forPath(path)).as(path).containsExactlyInAnyOrder(
                         new ACL(ZooDefs.Perms.ALL, alice), new ACL(ZooDefs.Perms.ALL, certificate),

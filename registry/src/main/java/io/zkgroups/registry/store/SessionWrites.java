@@ -110,6 +110,16 @@ final class SessionWrites {
         return op(path, () -> client.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(path, data));
     }
 
+    /** An op creating the persistent {@code path} (namespace and ACLs from Curator, like every other create). */
+    Op createPersistent(String path, byte[] data) {
+        return op(path, () -> client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(path, data));
+    }
+
+    /** An op writing {@code data} to {@code path}, whatever its version. */
+    Op setData(String path, byte[] data) {
+        return op(path, () -> client.transactionOp().setData().forPath(path, data));
+    }
+
     /** An op that fails unless {@code path} exists. */
     Op check(String path) {
         return op(path, () -> client.transactionOp().check().forPath(path));

@@ -11,7 +11,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.ZooDefs;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -198,14 +197,13 @@ public final class ZkOffsetStore {
                             long session) throws KeeperException, InterruptedException {
         List<Op> ops = new ArrayList<>(batch.size() * 2);
         List<String> owners = new ArrayList<>(batch.size());
+        SessionWrites writes = new SessionWrites(znodes);
         for (Map.Entry<String, Long> entry : batch.entrySet()) {
-            String path = znodes.namespaced(entry.getKey());
+            String path = entry.getKey();
             byte[] data = OffsetCodec.encode(entry.getValue());
-            owners.add(ownerOf.get(entry.getKey()));
-            ops.add(Op.check(znodes.namespaced(ownerOf.get(entry.getKey())), -1));
-            ops.add(existing.contains(entry.getKey())
-                    ? Op.setData(path, data, -1)
-                    : Op.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT));
+            owners.add(ownerOf.get(path));
+            ops.add(writes.check(ownerOf.get(path)));
+            ops.add(existing.contains(path) ? writes.setData(path, data) : writes.createPersistent(path, data));
         }
         try {
             znodes.multiOnSession(session, ops);
