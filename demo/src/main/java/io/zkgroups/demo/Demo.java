@@ -168,8 +168,9 @@ public final class Demo implements Callable<Integer> {
         migrating = false;
         long t0 = System.nanoTime();
         awaitHealthy("every member dual-commits: ZooKeeper and Kafka offsets agree", t0);
-        say("Every member now commits to Kafka and ZooKeeper and reads the larger of the two:");
-        requireCli("migrate verify", 0, "migrate", "verify", "--group", GROUP);
+        say("Every member now commits to Kafka and ZooKeeper and reads the larger of the two (the group is live: the"
+                + " ZooKeeper half of a dual commit lands just after the Kafka half, so verify allows one interval's records):");
+        requireCli("migrate verify", 0, "migrate", "verify", "--group", GROUP, "--tolerance", "200");
     }
 
     private void finish(long start) {
