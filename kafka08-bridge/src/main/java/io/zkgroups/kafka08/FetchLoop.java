@@ -1,5 +1,6 @@
 package io.zkgroups.kafka08;
 
+import io.zkgroups.rebalancer.consumer.HandOutFence;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MemberState;
@@ -56,6 +57,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     private final ZkGroupConsumer<byte[], byte[]> consumer;
     private final Subscription subscription;
     private final StreamFeed feed;
+    private final HandOutFence fence;
     private StreamRouting routing;
     private final HandOutLedger ledger;
     private final Settings settings;
@@ -75,7 +77,8 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         this.ledger = ledger;
         this.settings = settings;
         this.name = name;
-        this.feed = new StreamFeed(consumer, ledger, settings.fetch(), name);
+        this.fence = consumer.handOutFence();
+        this.feed = new StreamFeed(consumer, ledger, fence, settings.fetch(), name);
         this.thread = new Thread(this::run, name + "-fetcher");
     }
 
@@ -89,7 +92,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         if (thread.isAlive()) {
             throw new IllegalStateException("streams are added before the fetcher starts");
         }
-        StreamChannel channel = new StreamChannel(capacity, ledger, timeoutMs, this::roomMade);
+        StreamChannel channel = new StreamChannel(capacity, ledger, fence, timeoutMs, this::roomMade);
         feed.add(channel);
         return channel;
     }

@@ -1,5 +1,7 @@
 package io.zkgroups.kafka08;
 
+import io.zkgroups.rebalancer.consumer.HandOutFence;
+import io.zkgroups.rebalancer.group.OwnershipFence.HandOut;
 import kafka.consumer.ConsumerTimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -13,11 +15,21 @@ import java.util.function.Predicate;
  * One stream's queue of chunks ({@code queued.max.message.chunks} of them at most) and the reading side of it, used by
  * the stream's one consumer thread through {@link kafka.consumer.ConsumerIterator}. Records are handed out only
  * through the {@link HandOutLedger}: a chunk whose partition was revoked since it was fetched is dropped, whole.
+ * <p>
+ * Each record also passes the group's {@link HandOutFence} right before it goes out, because queued records go out
+ * later than they were fetched: a chunk whose grant ended is dropped (at once, before the fetcher thread hears of
+ * it), and while the grant's lease does not hold — a process that was frozen, a ZooKeeper link that went quiet —
+ * the reader waits: those records were not fetched again, so they go out if the lease is renewed under the same
+ * grant, and are dropped only once the grant ends.
  */
 public final class StreamChannel {
 
+    /** Longest wait on the fence between two looks at the queue (a shutdown ends a wait that soon). */
+    private static final long FENCE_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final BlockingQueue<Chunk> queue;
     private final HandOutLedger ledger;
+    private final HandOutFence fence;
     private final long timeoutMs;
     private final Runnable onTake;
     /** The reader's state, touched by the consumer thread only. */
@@ -30,9 +42,10 @@ public final class StreamChannel {
      * @param timeoutMs how long {@link #hasNext} waits for a record ({@code consumer.timeout.ms}); negative: forever
      * @param onTake    run after each chunk taken out of the queue (the fetcher may have one waiting for room)
      */
-    public StreamChannel(int capacity, HandOutLedger ledger, long timeoutMs, Runnable onTake) {
+    public StreamChannel(int capacity, HandOutLedger ledger, HandOutFence fence, long timeoutMs, Runnable onTake) {
         this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
         this.ledger = ledger;
+        this.fence = fence;
         this.timeoutMs = timeoutMs;
         this.onTake = onTake;
     }
@@ -82,7 +95,14 @@ public final class StreamChannel {
         while (true) {
             if (current != null && index < current.records().size()
                     && ledger.isCurrent(current.partition(), current.generation())) {
-                return true;
+                HandOut verdict = fence.check(current.partition(), current.epoch());
+                if (verdict == HandOut.ALLOWED) {
+                    return true;
+                }
+                if (verdict == HandOut.WAIT && queue.peek() != Chunk.SHUTDOWN) {
+                    awaitFence(deadline);
+                    continue;
+                }
             }
             current = null;
             Chunk next = take(deadline);
@@ -111,6 +131,19 @@ public final class StreamChannel {
                 return record;
             }
             current = null; // revoked between hasNext() and now: none of this chunk goes out
+        }
+    }
+
+    /** Waits for the fence to change, up to the reader's deadline; throws once that has passed. */
+    private void awaitFence(long deadline) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new ConsumerTimeoutException();
+        }
+        try {
+            fence.awaitChange(Math.min(left, FENCE_WAIT_SLICE_NANOS));
+        } catch (InterruptedException e) {
+            throw sneaky(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.zkgroups.kafka08;
 
+import io.zkgroups.rebalancer.consumer.HandOutFence;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -18,7 +19,7 @@ import java.util.Set;
 
 /**
  * The fetcher thread's side of the streams: puts each partition's fetched records on the stream of the consumer thread
- * the group gave it to, as a {@link Chunk} tagged with the partition's current generation.
+ * the group gave it to, as a {@link Chunk} tagged with the partition's current generation and grant epoch.
  * <p>
  * A full stream does not block the fetcher thread (it must keep polling, or a rebalance would wait on the
  * application): the chunk waits here and its partition is paused, so at most one chunk per partition waits; once the
@@ -31,6 +32,7 @@ final class StreamFeed {
 
     private final Consumer<byte[], byte[]> consumer;
     private final HandOutLedger ledger;
+    private final HandOutFence fence;
     private final boolean handOut;
     private final String name;
     private final List<StreamChannel> channels = new ArrayList<>();
@@ -44,9 +46,10 @@ final class StreamFeed {
      * @param handOut  false: records are not queued at all and their partitions stay paused (0.8.2.2's testing
      *                 connector without a fetcher)
      */
-    StreamFeed(Consumer<byte[], byte[]> consumer, HandOutLedger ledger, boolean handOut, String name) {
+    StreamFeed(Consumer<byte[], byte[]> consumer, HandOutLedger ledger, HandOutFence fence, boolean handOut, String name) {
         this.consumer = consumer;
         this.ledger = ledger;
+        this.fence = fence;
         this.handOut = handOut;
         this.name = name;
     }
@@ -71,7 +74,8 @@ final class StreamFeed {
             List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
             StreamChannel channel = channelOf.get(tp);
             long generation = ledger.generation(tp);
-            if (channel == null || generation == 0) {
+            long epoch = fence.epochOf(tp);
+            if (channel == null || generation == 0 || epoch == 0) {
                 // every partition the consumer fetches was announced through onPartitionsAssigned: never here
                 LOG.error("[{}] records of {} which this connector was not told it owns; fetching them again", name, tp);
                 consumer.seek(tp, list.get(0).offset());
@@ -81,7 +85,7 @@ final class StreamFeed {
                 consumer.pause(List.of(tp));
                 continue;
             }
-            Chunk chunk = new Chunk(tp, generation, list);
+            Chunk chunk = new Chunk(tp, generation, epoch, list);
             ArrayDeque<Chunk> queue = waiting.get(channel);
             if ((queue == null || queue.isEmpty()) && channel.offer(chunk)) {
                 continue;

@@ -1,5 +1,6 @@
 package io.zkgroups.kafka08;
 
+import io.zkgroups.rebalancer.group.OwnershipFence.HandOut;
 import kafka.consumer.ConsumerTimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -16,6 +17,7 @@ import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 @Timeout(30)
 class StreamChannelTest {
@@ -24,14 +26,15 @@ class StreamChannelTest {
     private static final TopicPartition P1 = new TopicPartition("t", 1);
 
     private final HandOutLedger ledger = new HandOutLedger();
+    private final TestFence fence = new TestFence();
     private final AtomicInteger taken = new AtomicInteger();
 
     private StreamChannel channel(long timeoutMs) {
-        return new StreamChannel(2, ledger, timeoutMs, taken::incrementAndGet);
+        return new StreamChannel(2, ledger, fence, timeoutMs, taken::incrementAndGet);
     }
 
     private static Chunk chunk(TopicPartition tp, long generation, long from, long to) {
-        return new Chunk(tp, generation, LongStream.range(from, to)
+        return new Chunk(tp, generation, TestFence.EPOCH, LongStream.range(from, to)
                 .mapToObj(o -> new ConsumerRecord<>(tp.topic(), tp.partition(), o, (byte[]) null, new byte[] {(byte) o}))
                 .toList());
     }
@@ -153,5 +156,82 @@ class StreamChannelTest {
         assertThat(channel.offer(chunk(P1, g1, 1, 2))).isTrue();
         assertThat(channel.offer(chunk(P1, g1, 2, 3))).as("room for two again").isTrue();
         assertThat(List.of(channel.next().offset(), channel.next().offset())).containsExactly(1L, 2L);
+    }
+
+    // --- the group's fence ------------------------------------------------------------------------------------
+
+    @Test
+    void aGrantThatEndedDropsItsQueuedRecordsBeforeTheFetcherHearsOfIt() {
+        StreamChannel channel = channel(-1);
+        long g0 = ledger.assign(P0);
+        long g1 = ledger.assign(P1);
+        channel.offer(chunk(P0, g0, 0, 3));
+        channel.offer(chunk(P1, g1, 10, 11));
+        assertThat(channel.next().offset()).isZero();
+
+        fence.set(P0, HandOut.NEVER); // the session ended; the ledger still says P0 is owned
+
+        assertThat(channel.next().offset()).as("P0's records 1 and 2 are dropped").isEqualTo(10);
+        assertThat(ledger.uncommitted()).isEqualTo(Map.of(P0, 1L, P1, 11L));
+    }
+
+    @Test
+    void whileTheLeaseDoesNotHoldTheReaderWaitsAndLosesNothing() throws Exception {
+        StreamChannel channel = channel(-1);
+        long g = ledger.assign(P0);
+        channel.offer(chunk(P0, g, 0, 2));
+        assertThat(channel.next().offset()).isZero();
+        fence.set(P0, HandOut.WAIT);
+
+        CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> channel.next().offset());
+        await().until(() -> fence.waits() > 0);
+        assertThat(read).as("nothing goes out while the lease does not hold").isNotDone();
+        assertThat(ledger.uncommitted()).isEqualTo(Map.of(P0, 1L));
+
+        fence.set(P0, HandOut.ALLOWED); // renewed under the same grant
+        assertThat(read.get(10, TimeUnit.SECONDS)).as("the record waited for, not dropped").isEqualTo(1);
+    }
+
+    @Test
+    void aWaitForTheLeaseEndsWithConsumerTimeoutMsAndTheRecordStaysQueued() {
+        StreamChannel channel = channel(100);
+        long g = ledger.assign(P0);
+        channel.offer(chunk(P0, g, 0, 1));
+        fence.set(P0, HandOut.WAIT);
+
+        assertThatThrownBy(channel::hasNext).isInstanceOf(ConsumerTimeoutException.class);
+
+        fence.set(P0, HandOut.ALLOWED);
+        assertThat(channel.next().offset()).isZero();
+    }
+
+    @Test
+    void aWaitForTheLeaseThatEndsWithTheGrantDropsTheChunk() throws Exception {
+        StreamChannel channel = channel(-1);
+        long g = ledger.assign(P0);
+        channel.offer(chunk(P0, g, 0, 2));
+        fence.set(P0, HandOut.WAIT);
+        CompletableFuture<Boolean> read = CompletableFuture.supplyAsync(channel::hasNext);
+        await().until(() -> fence.waits() > 0);
+
+        fence.set(P0, HandOut.NEVER);
+        channel.shutdown();
+
+        assertThat(read.get(10, TimeUnit.SECONDS)).as("the stream ends: nothing of P0 went out").isFalse();
+        assertThat(ledger.uncommitted()).isEmpty();
+    }
+
+    @Test
+    void aShutdownEndsAWaitForTheLease() throws Exception {
+        StreamChannel channel = channel(-1);
+        long g = ledger.assign(P0);
+        channel.offer(chunk(P0, g, 0, 1));
+        fence.set(P0, HandOut.WAIT);
+        CompletableFuture<Boolean> read = CompletableFuture.supplyAsync(channel::hasNext);
+        await().until(() -> fence.waits() > 0);
+
+        channel.shutdown();
+
+        assertThat(read.get(10, TimeUnit.SECONDS)).isFalse();
     }
 }

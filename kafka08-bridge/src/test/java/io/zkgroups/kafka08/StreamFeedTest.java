@@ -21,8 +21,8 @@ class StreamFeedTest {
 
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
     private final HandOutLedger ledger = new HandOutLedger();
-    private final StreamChannel stream = new StreamChannel(1, ledger, -1, () -> { });
-    private final StreamFeed feed = new StreamFeed(consumer, ledger, true, "test");
+    private final StreamChannel stream = new StreamChannel(1, ledger, new TestFence(), -1, () -> { });
+    private final StreamFeed feed = new StreamFeed(consumer, ledger, new TestFence(), true, "test");
 
     StreamFeedTest() {
         consumer.assign(List.of(P0, P1));
@@ -89,7 +89,7 @@ class StreamFeedTest {
 
     @Test
     void withoutHandOutNothingIsQueuedAndPartitionsStayPaused() {
-        StreamFeed noFetcher = new StreamFeed(consumer, ledger, false, "test");
+        StreamFeed noFetcher = new StreamFeed(consumer, ledger, new TestFence(), false, "test");
         noFetcher.add(stream);
         noFetcher.assign(P0, stream);
         noFetcher.route(fetched(P0, 0, 2));

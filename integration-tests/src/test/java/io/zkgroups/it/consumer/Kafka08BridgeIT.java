@@ -42,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  *       from two members at once;</li>
  *   <li>a slow member never hands out what it had queued of a partition a rebalance took away;</li>
  *   <li>a SIGKILLed bridge member loses nothing: its partitions are taken over at its last commit;</li>
+ *   <li>a bridge member frozen past its session hands out nothing it had queued when it wakes;</li>
  *   <li>{@code commitOffsets()} stores the positions of the messages handed out, not of those fetched.</li>
  * </ul>
  * Member names sort in the order they join, so range never gives a partition back to a member that had it: any
@@ -268,6 +269,74 @@ class Kafka08BridgeIT {
         assertThat(log.handOvers().stream().filter(h -> !fromKilled.contains(h)))
                 .as("graceful hand-overs").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
         assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
+    }
+
+    /**
+     * A slow bridge member frozen (SIGSTOP) past its ZooKeeper session, its stream full of fetched messages, hands out
+     * none of them when it wakes: the survivor owns the partition by then. When it gets the partition back it starts
+     * at the survivor's commit, and nothing is lost.
+     */
+    @Test
+    void aFrozenBridgeMemberHandsOutNothingItHadQueuedOnceItsSessionIsGone() throws Exception {
+        String group = "bridge-frozen";
+        String topic = group + "-t";
+        int partitions = 2;
+        servers.broker().createTopic(topic, partitions);
+        DeliveryLog log = new DeliveryLog();
+        List<LegacyConsumerProcess> processes = new ArrayList<>();
+        List<Thread> forwarders = new ArrayList<>();
+        ConsumerWorker survivor = null;
+        long[] produced;
+        TopicPartition frozenPartition = new TopicPartition(topic, 0);
+        try (SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+            // 100 messages/s per partition, handed out at 50/s: its stream stays full
+            LegacyConsumerProcess frozen = join(member(group, "a-frozen", topic, 1).onBridge().pauseMs(20)
+                    .property("zookeeper.session.timeout.ms", "2000"), processes, forwarders, log);
+            survivor = new ConsumerWorker("b-zk", zkProps(group, "b-zk", 6000), List.of(topic), log);
+            awaitOwners(group, topic, "a-frozen-0", "b-zk-0");
+            frozen.awaitMessages(frozen.messages().size() + 50, WAIT);
+
+            frozen.signal("STOP");
+            try {
+                awaitOwners(group, topic, "b-zk-0", "b-zk-0");
+                await("the survivor delivers the frozen member's partition").atMost(WAIT)
+                        .until(() -> "b-zk".equals(log.lastDeliverer(frozenPartition)));
+                awaitMore(log, 50);
+            } finally {
+                frozen.signal("CONT");
+            }
+            awaitOwners(group, topic, "a-frozen-0", "b-zk-0"); // it came back with a new session
+            awaitMore(log, 20 * partitions);
+            produced = producer.stop();
+            long total = Arrays.stream(produced).sum();
+            await("all " + total + " records delivered").atMost(WAIT).until(() -> log.distinct() >= total);
+            assertThat(frozen.shutdown()).isZero();
+            survivor.close();
+            assertThat(survivor.failed()).isFalse();
+            for (Thread t : forwarders) {
+                t.join(10_000);
+            }
+        } finally {
+            processes.forEach(LegacyConsumerProcess::close);
+            if (survivor != null && !survivor.failed()) {
+                try {
+                    survivor.close();
+                } catch (RuntimeException e) {
+                    System.err.println("after a failure: " + e.getMessage());
+                }
+            }
+        }
+        for (int p = 0; p < partitions; p++) {
+            assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
+        }
+        List<DeliveryLog.HandOver> handOvers = log.handOvers().stream()
+                .filter(h -> h.partition().equals(frozenPartition)).toList();
+        System.out.println("Kafka08BridgeIT frozen hand-overs: " + handOvers);
+        assertThat(handOvers).as("to the survivor at expiry, back after the thaw").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(handOvers.get(0).to()).isEqualTo("b-zk");
+        assertThat(handOvers.stream().filter(h -> h.to().equals("a-frozen")))
+                .as("the thawed member hands out nothing fetched before its freeze: it starts after the survivor")
+                .isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
     }
 
     @Test

@@ -180,6 +180,21 @@ public final class LegacyConsumerProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Sends {@code signal} ({@code STOP} freezes the process as a GC pause or a stopped VM would; {@code CONT}). */
+    public void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + name + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("kill -" + signal + " " + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted sending " + signal + " to " + name, e);
+        }
+    }
+
     public long pid() {
         return process.pid();
     }

@@ -368,6 +368,30 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
 
     // --- the fence -----------------------------------------------------------------------------------------------
 
+    /** The fence for hand-outs made after poll returned, on other threads ({@link HandOutFence}). */
+    HandOutFence handOutFence() {
+        return new HandOutFence() {
+            @Override
+            public long epochOf(TopicPartition partition) {
+                return active.getOrDefault(partition, 0L);
+            }
+
+            @Override
+            public OwnershipFence.HandOut check(TopicPartition partition, long epoch) {
+                GroupMember current = member;
+                return current == null ? OwnershipFence.HandOut.NEVER : current.fence().handOut(zk(partition), epoch);
+            }
+
+            @Override
+            public void awaitChange(long maxNanos) throws InterruptedException {
+                GroupMember current = member;
+                if (current != null) {
+                    current.fence().awaitChange(maxNanos);
+                }
+            }
+        };
+    }
+
     /** Whether some fetched partition may hand out records now. */
     boolean canFetch() {
         return !active.isEmpty() && !member.fence().deliverable(epochsOf(active.keySet())).isEmpty();

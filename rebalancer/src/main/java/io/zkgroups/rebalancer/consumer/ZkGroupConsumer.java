@@ -274,6 +274,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         }
     }
 
+    /**
+     * The ownership fence for records handed out after {@code poll} returned them, on other threads (the 0.8 API's
+     * streams): see {@link HandOutFence}. Its {@code epochOf} belongs to the thread that polls.
+     */
+    public HandOutFence handOutFence() {
+        return coordinator.handOutFence();
+    }
+
     private void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener) {
         ensureOpen();
         if (listener == null) {

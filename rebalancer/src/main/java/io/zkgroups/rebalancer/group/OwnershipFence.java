@@ -50,6 +50,20 @@ public final class OwnershipFence {
 
         /** Nanoseconds left on the lease (negative once it has run out). */
         long remainingNanos();
+
+        /** Runs {@code action} each time the lease is renewed (on whichever thread renews it). */
+        default void onRenewal(Runnable action) {
+        }
+    }
+
+    /** What a hand-out of a partition's records under an epoch may do now ({@link #handOut}). */
+    public enum HandOut {
+        /** The grant is current and its lease holds. */
+        ALLOWED,
+        /** The grant is current but its lease does not hold now: it may again once renewed, or be withdrawn. */
+        WAIT,
+        /** The grant is gone, replaced or being revoked: records fetched under it never go out. */
+        NEVER
     }
 
     private final Lease lease;
@@ -59,6 +73,7 @@ public final class OwnershipFence {
 
     public OwnershipFence(Lease lease) {
         this.lease = lease;
+        lease.onRenewal(this::changed);
     }
 
     // --- written by the member's event loop --------------------------------------------------------------
@@ -72,6 +87,7 @@ public final class OwnershipFence {
             grants.put(tp, grant);
             granted.put(tp, grant);
         }
+        notifyAll();
         return granted;
     }
 
@@ -80,16 +96,19 @@ public final class OwnershipFence {
         for (TopicAndPartition tp : partitions) {
             grants.computeIfPresent(tp, (k, g) -> new Grant(k, g.thread(), g.session(), g.epoch(), true));
         }
+        notifyAll();
     }
 
     /** Neither hand-outs nor commits of {@code partitions} from now on. Idempotent. */
     public synchronized void withdraw(Collection<TopicAndPartition> partitions) {
         partitions.forEach(grants::remove);
+        notifyAll();
     }
 
     /** Everything may belong to someone else now. */
     public synchronized void withdrawAll() {
         grants.clear();
+        notifyAll();
     }
 
     // --- read by whoever hands out or commits -------------------------------------------------------------
@@ -116,6 +135,33 @@ public final class OwnershipFence {
             }
         });
         return result;
+    }
+
+    /**
+     * Whether one record of {@code partition}, fetched under the grant {@code epoch}, may be handed out now: for a
+     * caller that hands records out later than it fetched them (queued for another thread, as 0.8 streams are), and
+     * must tell a lapse of the lease, after which it must wait, from the end of the grant, after which it must drop.
+     */
+    public synchronized HandOut handOut(TopicAndPartition partition, long epoch) {
+        Grant grant = grants.get(partition);
+        if (grant == null || grant.epoch() != epoch || grant.revoking()) {
+            return HandOut.NEVER;
+        }
+        return leaseHolds(grant.session()) ? HandOut.ALLOWED : HandOut.WAIT;
+    }
+
+    /**
+     * Waits until a grant changes or the lease is renewed, or at most {@code maxNanos}: what a hand-out told to
+     * {@link HandOut#WAIT} waits for before it asks again.
+     */
+    public synchronized void awaitChange(long maxNanos) throws InterruptedException {
+        if (maxNanos > 0) {
+            TimeUnit.NANOSECONDS.timedWait(this, maxNanos);
+        }
+    }
+
+    private synchronized void changed() {
+        notifyAll();
     }
 
     /**

@@ -7,6 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +68,7 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
     private final LongSupplier nanoClock;
     private final double marginFraction;
     private final AtomicReference<Proof> proof = new AtomicReference<>(new Proof(0, NONE));
+    private final List<Runnable> renewalActions = new CopyOnWriteArrayList<>();
     private volatile long sessionTimeoutNanos;
     private volatile long periodNanos;
     private volatile ScheduledFuture<?> beats;
@@ -139,6 +142,12 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
 
     private void confirm(long session, long fromNanos) {
         proof.updateAndGet(p -> p.session() != session || fromNanos > p.fromNanos() ? new Proof(session, fromNanos) : p);
+        renewalActions.forEach(Runnable::run);
+    }
+
+    @Override
+    public void onRenewal(Runnable action) {
+        renewalActions.add(action);
     }
 
     /** Called when a new session replaces the old one: nothing the old session proved counts any more. */

@@ -37,6 +37,13 @@ class OwnershipFenceTest {
         public long remainingNanos() {
             return remainingNanos;
         }
+
+        Runnable renewal = () -> { };
+
+        @Override
+        public void onRenewal(Runnable action) {
+            renewal = action;
+        }
     }
 
     private final TestLease lease = new TestLease();
@@ -96,6 +103,35 @@ class OwnershipFenceTest {
         lease.session = 0x200L; // a new session's lease is valid: the old session's grants still are not
         assertThat(fence.deliverable(Map.of(P0, e0))).isEmpty();
         assertThatThrownBy(() -> fence.authorize(Map.of(P0, e0))).isInstanceOf(FencedException.class);
+    }
+
+    @Test
+    void aLateHandOutWaitsWhileTheLeaseLapsesAndIsRefusedForGoodOnceTheGrantEnds() throws Exception {
+        fence.grant(threads(P0, P1), SESSION);
+        long e0 = epoch(P0);
+        assertThat(fence.handOut(P0, e0)).isEqualTo(OwnershipFence.HandOut.ALLOWED);
+        assertThat(fence.handOut(P0, e0 + 100)).as("another grant's records").isEqualTo(OwnershipFence.HandOut.NEVER);
+
+        lease.remainingNanos = -1;
+        assertThat(fence.handOut(P0, e0)).isEqualTo(OwnershipFence.HandOut.WAIT);
+        java.util.concurrent.CompletableFuture<Void> waiting = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                fence.awaitChange(TimeUnit.MINUTES.toNanos(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        lease.remainingNanos = TimeUnit.SECONDS.toNanos(5);
+        org.awaitility.Awaitility.await().untilAsserted(() -> {
+            lease.renewal.run(); // a renewal wakes whoever waits
+            assertThat(waiting).isDone();
+        });
+        assertThat(fence.handOut(P0, e0)).isEqualTo(OwnershipFence.HandOut.ALLOWED);
+
+        fence.beginRevoke(List.of(P1));
+        assertThat(fence.handOut(P1, epoch(P1))).isEqualTo(OwnershipFence.HandOut.NEVER);
+        fence.withdrawAll();
+        assertThat(fence.handOut(P0, e0)).isEqualTo(OwnershipFence.HandOut.NEVER);
     }
 
     @Test
