@@ -95,22 +95,21 @@ class Kafka08BridgeIT {
         String topic = group + "-t";
         int partitions = 8;
         servers.broker().createTopic(topic, partitions);
-        DeliveryLog log = new DeliveryLog();
-        List<LegacyConsumerProcess> processes = new ArrayList<>();
-        List<Thread> forwarders = new ArrayList<>();
-        ConsumerWorker zk = null;
         long[] produced;
-        try (SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 2, Duration.ofMillis(50))) {
-            LegacyConsumerProcess a = join(member(group, "a-bridge", topic, 2).onBridge(), processes, forwarders, log);
+        DeliveryLog log;
+        try (Members members = new Members(List.of(topic));
+             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 2, Duration.ofMillis(50))) {
+            log = members.log;
+            LegacyConsumerProcess a = members.join(member(group, "a-bridge", topic, 2).onBridge());
             awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-0", "a-bridge-0",
                     "a-bridge-1", "a-bridge-1", "a-bridge-1", "a-bridge-1");
-            join(member(group, "b-legacy", topic, 1), processes, forwarders, log);
+            members.join(member(group, "b-legacy", topic, 1));
             awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-0", "a-bridge-1",
                     "a-bridge-1", "a-bridge-1", "b-legacy-0", "b-legacy-0");
-            zk = new ConsumerWorker("c-zk", zkProps(group, "c-zk", 6000), List.of(topic), log);
+            members.zk("c-zk", zkProps(group, "c-zk", 6000));
             awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-1", "a-bridge-1",
                     "b-legacy-0", "b-legacy-0", "c-zk-0", "c-zk-0");
-            join(member(group, "d-bridge", topic, 1).onBridge(), processes, forwarders, log);
+            members.join(member(group, "d-bridge", topic, 1).onBridge());
             awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-1", "a-bridge-1",
                     "b-legacy-0", "b-legacy-0", "c-zk-0", "d-bridge-0");
             awaitMore(log, 20 * partitions);
@@ -119,30 +118,9 @@ class Kafka08BridgeIT {
             awaitOwners(group, topic, "b-legacy-0", "b-legacy-0", "b-legacy-0", "c-zk-0",
                     "c-zk-0", "c-zk-0", "d-bridge-0", "d-bridge-0");
             awaitMore(log, 20 * partitions);
-            produced = producer.stop();
-            long total = Arrays.stream(produced).sum();
-            await("all " + total + " records delivered").atMost(WAIT).until(() -> log.distinct() >= total);
-            zk.close();
-            assertThat(zk.failed()).isFalse();
-            for (LegacyConsumerProcess p : processes) {
-                assertThat(p.shutdown()).as(p.name()).isZero();
-            }
-            for (Thread t : forwarders) {
-                t.join(10_000);
-            }
-        } finally {
-            processes.forEach(LegacyConsumerProcess::close);
-            if (zk != null && !zk.failed()) {
-                try {
-                    zk.close();
-                } catch (RuntimeException e) {
-                    System.err.println("after a failure: " + e.getMessage());
-                }
-            }
+            produced = members.drain(producer);
         }
-        for (int p = 0; p < partitions; p++) {
-            assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
-        }
+        assertNothingLost(log, topic, produced);
         System.out.println("Kafka08BridgeIT mixed hand-overs: " + log.handOvers());
         assertThat(log.handOvers()).as("hand-overs").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
         assertThat(log.size()).as("each record delivered once").isEqualTo(log.distinct());
@@ -166,27 +144,18 @@ class Kafka08BridgeIT {
         int perPartition = 200;
         servers.broker().createTopic(topic, partitions);
         produce(topic, partitions, perPartition);
-        DeliveryLog log = new DeliveryLog();
-        List<LegacyConsumerProcess> processes = new ArrayList<>();
-        List<Thread> forwarders = new ArrayList<>();
         String slowLog;
-        try {
-            LegacyConsumerProcess slow = join(member(group, "a-slow", topic, 1).onBridge().pauseMs(5)
-                    .property("max.poll.records", "10").property("auto.commit.interval.ms", "600000"),
-                    processes, forwarders, log);
+        DeliveryLog log;
+        try (Members members = new Members(List.of(topic))) {
+            log = members.log;
+            // 15 ms a message: it is still busy with every partition when the next member's JVM has started
+            LegacyConsumerProcess slow = members.join(member(group, "a-slow", topic, 1).onBridge().pauseMs(15)
+                    .property("max.poll.records", "10").property("auto.commit.interval.ms", "600000"));
             slow.awaitMessages(50, WAIT);
-            join(member(group, "b-next", topic, 1).onBridge(), processes, forwarders, log);
+            members.join(member(group, "b-next", topic, 1).onBridge());
             awaitOwners(group, topic, "a-slow-0", "a-slow-0", "b-next-0", "b-next-0");
-            await("all records delivered").atMost(WAIT).until(() -> log.distinct() >= partitions * perPartition);
-            for (LegacyConsumerProcess p : processes) {
-                assertThat(p.shutdown()).as(p.name()).isZero();
-            }
-            for (Thread t : forwarders) {
-                t.join(10_000);
-            }
+            members.drain(partitions * perPartition);
             slowLog = slow.stderr();
-        } finally {
-            processes.forEach(LegacyConsumerProcess::close);
         }
         java.util.regex.Matcher revoked = java.util.regex.Pattern.compile("revoked \\[" + topic + "-[23], " + topic
                 + "-[23]\\]: dropped (\\d+) chunks").matcher(slowLog);
@@ -210,54 +179,36 @@ class Kafka08BridgeIT {
         String topic = group + "-t";
         int partitions = 4;
         servers.broker().createTopic(topic, partitions);
-        DeliveryLog log = new DeliveryLog();
-        List<LegacyConsumerProcess> processes = new ArrayList<>();
-        List<Thread> forwarders = new ArrayList<>();
         Map<Integer, Long> committedAtKill = new TreeMap<>();
-        ConsumerWorker survivor = null;
         long[] produced;
+        DeliveryLog log;
         long started = System.nanoTime();
-        try (SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
-            LegacyConsumerProcess killed = join(member(group, "a-killed", topic, 1).onBridge()
-                    .property("zookeeper.session.timeout.ms", "2000"), processes, forwarders, log);
+        try (Members members = new Members(List.of(topic));
+             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+            log = members.log;
+            LegacyConsumerProcess killed = members.join(member(group, "a-killed", topic, 1).onBridge()
+                    .property("zookeeper.session.timeout.ms", "2000"));
             awaitOwners(group, topic, "a-killed-0", "a-killed-0", "a-killed-0", "a-killed-0");
-            survivor = new ConsumerWorker("b-zk", zkProps(group, "b-zk", 6000), List.of(topic), log);
+            members.zk("b-zk", zkProps(group, "b-zk", 6000));
             awaitOwners(group, topic, "a-killed-0", "a-killed-0", "b-zk-0", "b-zk-0");
 
             int before = killed.messages().size();
             killed.awaitMessages(before + 100, WAIT); // mid-stream
+            await("the member to be killed has committed both its partitions").atMost(WAIT)
+                    .until(() -> committed(group, topic, 2).keySet().containsAll(List.of(0, 1)));
             killed.kill();
             long killedAt = System.nanoTime();
-            ZkRegistry.of(servers.client()).offsets().read(group, List.of(TopicAndPartition.of(topic, 0), TopicAndPartition.of(topic, 1)))
-                    .offsets().forEach((tp, offset) -> committedAtKill.put(tp.partition(), offset));
-            assertThat(committedAtKill).as("the killed member had committed both its partitions").containsKeys(0, 1);
+            committedAtKill.putAll(committed(group, topic, 2));
 
             awaitOwners(group, topic, "b-zk-0", "b-zk-0", "b-zk-0", "b-zk-0");
             System.out.printf("Kafka08BridgeIT: the survivor owns everything %d ms after the kill%n",
                     (System.nanoTime() - killedAt) / 1_000_000);
             awaitMore(log, 20 * partitions);
-            produced = producer.stop();
-            long total = Arrays.stream(produced).sum();
-            await("all " + total + " records delivered").atMost(WAIT).until(() -> log.distinct() >= total);
-            survivor.close();
-            assertThat(survivor.failed()).isFalse();
-            for (Thread t : forwarders) {
-                t.join(10_000);
-            }
-            System.out.printf("Kafka08BridgeIT killed: %d records, %.1f s%n", total, (System.nanoTime() - started) / 1e9);
-        } finally {
-            processes.forEach(LegacyConsumerProcess::close);
-            if (survivor != null && !survivor.failed()) {
-                try {
-                    survivor.close();
-                } catch (RuntimeException e) {
-                    System.err.println("after a failure: " + e.getMessage());
-                }
-            }
+            produced = members.drain(producer);
+            System.out.printf("Kafka08BridgeIT killed: %d records, %.1f s%n", Arrays.stream(produced).sum(),
+                    (System.nanoTime() - started) / 1e9);
         }
-        for (int p = 0; p < partitions; p++) {
-            assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
-        }
+        assertNothingLost(log, topic, produced);
         System.out.println("Kafka08BridgeIT killed hand-overs: " + log.handOvers() + ", committed at kill " + committedAtKill);
         List<DeliveryLog.HandOver> fromKilled = log.handOvers().stream()
                 .filter(h -> h.from().equals("a-killed") && h.partition().partition() <= 1).toList();
@@ -282,17 +233,16 @@ class Kafka08BridgeIT {
         String topic = group + "-t";
         int partitions = 2;
         servers.broker().createTopic(topic, partitions);
-        DeliveryLog log = new DeliveryLog();
-        List<LegacyConsumerProcess> processes = new ArrayList<>();
-        List<Thread> forwarders = new ArrayList<>();
-        ConsumerWorker survivor = null;
         long[] produced;
+        DeliveryLog log;
         TopicPartition frozenPartition = new TopicPartition(topic, 0);
-        try (SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+        try (Members members = new Members(List.of(topic));
+             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+            log = members.log;
             // 100 messages/s per partition, handed out at 50/s: its stream stays full
-            LegacyConsumerProcess frozen = join(member(group, "a-frozen", topic, 1).onBridge().pauseMs(20)
-                    .property("zookeeper.session.timeout.ms", "2000"), processes, forwarders, log);
-            survivor = new ConsumerWorker("b-zk", zkProps(group, "b-zk", 6000), List.of(topic), log);
+            LegacyConsumerProcess frozen = members.join(member(group, "a-frozen", topic, 1).onBridge().pauseMs(20)
+                    .property("zookeeper.session.timeout.ms", "2000"));
+            members.zk("b-zk", zkProps(group, "b-zk", 6000));
             awaitOwners(group, topic, "a-frozen-0", "b-zk-0");
             frozen.awaitMessages(frozen.messages().size() + 50, WAIT);
 
@@ -307,28 +257,9 @@ class Kafka08BridgeIT {
             }
             awaitOwners(group, topic, "a-frozen-0", "b-zk-0"); // it came back with a new session
             awaitMore(log, 20 * partitions);
-            produced = producer.stop();
-            long total = Arrays.stream(produced).sum();
-            await("all " + total + " records delivered").atMost(WAIT).until(() -> log.distinct() >= total);
-            assertThat(frozen.shutdown()).isZero();
-            survivor.close();
-            assertThat(survivor.failed()).isFalse();
-            for (Thread t : forwarders) {
-                t.join(10_000);
-            }
-        } finally {
-            processes.forEach(LegacyConsumerProcess::close);
-            if (survivor != null && !survivor.failed()) {
-                try {
-                    survivor.close();
-                } catch (RuntimeException e) {
-                    System.err.println("after a failure: " + e.getMessage());
-                }
-            }
+            produced = members.drain(producer);
         }
-        for (int p = 0; p < partitions; p++) {
-            assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
-        }
+        assertNothingLost(log, topic, produced);
         List<DeliveryLog.HandOver> handOvers = log.handOvers().stream()
                 .filter(h -> h.partition().equals(frozenPartition)).toList();
         System.out.println("Kafka08BridgeIT frozen hand-overs: " + handOvers);
@@ -381,30 +312,90 @@ class Kafka08BridgeIT {
                 .topic(topic, streams);
     }
 
-    /** Starts a member, waits until it is READY and forwards its messages to the log under its consumer id. */
-    private static LegacyConsumerProcess join(LegacyConsumerProcess.Builder builder, List<LegacyConsumerProcess> processes,
-                                              List<Thread> forwarders, DeliveryLog log) {
-        LegacyConsumerProcess process = builder.start();
-        processes.add(process);
-        String id = process.awaitReady(WAIT);
-        String member = id.substring(id.indexOf('_') + 1);
-        Thread t = new Thread(() -> {
-            int next = 0;
-            try {
-                while (true) {
-                    int i = process.awaitLine(next, l -> l.startsWith("MSG "), Duration.ofMinutes(10), "MSG");
-                    String[] f = process.output().get(i).split(" ", 5); // MSG topic partition offset ...
-                    log.record(member, new TopicPartition(f[1], Integer.parseInt(f[2])), Long.parseLong(f[3]));
-                    next = i + 1;
+    /** The members a test starts, what they deliver, and their orderly end; {@code close} stops what is left. */
+    private static final class Members implements AutoCloseable {
+        final DeliveryLog log = new DeliveryLog();
+        private final List<String> topics;
+        private final List<LegacyConsumerProcess> processes = new ArrayList<>();
+        private final List<Thread> forwarders = new ArrayList<>();
+        private final List<ConsumerWorker> workers = new ArrayList<>();
+
+        Members(List<String> topics) {
+            this.topics = topics;
+        }
+
+        /** Starts a member, waits until it is READY and forwards its messages to the log under its consumer id. */
+        LegacyConsumerProcess join(LegacyConsumerProcess.Builder builder) {
+            LegacyConsumerProcess process = builder.start();
+            processes.add(process);
+            String id = process.awaitReady(WAIT);
+            String member = id.substring(id.indexOf('_') + 1);
+            Thread t = new Thread(() -> {
+                int next = 0;
+                try {
+                    while (true) {
+                        int i = process.awaitLine(next, l -> l.startsWith("MSG "), Duration.ofMinutes(10), "MSG");
+                        String[] f = process.output().get(i).split(" ", 5); // MSG topic partition offset ...
+                        log.record(member, new TopicPartition(f[1], Integer.parseInt(f[2])), Long.parseLong(f[3]));
+                        next = i + 1;
+                    }
+                } catch (AssertionError exited) {
+                    // stdout closed: every line has been read
                 }
-            } catch (AssertionError exited) {
-                // stdout closed: every line has been read
+            }, "forward-" + member);
+            t.setDaemon(true);
+            t.start();
+            forwarders.add(t);
+            return process;
+        }
+
+        /** A ZkGroupConsumer member in this JVM. */
+        void zk(String consumerId, Properties props) {
+            workers.add(new ConsumerWorker(consumerId, props, topics, log));
+        }
+
+        /** Stops the producer, then {@link #drain(long)}s what it wrote; returns that, per partition. */
+        long[] drain(SteadyProducer producer) throws InterruptedException {
+            long[] produced = producer.stop();
+            drain(Arrays.stream(produced).sum());
+            return produced;
+        }
+
+        /** Waits until {@code records} distinct records were delivered, then shuts every live member down cleanly. */
+        void drain(long records) throws InterruptedException {
+            await("all " + records + " records delivered").atMost(WAIT).until(() -> log.distinct() >= records);
+            for (ConsumerWorker worker : workers) {
+                worker.close();
+                assertThat(worker.failed()).isFalse();
             }
-        }, "forward-" + member);
-        t.setDaemon(true);
-        t.start();
-        forwarders.add(t);
-        return process;
+            workers.clear();
+            for (LegacyConsumerProcess p : processes) {
+                if (p.isAlive()) {
+                    assertThat(p.shutdown()).as(p.name()).isZero();
+                }
+            }
+            for (Thread t : forwarders) {
+                t.join(10_000);
+            }
+        }
+
+        @Override
+        public void close() {
+            processes.forEach(LegacyConsumerProcess::close);
+            for (ConsumerWorker worker : workers) {
+                try {
+                    worker.close();
+                } catch (RuntimeException e) {
+                    System.err.println("after a failure: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static void assertNothingLost(DeliveryLog log, String topic, long[] produced) {
+        for (int p = 0; p < produced.length; p++) {
+            assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
+        }
     }
 
     private static Properties zkProps(String group, String consumerId, int sessionTimeoutMs) {
