@@ -2,8 +2,6 @@ package io.zkgroups.registry.store;
 
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
-import io.zkgroups.registry.model.MemberRegistration;
-import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
@@ -12,10 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -34,21 +30,6 @@ class LargeClaimIT {
     @RegisterExtension
     static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
-    private static ConsumerId join(ZkRegistry registry, String group, String name) {
-        ConsumerId id = ConsumerId.ofOverride(group, name);
-        registry.members().register(group, id, MemberRegistration.of(Subscription.topics(Map.of(TOPIC, 1)), 1),
-                Duration.ofSeconds(1));
-        return id;
-    }
-
-    private static Map<TopicAndPartition, ThreadId> everyPartitionFor(ConsumerId id) {
-        Map<TopicAndPartition, ThreadId> claims = new TreeMap<>();
-        for (int p = 0; p < PARTITIONS; p++) {
-            claims.put(TopicAndPartition.of(TOPIC, p), id.thread(0));
-        }
-        return claims;
-    }
-
     private static int ownerZnodes(CuratorFramework client, String group) throws Exception {
         String dir = "/consumers/" + group + "/owners/" + TOPIC;
         return client.checkExists().forPath(dir) == null ? 0 : client.getChildren().forPath(dir).size();
@@ -58,8 +39,8 @@ class LargeClaimIT {
     void aMemberAloneOwnsEveryPartitionOfAHugeTopicAndReleasesThemAll() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
-        ConsumerId me = join(registry, "big1", "alone");
-        Map<TopicAndPartition, ThreadId> claims = everyPartitionFor(me);
+        ConsumerId me = Members.join(registry, "big1", "alone", TOPIC);
+        Map<TopicAndPartition, ThreadId> claims = Members.firstPartitions(me, TOPIC, PARTITIONS);
 
         Map<TopicAndPartition, PartitionOwner> held = registry.owners().releaseAndClaim("big1", me, List.of(), claims, null);
 
@@ -79,13 +60,13 @@ class LargeClaimIT {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
         ZkRegistry other = ZkRegistry.of(zk.newClient());
-        ConsumerId me = join(registry, "big2", "me");
-        ConsumerId holder = join(other, "big2", "holder");
+        ConsumerId me = Members.join(registry, "big2", "me", TOPIC);
+        ConsumerId holder = Members.join(other, "big2", "holder", TOPIC);
         TopicAndPartition last = TopicAndPartition.of(TOPIC, PARTITIONS - 1);
         other.owners().claim("big2", holder, Map.of(last, holder.thread(0)));
 
         ClaimConflictException conflict = catchThrowableOfType(ClaimConflictException.class,
-                () -> registry.owners().claim("big2", me, everyPartitionFor(me)));
+                () -> registry.owners().claim("big2", me, Members.firstPartitions(me, TOPIC, PARTITIONS)));
 
         assertThat(conflict).as("the claim's failure").isNotNull();
         assertThat(conflict.heldBy()).containsOnlyKeys(last);

@@ -3,8 +3,6 @@ package io.zkgroups.registry.store;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
-import io.zkgroups.registry.model.MemberRegistration;
-import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.testing.TestZooKeeper;
@@ -19,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,17 +29,11 @@ class OwnerRegistryIT {
     static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     private static ConsumerId join(ZkRegistry registry, String group, String name) {
-        ConsumerId id = ConsumerId.ofOverride(group, name);
-        registry.members().register(group, id, MemberRegistration.of(Subscription.topics(Map.of("T", 1)), 1), Duration.ofSeconds(1));
-        return id;
+        return Members.join(registry, group, name, "T");
     }
 
     private static Map<TopicAndPartition, ThreadId> claims(ConsumerId id, int... partitions) {
-        Map<TopicAndPartition, ThreadId> claims = new TreeMap<>();
-        for (int p : partitions) {
-            claims.put(TopicAndPartition.of("T", p), id.thread(0));
-        }
-        return claims;
+        return Members.claims(id, "T", partitions);
     }
 
     @Test

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -40,18 +39,11 @@ class SessionBoundWritesIT {
     static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     private static ConsumerId join(ZkRegistry registry, String group, String name) {
-        ConsumerId id = ConsumerId.ofOverride(group, name);
-        registry.members().register(group, id, MemberRegistration.of(Subscription.topics(Map.of("T", 1)), 1),
-                Duration.ofSeconds(5));
-        return id;
+        return Members.join(registry, group, name, "T");
     }
 
     private static Map<TopicAndPartition, ThreadId> claims(ConsumerId id, int... partitions) {
-        Map<TopicAndPartition, ThreadId> claims = new TreeMap<>();
-        for (int p : partitions) {
-            claims.put(TopicAndPartition.of("T", p), id.thread(0));
-        }
-        return claims;
+        return Members.claims(id, "T", partitions);
     }
 
     /** Ends {@code client}'s session {@code session} for real and waits until the client has its next one. */
