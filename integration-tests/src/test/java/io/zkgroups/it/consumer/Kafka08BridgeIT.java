@@ -106,7 +106,7 @@ class Kafka08BridgeIT {
             members.join(member(group, "b-legacy", topic, 1));
             awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-0", "a-bridge-1",
                     "a-bridge-1", "a-bridge-1", "b-legacy-0", "b-legacy-0");
-            members.zk("c-zk", zkProps(group, "c-zk", 6000));
+            members.zk("c-zk", servers.consumerProperties(group, "c-zk", 6000));
             awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-1", "a-bridge-1",
                     "b-legacy-0", "b-legacy-0", "c-zk-0", "c-zk-0");
             members.join(member(group, "d-bridge", topic, 1).onBridge());
@@ -189,7 +189,7 @@ class Kafka08BridgeIT {
             LegacyConsumerProcess killed = members.join(member(group, "a-killed", topic, 1).onBridge()
                     .property("zookeeper.session.timeout.ms", "2000"));
             awaitOwners(group, topic, "a-killed-0", "a-killed-0", "a-killed-0", "a-killed-0");
-            members.zk("b-zk", zkProps(group, "b-zk", 6000));
+            members.zk("b-zk", servers.consumerProperties(group, "b-zk", 6000));
             awaitOwners(group, topic, "a-killed-0", "a-killed-0", "b-zk-0", "b-zk-0");
 
             int before = killed.messages().size();
@@ -242,7 +242,7 @@ class Kafka08BridgeIT {
             // 100 messages/s per partition, handed out at 50/s: its stream stays full
             LegacyConsumerProcess frozen = members.join(member(group, "a-frozen", topic, 1).onBridge().pauseMs(20)
                     .property("zookeeper.session.timeout.ms", "2000"));
-            members.zk("b-zk", zkProps(group, "b-zk", 6000));
+            members.zk("b-zk", servers.consumerProperties(group, "b-zk", 6000));
             awaitOwners(group, topic, "a-frozen-0", "b-zk-0");
             frozen.awaitMessages(frozen.messages().size() + 50, WAIT);
 
@@ -396,18 +396,6 @@ class Kafka08BridgeIT {
         for (int p = 0; p < produced.length; p++) {
             assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
         }
-    }
-
-    private static Properties zkProps(String group, String consumerId, int sessionTimeoutMs) {
-        Properties p = new Properties();
-        p.setProperty("zookeeper.connect", servers.connectString());
-        p.setProperty("group.id", group);
-        p.setProperty("consumer.id", consumerId);
-        p.setProperty("auto.offset.reset", "smallest");
-        p.setProperty("auto.commit.interval.ms", "100");
-        p.setProperty("zookeeper.session.timeout.ms", String.valueOf(sessionTimeoutMs));
-        p.setProperty("rebalance.backoff.ms", "300");
-        return p;
     }
 
     // --- observations ----------------------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
@@ -72,7 +71,8 @@ class KilledConsumerIT {
             ChildConsumer leaving = child("b-child", SAFE_SESSION_MS, group, topic, log, children);
             awaitOwnersDelivering(log, group, topic, "a-killed", "a-killed", "a-killed", "b-child", "b-child", "b-child");
 
-            ConsumerWorker thread = new ConsumerWorker("c-thread", props(group, "c-thread", SAFE_SESSION_MS), List.of(topic), log);
+            ConsumerWorker thread = new ConsumerWorker("c-thread",
+                    servers.consumerProperties(group, "c-thread", SAFE_SESSION_MS), List.of(topic), log);
             workers.add(thread);
             awaitOwnersDelivering(log, group, topic, "a-killed", "a-killed", "b-child", "b-child", "c-thread", "c-thread");
 
@@ -93,7 +93,8 @@ class KilledConsumerIT {
             // below is only in the delivery log once b-child delivered from them
             awaitOwnersDelivering(log, group, topic, "b-child", "b-child", "b-child", "c-thread", "c-thread", "c-thread");
 
-            ConsumerWorker late = new ConsumerWorker("d-late", props(group, "d-late", SAFE_SESSION_MS), List.of(topic), log);
+            ConsumerWorker late = new ConsumerWorker("d-late",
+                    servers.consumerProperties(group, "d-late", SAFE_SESSION_MS), List.of(topic), log);
             workers.add(late);
             awaitOwnersDelivering(log, group, topic, "b-child", "b-child", "c-thread", "c-thread", "d-late", "d-late");
 
@@ -151,22 +152,10 @@ class KilledConsumerIT {
     private static ChildConsumer child(String name, int sessionTimeoutMs, String group, String topic, DeliveryLog log,
                                        List<ChildConsumer> children) {
         Map<String, String> p = new LinkedHashMap<>();
-        props(group, name, sessionTimeoutMs).forEach((k, v) -> p.put(k.toString(), v.toString()));
+        servers.consumerProperties(group, name, sessionTimeoutMs).forEach((k, v) -> p.put(k.toString(), v.toString()));
         ChildConsumer child = ChildConsumer.start(name, topic, p, log);
         children.add(child);
         return child;
-    }
-
-    private static Properties props(String group, String consumerId, int sessionTimeoutMs) {
-        Properties p = new Properties();
-        p.setProperty("zookeeper.connect", servers.connectString());
-        p.setProperty("group.id", group);
-        p.setProperty("consumer.id", consumerId);
-        p.setProperty("auto.offset.reset", "smallest");
-        p.setProperty("auto.commit.interval.ms", "100");
-        p.setProperty("zookeeper.session.timeout.ms", String.valueOf(sessionTimeoutMs));
-        p.setProperty("rebalance.backoff.ms", "500");
-        return p;
     }
 
     /** Waits until partition i is owned by {@code members[i]} (member names: the consumer.id). */

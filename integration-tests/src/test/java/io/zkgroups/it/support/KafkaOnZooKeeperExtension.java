@@ -7,6 +7,8 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.util.Properties;
+
 /**
  * One {@link TestZooKeeper} and one ZooKeeper-mode {@link EmbeddedKafka} on it per test class, plus a shared
  * Curator client: several ITs repeated exactly this {@code @BeforeAll}/{@code @AfterAll} pair. Starts before the
@@ -102,5 +104,21 @@ public final class KafkaOnZooKeeperExtension implements BeforeAllCallback, After
             throw new IllegalStateException("no servers running: register the extension on a static field");
         }
         return server;
+    }
+
+    /**
+     * A ZkGroupConsumer's settings for this ZooKeeper: {@code consumerId} in {@code group}, from the earliest offset,
+     * auto-commit every 100 ms, short back-off.
+     */
+    public Properties consumerProperties(String group, String consumerId, int sessionTimeoutMs) {
+        Properties p = new Properties();
+        p.setProperty("zookeeper.connect", connectString());
+        p.setProperty("group.id", group);
+        p.setProperty("consumer.id", consumerId);
+        p.setProperty("auto.offset.reset", "smallest");
+        p.setProperty("auto.commit.interval.ms", "100");
+        p.setProperty("zookeeper.session.timeout.ms", String.valueOf(sessionTimeoutMs));
+        p.setProperty("rebalance.backoff.ms", "300");
+        return p;
     }
 }
