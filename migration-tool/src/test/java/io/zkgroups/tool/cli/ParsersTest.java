@@ -17,8 +17,16 @@ class ParsersTest {
         assertThat(DurationParser.parse("1h30m")).isEqualTo(Duration.ofMinutes(90));
         assertThat(DurationParser.parse("2d")).isEqualTo(Duration.ofDays(2));
         assertThat(DurationParser.parse("PT10M")).isEqualTo(Duration.ofMinutes(10));
-        assertThatThrownBy(() -> DurationParser.parse("10")).hasMessageContaining("not a duration");
         assertThatThrownBy(() -> DurationParser.parse("10x")).hasMessageContaining("not a duration");
+        assertThatThrownBy(() -> DurationParser.parse("-10")).hasMessageContaining("not a duration");
+        assertThatThrownBy(() -> DurationParser.parse("10x")).hasMessageContaining("not a duration");
+    }
+
+    @Test
+    void aPlainNumberIsMillisecondsLikeKafkasTools() {
+        assertThat(DurationParser.parse("5000")).isEqualTo(Duration.ofMillis(5000));
+        assertThat(DurationParser.parse(" 0 ")).isEqualTo(Duration.ZERO);
+        assertThatThrownBy(() -> DurationParser.parse("99999999999999999999")).hasMessageContaining("64 bits");
     }
 
     @Test
