@@ -6,6 +6,7 @@ import io.zkgroups.tool.group.GroupsService;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.output.Table;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
@@ -99,11 +100,12 @@ final class GroupsCommand extends ParentCommand {
         @Option(names = "--include-kafka", description = "Also delete the group's Kafka offsets (of --topic, or all).")
         boolean includeKafka;
 
-        @Option(names = "--execute", description = "Delete (without it, only the plan is printed).")
-        boolean execute;
+        @Mixin
+        WriteMode writeMode;
 
         @Override
         ExitCode run(Clients clients) {
+            boolean execute = writeMode.execute();
             GroupsService service = new GroupsService(clients);
             GroupsService.DeletePlan plan = service.planDelete(group, topic, includeKafka);
             int deleted = execute ? service.executeDelete(plan) : 0;

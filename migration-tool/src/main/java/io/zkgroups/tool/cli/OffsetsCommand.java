@@ -14,6 +14,7 @@ import io.zkgroups.tool.transfer.OffsetRecord;
 import io.zkgroups.tool.transfer.ParsedOffsetFile;
 import io.zkgroups.tool.transfer.TransferService;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -96,11 +97,12 @@ final class OffsetsCommand extends ParentCommand {
                 description = "Phase inference: a ZooKeeper offset older than this is stale (default: ${DEFAULT-VALUE}).")
         Duration staleAfter;
 
-        @Option(names = "--execute", description = "Write the plan (without it, only the plan is printed).")
-        boolean execute;
+        @Mixin
+        WriteMode writeMode;
 
         @Override
         ExitCode run(Clients clients) {
+            boolean execute = writeMode.execute();
             ResetStrategy strategy = strategy();
             if (allTopics && !topics.isEmpty()) {
                 throw new CliException(ExitCode.USAGE, "give --all-topics or --topic, not both");
@@ -258,11 +260,12 @@ final class OffsetsCommand extends ParentCommand {
                 description = "Phase inference: a ZooKeeper offset older than this is stale (default: ${DEFAULT-VALUE}).")
         Duration staleAfter;
 
-        @Option(names = "--execute", description = "Write (without it, only the plan is printed).")
-        boolean execute;
+        @Mixin
+        WriteMode writeMode;
 
         @Override
         ExitCode run(Clients clients) {
+            boolean execute = writeMode.execute();
             ParsedOffsetFile parsed = OffsetFileParser.parse(TransferService.readLines(file));
             TransferService.requireValid(file, parsed);
             TransferService service = new TransferService(clients);
