@@ -19,6 +19,8 @@ public enum ExitCode {
     KAFKA_REFUSED(10, "Kafka refused the offsets (e.g. a Kafka-protocol consumer uses the same group id)"),
     KAFKA_PARTIAL(11, "describe, health, lag: Kafka did not answer; only the ZooKeeper half was printed (and judged), "
             + "with a warning saying why"),
+    UNDECODABLE_RECORD(12, "consume: a record could not be deserialized (it is named; --skip-message-on-error skips such "
+            + "records)"),
     HEALTH_MEMBERS(20, "health: no registered member, or fewer/more than --expect-members"),
     HEALTH_UNOWNED(21, "health: a partition of a subscribed topic has no owner"),
     HEALTH_FOREIGN_OWNER(22, "health: a partition is owned by a thread that is not a registered member's"),

@@ -19,7 +19,7 @@ class DurationOptionsTest {
         collect(new CommandLine(new ZkGroupsCommand()), checked);
 
         assertThat(checked).contains("zkgroups health --timeout", "zkgroups health --wait", "zkgroups consume --timeout",
-                "zkgroups lag --interval", "zkgroups groups describe --timeout");
+                "zkgroups consume --timeout-ms", "zkgroups lag --interval", "zkgroups groups describe --timeout");
     }
 
     private static void collect(CommandLine cmd, List<String> checked) throws Exception {
