@@ -1,10 +1,12 @@
 package io.zkgroups.tool.cli;
 
+import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.group.GroupDescription;
 import io.zkgroups.tool.group.GroupsService;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.output.Table;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -12,8 +14,10 @@ import picocli.CommandLine.Option;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** {@code zkgroups groups list|describe|delete}. */
 @Command(name = "groups", mixinStandardHelpOptions = true, description = "List, describe and delete groups.",
@@ -36,15 +40,38 @@ final class GroupsCommand extends ParentCommand {
         }
     }
 
-    @Command(name = "describe", description = {
+    @Command(name = "describe", sortOptions = false, description = {
             "Per partition: ZooKeeper offset, Kafka offset, log end, lag, owner thread and member host; members "
                     + "without partitions; the group state (stable, rebalancing, empty, dead) and migration phase "
-                    + "(zookeeper-only, dual-commit, kafka-only; see docs/cli.md for the inference).",
-            "Exit 3 for an unknown group, 7 (after printing) when znodes cannot be decoded, 11 (after printing the "
-                    + "ZooKeeper half) when Kafka does not answer."})
+                    + "(zookeeper-only, dual-commit, kafka-only; see docs/cli.md for the inference). --members: per member "
+                    + "its host, threads and owned partitions; --state: state, members, strategy, phase and coordinator.",
+            "Exit 3 for an unknown group (with several, after printing the others), 7 (after printing) when znodes "
+                    + "cannot be decoded, 11 (after printing the ZooKeeper half) when Kafka does not answer."})
     static final class Describe extends AbstractCommand {
-        @Option(names = "--group", required = true, description = "The group.")
-        String group;
+        @Option(names = "--group", description = "A group; repeatable.")
+        List<String> groups = new ArrayList<>();
+
+        @Option(names = "--all-groups", description = "Every group under /consumers.")
+        boolean allGroups;
+
+        @ArgGroup(exclusive = true)
+        ViewChoice view;
+
+        static final class ViewChoice {
+            @Option(names = "--offsets", required = true, description = "Per partition offsets, lag and owner (the default).")
+            boolean offsets;
+
+            @Option(names = "--members", required = true, description = "Per member: host, threads, owned partitions.")
+            boolean members;
+
+            @Option(names = "--state", required = true,
+                    description = "Per group: state, members, strategy, phase, owned partitions, coordinator (ZooKeeper).")
+            boolean state;
+
+            DescribePrinter.View view() {
+                return members ? DescribePrinter.View.MEMBERS : state ? DescribePrinter.View.STATE : DescribePrinter.View.OFFSETS;
+            }
+        }
 
         @Option(names = "--strategy", description = "range or roundrobin: the assignor the state is checked against "
                 + "(default: what the members advertise, else range).")
@@ -57,33 +84,45 @@ final class GroupsCommand extends ParentCommand {
 
         @Override
         ExitCode run(Clients clients) {
-            Strategies.validate(strategy);
-            List<String> warnings = new ArrayList<>();
-            GroupDescription d = new GroupsService(clients).describe(group, strategy, staleAfter, warnings);
-            warnings.forEach(this::warn);
-            if (json()) {
-                printJson(d);
-            } else {
-                out().println("GROUP " + d.group() + "  STATE " + d.state() + "  PHASE " + d.phase() + " (" + d.phaseEvidence()
-                        + ")  MEMBERS " + d.members().size() + "  STRATEGY " + d.strategy() + " (" + d.strategyReason() + ")");
-                out().println();
-                Table t = new Table("TOPIC", "PARTITION", "ZK-OFFSET", "KAFKA-OFFSET", "LOG-END", "LAG", "OWNER", "HOST");
-                d.partitions().forEach(p -> t.row(p.topic(), p.partition(), p.zookeeperOffset(), p.kafkaOffset(),
-                        p.logEndOffset(), p.lag(), p.owner(), p.host()));
-                t.print(out());
-                if (!d.membersWithoutPartitions().isEmpty()) {
-                    out().println();
-                    out().println("MEMBERS WITHOUT PARTITIONS");
-                    Table m = new Table("CONSUMER-ID", "HOST", "SUBSCRIPTION", "THREADS");
-                    d.membersWithoutPartitions().forEach(r -> m.row(r.consumerId(), r.host(), r.subscription(), r.threads()));
-                    m.print(out());
-                }
+            if (allGroups == !groups.isEmpty()) {
+                throw new CliException(ExitCode.USAGE, "give --group G (repeatable) or --all-groups");
             }
-            if (!d.unreadable().isEmpty()) {
-                d.unreadable().forEach(u -> err().println("zkgroups: unreadable znode " + u));
+            Strategies.validate(strategy);
+            boolean single = !allGroups && groups.size() == 1;
+            GroupsService service = new GroupsService(clients);
+            Set<String> warnings = new LinkedHashSet<>();
+            List<GroupDescription> found = new ArrayList<>();
+            List<String> unknown = new ArrayList<>();
+            for (String group : allGroups ? clients.zk().groups() : List.copyOf(new LinkedHashSet<>(groups))) {
+                List<String> groupWarnings = new ArrayList<>();
+                try {
+                    found.add(service.describe(group, strategy, staleAfter, groupWarnings));
+                } catch (CliException e) {
+                    if (single || e.exitCode() != ExitCode.NOT_FOUND) {
+                        throw e;
+                    }
+                    unknown.add(group);
+                    err().println("zkgroups: " + e.getMessage());
+                }
+                warnings.addAll(groupWarnings);
+            }
+            warnings.forEach(this::warn);
+            DescribePrinter.View chosen = view == null ? DescribePrinter.View.OFFSETS : view.view();
+            DescribePrinter printer = new DescribePrinter(out(), clients.settings().zookeeper());
+            if (json()) {
+                printer.json(chosen, found, unknown, single);
+            } else {
+                printer.table(chosen, found);
+            }
+            found.forEach(d -> d.unreadable().forEach(u -> err().println("zkgroups: unreadable znode " + u)));
+            err().flush();
+            if (!unknown.isEmpty()) {
+                return ExitCode.NOT_FOUND;
+            }
+            if (found.stream().anyMatch(d -> !d.unreadable().isEmpty())) {
                 return ExitCode.UNREADABLE_ZNODE;
             }
-            return d.kafkaProblem() == null ? ExitCode.OK : ExitCode.KAFKA_PARTIAL;
+            return found.stream().allMatch(d -> d.kafkaProblem() == null) ? ExitCode.OK : ExitCode.KAFKA_PARTIAL;
         }
     }
 
