@@ -190,7 +190,9 @@ final class OffsetsCommand extends ParentCommand {
 
     @Command(name = "export", description = {
             "Write groups' offsets as /consumers/G/offsets/T/P:offset lines (0.8.2.2 ExportZkOffsets) or CSV "
-                    + "group,topic,partition,offset. Offsets are the next offset to consume."})
+                    + "group,topic,partition,offset with a header; --format csv --no-header writes Kafka's layout instead "
+                    + "(kafka-consumer-groups --reset-offsets --from-file): topic,partition,offset for one group, "
+                    + "group,topic,partition,offset for several. Offsets are the next offset to consume."})
     static final class Export extends AbstractCommand {
         @Option(names = "--group", description = "A group; repeatable.")
         List<String> groups = new ArrayList<>();
@@ -200,6 +202,10 @@ final class OffsetsCommand extends ParentCommand {
 
         @Option(names = "--format", defaultValue = "zk", description = "zk or csv (default: ${DEFAULT-VALUE}).")
         String format;
+
+        @Option(names = "--no-header", description = "With --format csv: Kafka's layout, no header line, and no group "
+                + "column when one group is exported.")
+        boolean noHeader;
 
         @Option(names = "--from", defaultValue = "zookeeper", description = "zookeeper or kafka (default: ${DEFAULT-VALUE}).")
         String from;
@@ -217,14 +223,21 @@ final class OffsetsCommand extends ParentCommand {
                 case "csv" -> OffsetFileFormat.CSV;
                 default -> throw new CliException(ExitCode.USAGE, "--format must be zk or csv");
             };
+            if (noHeader && fmt != OffsetFileFormat.CSV) {
+                throw new CliException(ExitCode.USAGE, "--no-header goes with --format csv (zk lines have no header)");
+            }
+            if (noHeader && !allGroups && groups.stream().distinct().count() == 1) {
+                fmt = OffsetFileFormat.KAFKA_CSV;
+            }
             Store store = switch (from.toLowerCase(java.util.Locale.ROOT)) {
                 case "zookeeper" -> Store.ZOOKEEPER;
                 case "kafka" -> Store.KAFKA;
                 default -> throw new CliException(ExitCode.USAGE, "--from must be zookeeper or kafka");
             };
             List<OffsetRecord> records = new TransferService(clients).export(allGroups ? null : groups, store);
+            List<String> lines = TransferService.lines(fmt, !noHeader, records);
             if (file != null) {
-                TransferService.write(file, fmt, records);
+                TransferService.write(file, lines);
                 long groupCount = records.stream().map(OffsetRecord::group).distinct().count();
                 if (json()) {
                     printJson(Map.of("file", file.toString(), "offsets", records.size(), "groups", groupCount));
@@ -235,10 +248,7 @@ final class OffsetsCommand extends ParentCommand {
             } else if (json()) {
                 printJson(Map.of("offsets", records));
             } else {
-                if (fmt.header() != null) {
-                    out().println(fmt.header());
-                }
-                records.forEach(r -> out().println(fmt.format(r)));
+                lines.forEach(out()::println);
                 out().flush();
             }
             return ExitCode.OK;
@@ -246,12 +256,17 @@ final class OffsetsCommand extends ParentCommand {
     }
 
     @Command(name = "import", description = {
-            "Write offsets from a file (zk lines or CSV, as export writes). The whole file is checked first: every bad "
+            "Write offsets from a file (zk lines or CSV, as export writes, with or without header; Kafka's "
+                    + "topic,partition,offset lines with --group). The whole file is checked first: every bad "
                     + "line is reported with its number and nothing is written (exit 6). Prints the plan; writes only "
                     + "with --execute, and only while none of the file's groups has members. Stores as for reset."})
     static final class Import extends AbstractCommand {
         @Option(names = "--file", required = true, paramLabel = "FILE", description = "The offsets file.")
         Path file;
+
+        @Option(names = "--group", description = "The group of topic,partition,offset lines (Kafka's layout); other "
+                + "lines must then name this group.")
+        String group;
 
         @Option(names = "--store", paramLabel = "STORE", description = "zookeeper, kafka or both: write these stores only.")
         StoreChoice store;
@@ -266,7 +281,8 @@ final class OffsetsCommand extends ParentCommand {
         @Override
         ExitCode run(Clients clients) {
             boolean execute = writeMode.execute();
-            ParsedOffsetFile parsed = OffsetFileParser.parse(TransferService.readLines(file));
+            List<String> lines = TransferService.readLines(file);
+            ParsedOffsetFile parsed = group == null ? OffsetFileParser.parse(lines) : OffsetFileParser.parseForGroup(lines, group);
             TransferService.requireValid(file, parsed);
             TransferService service = new TransferService(clients);
             List<String> warnings = new ArrayList<>();

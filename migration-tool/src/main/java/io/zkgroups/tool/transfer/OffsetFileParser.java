@@ -106,6 +106,7 @@ public final class OffsetFileParser {
         }
         return onlyGroup == null
                 ? "expected /consumers/<group>/offsets/<topic>/<partition>:<offset> or group,topic,partition,offset"
+                        + (cells.length == 3 ? " (topic,partition,offset lines need --group)" : "")
                 : "expected topic,partition,offset or group,topic,partition,offset or /consumers/<group>/offsets/<topic>/<partition>:<offset>";
     }
 

@@ -38,6 +38,16 @@ public final class TransferService {
     }
 
     /** Offsets of {@code groups} (all groups under /consumers when null) from {@code store}, sorted. */
+    /** The lines of an export: the format's header line (if it has one and {@code header}), then one per record. */
+    public static List<String> lines(OffsetFileFormat format, boolean header, List<OffsetRecord> records) {
+        List<String> lines = new ArrayList<>();
+        if (header && format.header() != null) {
+            lines.add(format.header());
+        }
+        records.forEach(r -> lines.add(format.format(r)));
+        return lines;
+    }
+
     public List<OffsetRecord> export(List<String> groups, Store store) {
         ZkGroups zk = clients.zk();
         List<String> wanted = groups == null ? zk.groups() : groups;
@@ -146,13 +156,8 @@ public final class TransferService {
         return outcomes;
     }
 
-    /** Writes {@code records} in {@code format} to {@code file}. */
-    public static void write(Path file, OffsetFileFormat format, List<OffsetRecord> records) {
-        List<String> lines = new ArrayList<>();
-        if (format.header() != null) {
-            lines.add(format.header());
-        }
-        records.forEach(r -> lines.add(format.format(r)));
+    /** Writes the {@link #lines} of an export to {@code file}. */
+    public static void write(Path file, List<String> lines) {
         try {
             Files.write(file, lines, StandardCharsets.UTF_8);
         } catch (IOException e) {

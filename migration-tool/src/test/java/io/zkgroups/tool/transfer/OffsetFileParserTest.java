@@ -48,10 +48,23 @@ class OffsetFileParserTest {
     void formatsRoundTrip() {
         OffsetRecord r = new OffsetRecord("g", new TopicAndPartition("t", 7), 42L);
         for (OffsetFileFormat f : OffsetFileFormat.values()) {
-            assertThat(OffsetFileParser.parse(List.of(f.format(r))).records()).containsExactly(r);
+            assertThat(OffsetFileParser.parseForGroup(List.of(f.format(r)), "g").records()).as(f.name()).containsExactly(r);
+        }
+        for (OffsetFileFormat f : List.of(OffsetFileFormat.ZK, OffsetFileFormat.CSV)) {
+            assertThat(OffsetFileParser.parse(List.of(f.format(r))).records()).as(f.name()).containsExactly(r);
         }
         assertThat(OffsetFileFormat.ZK.format(r)).isEqualTo("/consumers/g/offsets/t/7:42");
         assertThat(OffsetFileFormat.CSV.format(r)).isEqualTo("g,t,7,42");
+        assertThat(OffsetFileFormat.KAFKA_CSV.format(r)).as("kafka-consumer-groups --from-file").isEqualTo("t,7,42");
+        assertThat(OffsetFileFormat.KAFKA_CSV.header()).isNull();
+    }
+
+    @Test
+    void threeColumnLinesWithoutAGroupSayThatTheyNeedOne() {
+        ParsedOffsetFile parsed = OffsetFileParser.parse(List.of("t,0,5"));
+
+        assertThat(parsed.errors()).hasSize(1);
+        assertThat(parsed.errors().get(0).reason()).contains("topic,partition,offset lines need --group");
     }
 
     @Test
