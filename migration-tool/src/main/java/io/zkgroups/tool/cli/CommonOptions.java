@@ -38,7 +38,8 @@ public final class CommonOptions {
     Path zkTlsConfigFile;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s", converter = DurationParser.class,
-            description = "Bound of every connection attempt and request (default: ${DEFAULT-VALUE}).")
+            description = "Bound of every connection attempt and request: milliseconds like Kafka's tools (5000) or a "
+                    + "duration (10s, 1m) (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "table",

@@ -101,6 +101,10 @@ final class GroupsCommand extends ParentCommand {
                     if (single || e.exitCode() != ExitCode.NOT_FOUND) {
                         throw e;
                     }
+                    if (allGroups) { // deleted since it was listed: no group the user named is missing
+                        warnings.add("skipped " + e.getMessage());
+                        continue;
+                    }
                     unknown.add(group);
                     err().println("zkgroups: " + e.getMessage());
                 }
