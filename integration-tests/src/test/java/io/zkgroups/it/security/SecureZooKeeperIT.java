@@ -149,6 +149,31 @@ class SecureZooKeeperIT {
     }
 
     @Test
+    void aConsumerWithoutTheGroupsCredentialsIsRefusedAndToldWhereNotLeftRetrying() throws Exception {
+        String group = "acl-denied";
+        String ids = "/consumers/" + group + "/ids";
+        Id alice = new Id("digest", DigestAuthenticationProvider.generateDigest("alice:secret"));
+        try (CuratorFramework asAlice = CuratorFrameworkFactory.builder().connectString(zk.connectString())
+                .authorization("digest", "alice:secret".getBytes(StandardCharsets.UTF_8))
+                .retryPolicy(new ExponentialBackoffRetry(100, 5)).build()) {
+            asAlice.start();
+            asAlice.create().creatingParentsIfNeeded().withACL(List.of(new ACL(ZooDefs.Perms.ALL, alice),
+                    new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE))).forPath(ids);
+        }
+        broker.createTopic("denied-t", 1);
+        // over TLS, but without alice's digest: its certificate's id may read the group, not join it
+        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(consumerProperties(group),
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of("denied-t"));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThatThrownBy(() -> consumer.poll(Duration.ofMillis(100)))
+                            .isInstanceOf(org.apache.kafka.common.KafkaException.class)
+                            .hasMessageContaining("NOAUTH").hasMessageContaining(ids));
+        }
+        assertThat(anonymous.getChildren().forPath(ids)).isEmpty();
+    }
+
+    @Test
     void theCliReadsTheGroupOverTlsWithItsTlsConfigFile() throws Exception {
         String group = "tls-cli";
         anonymous.create().creatingParentsIfNeeded().forPath("/consumers/" + group + "/offsets/cli-t/0",

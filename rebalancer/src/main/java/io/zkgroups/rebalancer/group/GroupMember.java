@@ -18,6 +18,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.WatcherRemoveCuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -406,6 +407,11 @@ public final class GroupMember implements Closeable {
         } catch (GroupRefusedException e) {
             refuse(e.getMessage());
         } catch (RuntimeException | Error e) {
+            Optional<KeeperException.NoAuthException> denied = ZooKeeperDenial.in(e);
+            if (denied.isPresent()) {
+                refuse(ZooKeeperDenial.explain(group, denied.get()));
+                return;
+            }
             if (e instanceof Error) {
                 LOG.error("[{}] rebalance attempt failed with an error (it will be retried)", me, e);
             }
