@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.registry.model.MemberRegistration;
 import io.zkgroups.registry.store.Listing;
@@ -38,7 +39,11 @@ final class JoinPreparation {
         Set<String> own = config.subscription().topicStreams(topics, config.excludeInternalTopics()).keySet();
         Map<String, Integer> counts = topicMetadata.counts(own, onChange).partitionCounts();
         owners.prepareClaims(config.group(), counts.keySet());
-        assignments.assign(expected(config, listing, topics, counts)).forConsumer(config.consumerId());
+        try {
+            assignments.assign(expected(config, listing, topics, counts)).forConsumer(config.consumerId());
+        } catch (AssignmentRefusedException e) {
+            // only an expectation: the join decides (a round-robin member may be refused before it registers)
+        }
     }
 
     /** The snapshot the first rebalance will read if nobody else joins or leaves meanwhile (as GroupMember builds it). */
