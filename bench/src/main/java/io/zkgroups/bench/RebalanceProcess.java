@@ -107,6 +107,8 @@ final class RebalanceProcess implements AutoCloseable {
             props.setProperty("consumer.id", name);
             props.setProperty("partition.assignment.strategy", strategy);
             props.setProperty("zookeeper.session.timeout.ms", Integer.toString(sessionMs));
+            // connecting only (a fresh JVM on a loaded machine can take longer than a short session)
+            props.setProperty("zookeeper.connection.timeout.ms", "30000");
             props.setProperty("rebalance.backoff.ms", Long.toString(backoffMs));
             props.setProperty("rebalance.max.retries", Integer.toString(retries));
             props.setProperty("auto.commit.enable", "false");
