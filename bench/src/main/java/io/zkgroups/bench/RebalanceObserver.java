@@ -134,8 +134,9 @@ final class RebalanceObserver implements AutoCloseable {
 
     /**
      * Waits, through watches on the owners' children, until the owner znodes are exactly {@code expected};
-     * returns the nanoTime at which the listing that matched was requested (every owner znode existed then: they
-     * are never rewritten, so the reads of their values after it cannot make it later), or -1 on timeout.
+     * returns the nanoTime at which the listing that matched was requested (at most a round trip before the server
+     * saw every owner znode there; they are never rewritten, so the reads of their values after it do not count), or
+     * -1 on timeout.
      */
     long awaitOwners(Map<Integer, String> expected, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
