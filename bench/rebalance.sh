@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Rebalance latency benchmark (issue 3): N members x P partitions, each member in its own JVM, on a loopback
-# ZooKeeper started by the coordinator. Prints a markdown table (median / p90 / max per scenario).
+# Rebalance latency benchmark: N members x P partitions, each member in its own JVM, on a loopback ZooKeeper and a
+# real Kafka broker (ZooKeeper mode) started by the coordinator. Prints a markdown table (median / p90 / max per
+# scenario) and the zkgroups / 0.8.2.2 ratios of the medians.
 #
-#   bench/rebalance.sh                                  # zkgroups members, 4x16 and 10x100
-#   bench/rebalance.sh --impl ours,legacy               # also real kafka_2.10:0.8.2.2 consumers (join, leave, burst)
-#   bench/rebalance.sh --sizes 4x16 --reps 3 --kill-reps 1 --burst-reps 1   # a quick look
+#   bench/rebalance.sh --impl ours,legacy                # cold (the primary figures), zkgroups and real 0.8.2.2
+#   bench/rebalance.sh --impl ours,legacy --modes cold,warm   # and the warm-up protocol beside
+#   bench/rebalance.sh --sizes 4x16 --cold-reps 2 --cold-burst-reps 1   # a quick look
 #
-# Options (defaults): --sizes 4x16,10x100 --impl ours --reps 10 --kill-reps 5 --burst-reps 5 --session-ms 2000
-#   --debounce-ms 5 --warmup-rounds 150 --strategy range --legacy-reps 3 --legacy-burst-reps 3 --legacy-session-ms 6000
+# Options (defaults): --sizes 4x16,10x100 --impl ours --modes cold --cold-reps 5 --cold-burst-reps 3
+#   --session-ms 2000 --debounce-ms 5 --strategy range --legacy-session-ms (= --session-ms)
 #   --legacy-backoff-ms 2000 --legacy-retries 4 (0.8.2.2's defaults)
-# Every member JVM first runs --warmup-rounds two-member rebalances, so that what is measured is JIT-compiled code
-# (with 10 rounds three quarters of the members' CPU samples were interpreted frames).
+#   warm mode only: --reps 10 --kill-reps 5 --burst-reps 5 --warmup-rounds 150 --legacy-reps 3 --legacy-burst-reps 3
+# Cold: every member is a fresh JVM that joins as soon as it is connected; each join/leave/kill repetition builds a
+# new group (see ColdRounds). Warm: every member JVM first runs --warmup-rounds two-member rebalances.
+# ZooKeeper requests are counted by the server (ServerRequests). What each figure measures: docs/benchmarks.md.
 # Set MVN_OPTS="-o" to build offline. Child logs: bench/target/rebalance-logs/. Results go to docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,6 @@
 package io.zkgroups.bench;
 
+import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.registry.testing.TestZooKeeper;
 import kafka.server.KafkaConfig;
@@ -57,7 +58,9 @@ import java.util.stream.Stream;
  *   <li><b>zk</b>: {@code ZkGroupConsumer} with a fresh group id, {@code auto.offset.reset=smallest}, 0.8's default
  *       auto-commit interval (60 s), {@code subscribe(topic)}: registers, rebalances, claims all partitions.</li>
  * </ul>
- * Both with the same {@code max.poll.records} (default 500) and {@code poll(100 ms)}. Three figures per run:
+ * Both with the same client properties — the raw consumer gets exactly those ZkGroupConsumer gives the consumer it
+ * wraps, {@code max.poll.records} (default 500) and 0.8's {@code fetch.wait.max.ms} 100 translated among them — and
+ * {@code poll(100 ms)}. Three figures per run:
  * <ul>
  *   <li><b>delivery</b> = records after the first batch / wall time from the first batch to the last record (the
  *       per-poll path, which is where ZkGroupConsumer adds work);</li>
@@ -76,7 +79,7 @@ import java.util.stream.Stream;
  * median of the per-round zk/raw ratios (robust against load drift).
  * <p>
  * Usage: {@code ConsumerThroughputBench [--records N] [--partitions N] [--size BYTES] [--rounds N] [--warmup N]
- * [--max-poll-records N]}
+ * [--max-poll-records N] [--raw-defaults 0|1]}
  */
 public final class ConsumerThroughputBench {
 
@@ -90,10 +93,13 @@ public final class ConsumerThroughputBench {
     private final int records;
     private final int partitions;
     private final int maxPollRecords;
+    private final boolean rawDefaults;
     private int groups;
     private long checksum;
 
-    private ConsumerThroughputBench(String bootstrap, String zookeeper, int records, int partitions, int maxPollRecords) {
+    private ConsumerThroughputBench(String bootstrap, String zookeeper, int records, int partitions, int maxPollRecords,
+                                    boolean rawDefaults) {
+        this.rawDefaults = rawDefaults;
         this.bootstrap = bootstrap;
         this.zookeeper = zookeeper;
         this.records = records;
@@ -116,10 +122,12 @@ public final class ConsumerThroughputBench {
         int rounds = opts.getOrDefault("rounds", 9);
         int warmup = opts.getOrDefault("warmup", 2);
         int maxPollRecords = opts.getOrDefault("max-poll-records", 500);
+        boolean rawDefaults = opts.getOrDefault("raw-defaults", 0) == 1;
 
         System.out.printf(Locale.ROOT, "ConsumerThroughputBench: %,d records of %d bytes in %d partitions, "
-                + "max.poll.records=%d, %d measured rounds after %d warm-up rounds, broker in this JVM%n",
-                records, size, partitions, maxPollRecords, rounds, warmup);
+                + "max.poll.records=%d, %d measured rounds after %d warm-up rounds, broker in this JVM, raw consumer with %s%n",
+                records, size, partitions, maxPollRecords, rounds, warmup,
+                rawDefaults ? "kafka-clients' defaults" : "ZkGroupConsumer's inner consumer's properties");
         System.out.printf(Locale.ROOT, "java %s (%s), %d cores, max heap %d MiB, load average %.2f, args %s%n",
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
@@ -134,7 +142,7 @@ public final class ConsumerThroughputBench {
                 long fill = System.nanoTime();
                 createAndFill(bootstrap, partitions, records, size);
                 System.out.printf(Locale.ROOT, "topic filled in %.1f s%n", (System.nanoTime() - fill) / 1e9);
-                new ConsumerThroughputBench(bootstrap, zk.connectString(), records, partitions, maxPollRecords)
+                new ConsumerThroughputBench(bootstrap, zk.connectString(), records, partitions, maxPollRecords, rawDefaults)
                         .measure(rounds, warmup);
             } finally {
                 broker.shutdown();
@@ -195,12 +203,22 @@ public final class ConsumerThroughputBench {
         System.out.println("(checksum " + checksum + ")");
     }
 
+    /**
+     * The raw contender, with exactly the properties ZkGroupConsumer gives the KafkaConsumer it wraps (built by the
+     * same {@link ZkConsumerConfig} from the same 0.8 properties), so that the two differ only in the wrapper. With
+     * {@code --raw-defaults 1} it gets kafka-clients' defaults instead, as before 2026-12-01: fetch.max.wait.ms 500
+     * where ZkGroupConsumer translates 0.8's fetch.wait.max.ms 100.
+     */
     private Consumer<byte[], byte[]> rawConsumer() {
         Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
+        if (rawDefaults) {
+            props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
+        } else {
+            props.putAll(ZkConsumerConfig.from(zkProperties("bench-raw")).fetchClientProperties(bootstrap));
+        }
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "bench-raw");
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(TOPIC, p)).toList();
@@ -209,15 +227,20 @@ public final class ConsumerThroughputBench {
         return consumer;
     }
 
-    private Consumer<byte[], byte[]> zkConsumer() {
+    /** The 0.8-style properties of the zk contender (and, translated, of the raw one). */
+    private Properties zkProperties(String groupId) {
         Properties props = new Properties();
         props.setProperty("zookeeper.connect", zookeeper);
-        props.setProperty("group.id", "bench-zk-" + (++groups));
+        props.setProperty("group.id", groupId);
         props.setProperty("auto.offset.reset", "smallest");
         props.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(maxPollRecords));
         props.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.setProperty("client.id", "bench-zk");
-        return new ZkGroupConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return props;
+    }
+
+    private Consumer<byte[], byte[]> zkConsumer() {
+        return new ZkGroupConsumer<>(zkProperties("bench-zk-" + (++groups)), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /** Reads every record once; {@code subscribe} for the group consumer happens inside the timed window. */
@@ -313,10 +336,10 @@ public final class ConsumerThroughputBench {
         Map<String, Integer> opts = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 >= args.length
-                    || !java.util.Set.of("records", "partitions", "size", "rounds", "warmup", "max-poll-records")
+                    || !java.util.Set.of("records", "partitions", "size", "rounds", "warmup", "max-poll-records", "raw-defaults")
                             .contains(args[i].substring(2))) {
                 throw new IllegalArgumentException("usage: ConsumerThroughputBench [--records N] [--partitions N] "
-                        + "[--size BYTES] [--rounds N] [--warmup N] [--max-poll-records N]; bad argument " + args[i]);
+                        + "[--size BYTES] [--rounds N] [--warmup N] [--max-poll-records N] [--raw-defaults 0|1]; bad argument " + args[i]);
             }
             opts.put(args[i].substring(2), Integer.parseInt(args[++i].replace("_", "")));
         }

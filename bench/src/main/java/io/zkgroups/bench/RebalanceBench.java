@@ -1,13 +1,11 @@
 package io.zkgroups.bench;
 
+import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
-import io.zkgroups.registry.ZkRegistry;
-import io.zkgroups.registry.model.BrokerInfo;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -49,20 +47,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RebalanceBench {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    static final Duration WAIT = Duration.ofSeconds(60);
     /** For member JVMs to start and warm up (not measured): ten of them warming up at once on two cores take minutes. */
-    private static final Duration READY_WAIT = Duration.ofMinutes(15);
+    static final Duration READY_WAIT = Duration.ofMinutes(15);
 
     private final Options options;
     private final TestZooKeeper zk;
     private final CuratorFramework observerClient;
-    private final ZkRegistry registry;
+    private final EmbeddedKafka kafka;
+    private final ServerRequests requests;
     private final Path logDir;
     private final AtomicInteger names = new AtomicInteger();
-    private final List<Result> results = new ArrayList<>();
+    final List<Result> results = new ArrayList<>();
     private final List<String> anomalies = new ArrayList<>();
     private final List<RebalanceProcess> everything = new ArrayList<>();
-    private final javax.management.ObjectName zkServerBean;
     /** nanoTime → RTT (ms) of the coordinator's sampling requests. */
     private final java.util.concurrent.ConcurrentSkipListMap<Long, Double> rtts = new java.util.concurrent.ConcurrentSkipListMap<>();
     private final java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -71,7 +69,11 @@ public final class RebalanceBench {
         return t;
     });
 
-    record Result(String impl, String size, String scenario, List<Double> millis, String target, Probe probe) {
+    /** {@code key}: the scenario's name for the side-by-side ratios (null: no counterpart), e.g. {@code cold join}. */
+    record Result(String impl, String size, String scenario, List<Double> millis, String target, Probe probe, String key) {
+        Result(String impl, String size, String scenario, List<Double> millis, String target, Probe probe) {
+            this(impl, size, scenario, millis, target, probe, null);
+        }
     }
 
     /**
@@ -91,20 +93,20 @@ public final class RebalanceBench {
     }
 
     /** CPU nanos each live member had used when its latest STATE line was stamped (0 if none yet). */
-    private static Map<RebalanceProcess, Long> memberCpu(Collection<RebalanceProcess> members) {
+    static Map<RebalanceProcess, Long> memberCpu(Collection<RebalanceProcess> members) {
         Map<RebalanceProcess, Long> cpu = new java.util.IdentityHashMap<>();
         members.forEach(m -> cpu.put(m, m.status == null ? m.firstCpuNanos : m.status.cpuNanos()));
         return cpu;
     }
 
     /** The CPU time of this JVM (ZooKeeper server, observer, sampler) when the last wait for a stable group ended. */
-    private long cpuAtEnd;
+    long cpuAtEnd;
 
     /**
      * Records the CPU a measured window cost: members (their CPU at their final STATE minus {@code before}; members
      * new to the window count from their first line) and this JVM, which runs the ZooKeeper server.
      */
-    private void cpuProbe(Probe probe, Map<RebalanceProcess, Long> before, Collection<RebalanceProcess> live, long coordinatorBefore) {
+    void cpuProbe(Probe probe, Map<RebalanceProcess, Long> before, Collection<RebalanceProcess> live, long coordinatorBefore) {
         long sum = 0;
         for (RebalanceProcess m : live) {
             if (m.status != null) {
@@ -119,17 +121,12 @@ public final class RebalanceBench {
         this.options = options;
         this.zk = TestZooKeeper.start();
         this.observerClient = zk.newClient(30_000);
-        this.registry = ZkRegistry.of(observerClient);
+        this.requests = new ServerRequests(zk.connectString(), observerClient);
         this.logDir = Path.of("bench", "target", "rebalance-logs").toAbsolutePath();
         Files.createDirectories(logDir);
-        // 0.8.2.2 consumers assign nothing without a broker; nothing listens there (no fetcher)
-        registry.brokers().register(BrokerInfo.v1(0, "127.0.0.1", 9092, -1, System.currentTimeMillis()));
-        try {
-            this.zkServerBean = new javax.management.ObjectName("org.apache.ZooKeeperService:name0=StandaloneServer_port"
-                    + zk.connectString().substring(zk.connectString().lastIndexOf(':') + 1));
-        } catch (javax.management.MalformedObjectNameException e) {
-            throw new IllegalStateException(e);
-        }
+        // A real broker (ZooKeeper mode, this JVM) registers itself and writes the topics' znodes, as in production;
+        // 0.8.2.2 consumers assign nothing without one. Neither side fetches (0.8.2.2 runs without its fetcher).
+        this.kafka = EmbeddedKafka.startZooKeeperMode(zk.connectString());
         sampler.scheduleWithFixedDelay(() -> {
             long start = System.nanoTime();
             try {
@@ -141,25 +138,21 @@ public final class RebalanceBench {
         }, 0, 20, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    /** Requests the ZooKeeper server has received so far. */
-    private long packets() {
-        try {
-            return (Long) java.lang.management.ManagementFactory.getPlatformMBeanServer().getAttribute(zkServerBean, "PacketsReceived");
-        } catch (Exception e) {
-            return -1;
-        }
+    /** Requests the ZooKeeper server has received so far from everyone but this coordinator. */
+    long packets() {
+        return requests.members();
     }
 
     /**
      * The server's request count when the last wait for a stable group ended, before the coordinator's own check of
      * the owner znodes (up to P + 1 reads, which are not the members' doing).
      */
-    private long packetsAtEnd;
+    long packetsAtEnd;
 
     /** Records requests and RTT samples of one measured window that started at {@code startNanos}, {@code startPackets}. */
-    private void probe(Probe probe, long startNanos, long startPackets, long endNanos) {
+    void probe(Probe probe, long startNanos, long startPackets, long endNanos) {
         List<Double> window = new ArrayList<>(rtts.subMap(startNanos, endNanos).values());
-        probe.requests.add((double) (packetsAtEnd - startPackets - window.size())); // not counting the sampler's own
+        probe.requests.add((double) (packetsAtEnd - startPackets)); // the coordinator's own are not in packets()
         if (window.isEmpty()) {
             Map.Entry<Long, Double> next = rtts.ceilingEntry(startNanos);
             if (next != null) {
@@ -173,26 +166,46 @@ public final class RebalanceBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args);
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
         ZonedDateTime started = ZonedDateTime.now();
         RebalanceBench bench = new RebalanceBench(options);
         Runtime.getRuntime().addShutdownHook(new Thread(bench::killEverything));
         try {
-            System.out.printf("rebalance bench: %s, %d cores, Java %s, session %d ms, strategy %s, debounce %d ms, "
-                            + "%d warm-up rounds per member JVM%n",
+            System.out.printf("rebalance bench: %s, %d cores, Java %s, load average %.2f, session %d ms (0.8.2.2: %d ms), "
+                            + "strategy %s, debounce %d ms, modes %s (warm: %d warm-up rounds per member JVM)%n",
                     started, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-                    options.sessionMs, options.strategy, options.debounceMs, options.warmUpRounds);
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                    options.sessionMs, options.legacySessionMs, options.strategy, options.debounceMs, options.modes,
+                    options.warmUpRounds);
+            ColdRounds cold = new ColdRounds(bench, options.coldReps, options.coldBurstReps);
             for (int[] size : options.sizes) {
-                if (options.impls.contains("ours")) {
-                    bench.runOurs(size[0], size[1]);
+                String topic = "t" + size[0] + "x" + size[1];
+                bench.kafka.createTopic(topic, size[1]);
+                if (options.modes.contains("cold")) {
+                    for (String impl : options.implOrder()) {
+                        cold.run(impl.equals("legacy"), size[0], size[1], topic);
+                    }
                 }
-                if (options.impls.contains("legacy")) {
-                    bench.runLegacy(size[0], size[1]);
+                if (options.modes.contains("warm")) {
+                    if (options.impls.contains("ours")) {
+                        bench.runOurs(size[0], size[1], topic);
+                    }
+                    if (options.impls.contains("legacy")) {
+                        bench.runLegacy(size[0], size[1], topic);
+                    }
                 }
             }
         } finally {
             bench.sampler.shutdownNow();
             bench.killEverything();
+            bench.kafka.close();
             bench.zk.close();
             bench.report(); // what was measured, also when a scenario failed
         }
@@ -201,10 +214,8 @@ public final class RebalanceBench {
 
     // ------------------------------------------------------------------------------------------ ours
 
-    private void runOurs(int n, int p) throws Exception {
+    private void runOurs(int n, int p, String topic) throws Exception {
         String size = n + "x" + p;
-        String topic = "t" + size;
-        registry.topics().create(topic, TopicRegistration.v1(p, List.of(0)));
         String group = "ours-" + size;
         List<Double> join = new ArrayList<>();
         List<Double> joinFromRegistration = new ArrayList<>();
@@ -216,7 +227,7 @@ public final class RebalanceBench {
         Probe killProbe = new Probe();
         Probe burstProbe = new Probe();
 
-        try (RebalanceObserver observer = new RebalanceObserver(observerClient, group, topic)) {
+        try (RebalanceObserver observer = new RebalanceObserver(observerClient, requests, group, topic)) {
             List<RebalanceProcess> live = new ArrayList<>();
             for (int i = 0; i < n - 1; i++) {
                 live.add(launchOurs(group, topic));
@@ -286,7 +297,7 @@ public final class RebalanceBench {
 
         for (int rep = 0; rep < options.burstReps; rep++) {
             String burstGroup = group + "-burst" + rep;
-            try (RebalanceObserver observer = new RebalanceObserver(observerClient, burstGroup, topic)) {
+            try (RebalanceObserver observer = new RebalanceObserver(observerClient, requests, burstGroup, topic)) {
                 List<RebalanceProcess> all = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     all.add(launchOurs(burstGroup, topic));
@@ -318,8 +329,13 @@ public final class RebalanceBench {
     }
 
     private RebalanceProcess launchOurs(String group, String topic) {
+        return launchOurs(group, topic, options.warmUpRounds, false);
+    }
+
+    /** {@code warmUpRounds} 0 and {@code autoStart}: a fresh process that joins the moment it is connected. */
+    RebalanceProcess launchOurs(String group, String topic, int warmUpRounds, boolean autoStart) {
         RebalanceProcess process = RebalanceProcess.ours(zk.connectString(), group, "m" + names.incrementAndGet(), topic,
-                options.sessionMs, options.strategy, options.debounceMs, options.warmUpRounds, logDir);
+                options.sessionMs, options.strategy, options.debounceMs, warmUpRounds, autoStart, logDir);
         everything.add(process);
         return process;
     }
@@ -328,7 +344,15 @@ public final class RebalanceBench {
      * Waits until every member of {@code live} reports STABLE with exactly its rows of the assignment for
      * {@code live}; returns the stamp of the latest of those reports, or -1 on timeout. Then checks the owner znodes.
      */
-    private long awaitStable(String what, List<RebalanceProcess> live, String topic, int p, RebalanceObserver observer)
+    RebalanceObserver observe(String group, String topic) {
+        return new RebalanceObserver(observerClient, requests, group, topic);
+    }
+
+    String legacyLabel() {
+        return "0.8.2.2 (backoff " + options.legacyBackoffMs + " ms, retries " + options.legacyRetries + ")";
+    }
+
+    long awaitStable(String what, List<RebalanceProcess> live, String topic, int p, RebalanceObserver observer)
             throws Exception {
         Map<ConsumerId, Set<Integer>> rows = new TreeMap<>();
         Map<Integer, String> expected = expected(live, topic, p, rows);
@@ -375,7 +399,7 @@ public final class RebalanceBench {
         return text;
     }
 
-    private static void awaitReady(List<RebalanceProcess> processes) throws InterruptedException {
+    static void awaitReady(List<RebalanceProcess> processes) throws InterruptedException {
         boolean ready = RebalanceProcess.await(() -> processes.stream().allMatch(m -> m.readyAt != 0 || m.ended), READY_WAIT);
         for (RebalanceProcess m : processes) {
             if (!ready || m.readyAt == 0) {
@@ -384,7 +408,7 @@ public final class RebalanceBench {
         }
     }
 
-    private static void closeAll(List<RebalanceProcess> processes) throws InterruptedException {
+    static void closeAll(List<RebalanceProcess> processes) throws InterruptedException {
         processes.forEach(m -> {
             if (m.isAlive()) {
                 m.send(m.legacy ? "shutdown" : "leave");
@@ -400,11 +424,9 @@ public final class RebalanceBench {
 
     // ------------------------------------------------------------------------------------------ 0.8.2.2
 
-    private void runLegacy(int n, int p) throws Exception {
+    private void runLegacy(int n, int p, String topic) throws Exception {
         String size = n + "x" + p;
-        String topic = "legacy-t" + size;
-        registry.topics().create(topic, TopicRegistration.v1(p, List.of(0)));
-        String label = "0.8.2.2 (backoff " + options.legacyBackoffMs + " ms, retries " + options.legacyRetries + ")";
+        String label = legacyLabel();
         String group = "legacy-" + size;
         List<Double> join = new ArrayList<>();
         List<Double> leave = new ArrayList<>();
@@ -414,7 +436,7 @@ public final class RebalanceBench {
         Probe leaveProbe = new Probe();
         Probe burstProbe = new Probe();
 
-        try (RebalanceObserver observer = new RebalanceObserver(observerClient, group, topic)) {
+        try (RebalanceObserver observer = new RebalanceObserver(observerClient, requests, group, topic)) {
             List<RebalanceProcess> live = new ArrayList<>();
             for (int i = 0; i < n - 1; i++) {
                 live.add(launchLegacy(group, topic));
@@ -450,7 +472,7 @@ public final class RebalanceBench {
 
         for (int rep = 0; rep < options.legacyBurstReps; rep++) {
             String burstGroup = group + "-burst" + rep;
-            try (RebalanceObserver observer = new RebalanceObserver(observerClient, burstGroup, topic)) {
+            try (RebalanceObserver observer = new RebalanceObserver(observerClient, requests, burstGroup, topic)) {
                 List<RebalanceProcess> all = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     all.add(launchLegacy(burstGroup, topic));
@@ -475,7 +497,7 @@ public final class RebalanceBench {
         results.add(new Result(label, size, "burst of " + n + " (from last registration)", burstLast, "", null));
     }
 
-    private RebalanceProcess launchLegacy(String group, String topic) {
+    RebalanceProcess launchLegacy(String group, String topic) {
         if (options.legacyClasspath == null) {
             throw new IllegalStateException("--legacy-classpath is needed for 0.8.2.2 consumers");
         }
@@ -487,7 +509,7 @@ public final class RebalanceBench {
     }
 
     /** Waits (watches) until the owner znodes equal the assignment for {@code live}; returns when seen, or -1. */
-    private long awaitOwners(String what, List<RebalanceProcess> live, String topic, int p, RebalanceObserver observer)
+    long awaitOwners(String what, List<RebalanceProcess> live, String topic, int p, RebalanceObserver observer)
             throws Exception {
         Map<Integer, String> expected = expected(live, topic, p, new TreeMap<>());
         long end = observer.awaitOwners(expected, WAIT);
@@ -501,11 +523,11 @@ public final class RebalanceBench {
 
     // ------------------------------------------------------------------------------------------ output
 
-    private static double millis(long nanos) {
+    static double millis(long nanos) {
         return nanos / 1e6;
     }
 
-    private static void progress(String size, String scenario, int rep) {
+    static void progress(String size, String scenario, int rep) {
         System.out.printf("  %s %s rep %d done%n", size, scenario, rep + 1);
     }
 
@@ -530,18 +552,54 @@ public final class RebalanceBench {
             System.out.printf(Locale.ROOT, "  %s %s %s: %s%n", r.impl(), r.size(), r.scenario(),
                     r.millis().stream().map(RebalanceBench::fmt).toList());
         }
+        reportRatios();
         System.out.println("anomalies: " + (anomalies.isEmpty() ? "none" : ""));
         anomalies.forEach(a -> System.out.println("  " + a));
     }
 
-    private static List<Double> sorted(List<Double> values) {
+    /** zkgroups ÷ 0.8.2.2 of the medians, for every scenario both ran in this run (goal: ≤ 0.2). */
+    private void reportRatios() {
+        List<String> lines = new ArrayList<>();
+        for (Result ours : results) {
+            if (ours.key() == null || !ours.impl().equals("zkgroups")) {
+                continue;
+            }
+            for (Result legacy : results) {
+                if (ours.key().equals(legacy.key()) && ours.size().equals(legacy.size()) && !legacy.impl().equals("zkgroups")) {
+                    lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |", ours.size().replace("x", " × "), ours.key(),
+                            ratio(ours.millis(), legacy.millis()),
+                            ours.probe() == null ? "" : ratio(ours.probe().requests, legacy.probe().requests),
+                            ours.probe() == null ? "" : pct(sorted(ours.probe().requests), 50) + " / "
+                                    + pct(sorted(legacy.probe().requests), 50)));
+                }
+            }
+        }
+        if (!lines.isEmpty()) {
+            System.out.println();
+            System.out.println("| members × partitions | scenario | zkgroups ÷ 0.8.2.2, median ms | zkgroups ÷ 0.8.2.2, "
+                    + "median ZK requests | ZK requests (zkgroups / 0.8.2.2) |");
+            System.out.println("|---|---|---|---|---|");
+            lines.forEach(System.out::println);
+        }
+    }
+
+    private static String ratio(List<Double> ours, List<Double> legacy) {
+        if (ours.isEmpty() || legacy.isEmpty()) {
+            return "–";
+        }
+        List<Double> a = sorted(ours);
+        List<Double> b = sorted(legacy);
+        return String.format(Locale.ROOT, "%.2f", a.get((a.size() - 1) / 2) / b.get((b.size() - 1) / 2));
+    }
+
+    static List<Double> sorted(List<Double> values) {
         List<Double> sorted = new ArrayList<>(values);
         sorted.sort(null);
         return sorted;
     }
 
     /** Nearest-rank percentile. */
-    private static String pct(List<Double> sorted, int percentile) {
+    static String pct(List<Double> sorted, int percentile) {
         if (sorted.isEmpty()) {
             return "–";
         }
@@ -549,7 +607,7 @@ public final class RebalanceBench {
         return fmt(sorted.get(Math.max(0, rank - 1)));
     }
 
-    private static String fmt(double ms) {
+    static String fmt(double ms) {
         return String.format(Locale.ROOT, ms < 100 ? "%.1f" : "%.0f", ms);
     }
 
@@ -570,13 +628,16 @@ public final class RebalanceBench {
     private static final class Options {
         List<int[]> sizes = List.of(new int[] {4, 16}, new int[] {10, 100});
         Set<String> impls = Set.of("ours");
+        Set<String> modes = Set.of("cold");
+        int coldReps = 5;
+        int coldBurstReps = 3;
         int reps = 10;
         int killReps = 5;
         int burstReps = 5;
         int legacyReps = 3;
         int legacyBurstReps = 3;
         int sessionMs = 2_000;
-        int legacySessionMs = 6_000;
+        Integer legacySessionMs; // default: sessionMs, so that kill -9 compares alike
         long debounceMs = 5;
         int warmUpRounds = 150;
         String strategy = "range";
@@ -585,13 +646,21 @@ public final class RebalanceBench {
         String legacyClasspath;
 
         static Options parse(String[] args) {
+            try {
+                return parseOrThrow(args);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("RebalanceBench: not a number: " + e.getMessage(), e);
+            }
+        }
+
+        private static Options parseOrThrow(String[] args) {
             Options o = new Options();
             Map<String, String> values = new LinkedHashMap<>();
             for (int i = 0; i < args.length; i++) {
                 if (!args[i].startsWith("--") || i + 1 >= args.length) {
                     throw new IllegalArgumentException("usage: RebalanceBench [--sizes 4x16,10x100] [--impl ours,legacy] "
-                            + "[--reps 10] [--kill-reps 5] [--burst-reps 5] [--legacy-reps 3] [--legacy-burst-reps 3] "
-                            + "[--session-ms 2000] [--debounce-ms 5] [--warmup-rounds 150] [--strategy range] [--legacy-session-ms 6000] "
+                            + "[--modes cold,warm] [--cold-reps 5] [--cold-burst-reps 3] [--reps 10] [--kill-reps 5] [--burst-reps 5] [--legacy-reps 3] [--legacy-burst-reps 3] "
+                            + "[--session-ms 2000] [--debounce-ms 5] [--warmup-rounds 150] [--strategy range] [--legacy-session-ms SESSION_MS] "
                             + "[--legacy-backoff-ms 2000] [--legacy-retries 4] [--legacy-classpath CP]; bad: " + args[i]);
                 }
                 values.put(args[i].substring(2), args[++i]);
@@ -603,6 +672,9 @@ public final class RebalanceBench {
                         return new int[] {Integer.parseInt(nm[0]), Integer.parseInt(nm[1])};
                     }).toList();
                     case "impl" -> o.impls = Set.of(value.split(","));
+                    case "modes" -> o.modes = Set.of(value.split(","));
+                    case "cold-reps" -> o.coldReps = Integer.parseInt(value);
+                    case "cold-burst-reps" -> o.coldBurstReps = Integer.parseInt(value);
                     case "reps" -> o.reps = Integer.parseInt(value);
                     case "kill-reps" -> o.killReps = Integer.parseInt(value);
                     case "burst-reps" -> o.burstReps = Integer.parseInt(value);
@@ -619,7 +691,25 @@ public final class RebalanceBench {
                     default -> throw new IllegalArgumentException("unknown option --" + key);
                 }
             });
+            if (o.legacySessionMs == null) {
+                o.legacySessionMs = o.sessionMs;
+            }
+            for (String impl : o.impls) {
+                if (!impl.equals("ours") && !impl.equals("legacy")) {
+                    throw new IllegalArgumentException("--impl: unknown implementation '" + impl + "' (ours, legacy)");
+                }
+            }
+            for (String mode : o.modes) {
+                if (!mode.equals("cold") && !mode.equals("warm")) {
+                    throw new IllegalArgumentException("--modes: unknown mode '" + mode + "' (cold, warm)");
+                }
+            }
             return o;
+        }
+
+        /** Ours first, then 0.8.2.2: the order of the report. */
+        List<String> implOrder() {
+            return impls.contains("ours") ? (impls.contains("legacy") ? List.of("ours", "legacy") : List.of("ours")) : List.of("legacy");
         }
     }
 }

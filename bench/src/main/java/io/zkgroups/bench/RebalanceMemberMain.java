@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * RebalanceMemberMain CONNECT GROUP NAME TOPIC SESSION_MS STRATEGY DEBOUNCE_MS
  * </pre>
  * It connects, builds the member without starting it and prints {@code READY}; then it obeys
- * {@code start} and {@code leave} (close the member and exit; end of stdin does the same). Events, one per line,
+ * {@code start} (or starts at once with {@code -Dbench.autostart=true}) and {@code leave} (close the member and exit; end of stdin does the same). Events, one per line,
  * stamped with {@code System.nanoTime()} (CLOCK_MONOTONIC: comparable across processes of one machine):
  * <pre>
  * READY &lt;nanos&gt; &lt;cpu&gt;
@@ -50,6 +50,8 @@ import java.util.stream.Collectors;
 public final class RebalanceMemberMain {
 
     private static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warmup.rounds", 150);
+    /** Start the member as soon as it is connected, without waiting for {@code start} (a burst of fresh processes). */
+    private static final boolean AUTO_START = Boolean.getBoolean("bench.autostart");
 
     private RebalanceMemberMain() {
     }
@@ -162,7 +164,9 @@ public final class RebalanceMemberMain {
                         Subscription.topics(Map.of(topic, 1)))
                 .withAssignmentStrategy(strategy)
                 .withDebounce(Duration.ofMillis(debounceMs));
-        warmUp(client, connect, sessionMs, config, group + "-warmup-" + name, name, topic);
+        if (WARM_UP_ROUNDS > 0) {
+            warmUp(client, connect, sessionMs, config, group + "-warmup-" + name, name, topic);
+        }
         GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
 
         // Changes are stamped where they happen and printed from another thread, off the member's event loop.
@@ -187,10 +191,14 @@ public final class RebalanceMemberMain {
         });
 
         out.println("READY " + System.nanoTime() + " " + cpuNanos());
+        if (AUTO_START) {
+            out.println("STARTING " + System.nanoTime());
+            member.start();
+        }
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
-            if (line.equals("start")) {
+            if (line.equals("start") && !AUTO_START) {
                 out.println("STARTING " + System.nanoTime());
                 member.start();
             } else if (line.equals("leave")) {

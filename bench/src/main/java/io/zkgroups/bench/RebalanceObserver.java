@@ -27,11 +27,16 @@ final class RebalanceObserver implements AutoCloseable {
     private final String ownersPath;
     private final Map<String, Long> registeredAt = new ConcurrentHashMap<>();
     private final Map<String, Long> unregisteredAt = new ConcurrentHashMap<>();
+    /** The server's request count (members' sessions) when each registration was seen appear / disappear. */
+    private final Map<String, Long> requestsAtRegistration = new ConcurrentHashMap<>();
+    private final Map<String, Long> requestsAtUnregistration = new ConcurrentHashMap<>();
+    private final ServerRequests requests;
     private final Set<String> present = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    RebalanceObserver(CuratorFramework client, String group, String topic) {
+    RebalanceObserver(CuratorFramework client, ServerRequests requests, String group, String topic) {
         this.client = client;
+        this.requests = requests;
         this.idsPath = ZkLayout.root().memberIds(group);
         this.ownersPath = ZkLayout.root().owners(group, topic);
         watchIds();
@@ -45,6 +50,16 @@ final class RebalanceObserver implements AutoCloseable {
     /** When the registration of {@code consumerId} was seen gone (nanoTime), or 0. */
     long unregisteredAt(String consumerId) {
         return unregisteredAt.getOrDefault(consumerId, 0L);
+    }
+
+    /** The members' request count at the server when the registration of {@code consumerId} was seen, or -1. */
+    long requestsAtRegistration(String consumerId) {
+        return requestsAtRegistration.getOrDefault(consumerId, -1L);
+    }
+
+    /** The members' request count at the server when the registration of {@code consumerId} was seen gone, or -1. */
+    long requestsAtUnregistration(String consumerId) {
+        return requestsAtUnregistration.getOrDefault(consumerId, -1L);
     }
 
     private void watchIds() {
@@ -63,10 +78,12 @@ final class RebalanceObserver implements AutoCloseable {
                 return;
             }
             long now = System.nanoTime();
+            long count = requests.members();
             Set<String> seen = new HashSet<>(children);
             for (String child : seen) {
                 if (present.add(child)) {
                     registeredAt.put(child, now);
+                    requestsAtRegistration.put(child, count);
                     unregisteredAt.remove(child);
                 }
             }
@@ -74,6 +91,7 @@ final class RebalanceObserver implements AutoCloseable {
                 if (!seen.contains(gone)) {
                     present.remove(gone);
                     unregisteredAt.put(gone, now);
+                    requestsAtUnregistration.put(gone, count);
                 }
             }
             synchronized (RebalanceProcess.MONITOR) {
@@ -116,20 +134,24 @@ final class RebalanceObserver implements AutoCloseable {
 
     /**
      * Waits, through watches on the owners' children, until the owner znodes are exactly {@code expected};
-     * returns the nanoTime at which that was seen, or -1 on timeout.
+     * returns the nanoTime at which the listing that matched was requested (at most a round trip before the server
+     * saw every owner znode there; they are never rewritten, so the reads of their values after it do not count), or
+     * -1 on timeout.
      */
     long awaitOwners(Map<Integer, String> expected, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             CountDownLatch changed = new CountDownLatch(1);
+            long listed = System.nanoTime();
             Map<Integer, String> now = owners(event -> changed.countDown());
             if (now.equals(expected)) {
-                return System.nanoTime();
+                return listed;
             }
             long left = deadline - System.nanoTime();
             if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
+                long listedLast = System.nanoTime();
                 Map<Integer, String> last = owners();
-                return last.equals(expected) ? System.nanoTime() : -1;
+                return last.equals(expected) ? listedLast : -1;
             }
         }
     }

@@ -79,11 +79,12 @@ final class RebalanceProcess implements AutoCloseable {
 
     /** One of ours, with the coordinator's own classpath. */
     static RebalanceProcess ours(String connect, String group, String name, String topic, int sessionMs,
-                                 String strategy, long debounceMs, int warmUpRounds, Path logDir) {
+                                 String strategy, long debounceMs, int warmUpRounds, boolean autoStart, Path logDir) {
         // C1 only: on a 2-core machine the C2 compiler threads of 10 member JVMs compete with the rebalance being
         // measured (joins and leaves at 10 x 100 took 20-40 % longer with tiered compilation after the same warm-up).
         List<String> command = new ArrayList<>(List.of(java(), "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dbench.warmup.rounds=" + warmUpRounds,
+                "-Dbench.autostart=" + autoStart,
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
@@ -106,6 +107,8 @@ final class RebalanceProcess implements AutoCloseable {
             props.setProperty("consumer.id", name);
             props.setProperty("partition.assignment.strategy", strategy);
             props.setProperty("zookeeper.session.timeout.ms", Integer.toString(sessionMs));
+            // connecting only (a fresh JVM on a loaded machine can take longer than a short session)
+            props.setProperty("zookeeper.connection.timeout.ms", "30000");
             props.setProperty("rebalance.backoff.ms", Long.toString(backoffMs));
             props.setProperty("rebalance.max.retries", Integer.toString(retries));
             props.setProperty("auto.commit.enable", "false");

@@ -93,6 +93,7 @@ public final class GroupMember implements Closeable {
     private final TopicMetadata topicMetadata;
     private final MembershipListener listener;
     private final PartitionAssignor assignor;
+    private final AssignmentMemo assignments;
     private final Backoff backoff;
     private final SessionLease lease;
     private final OwnershipFence fence;
@@ -168,6 +169,7 @@ public final class GroupMember implements Closeable {
         this.me = config.consumerId();
         this.group = config.group();
         this.assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
+        this.assignments = new AssignmentMemo(assignor);
         this.client = client.newWatcherRemoveCuratorFramework();
         this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"));
         this.topicMetadata = Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null");
@@ -346,6 +348,11 @@ public final class GroupMember implements Closeable {
                 return;
             }
             boolean joining = registeredSession == 0;
+            if (joining) {
+                // what the first rebalance needs that does not depend on our registration, before the group waits
+                JoinPreparation.run(config, memberList, membershipWatcher, topicMetadata, onChange, registry.owners(),
+                        assignments);
+            }
             ensureRegistered(causes);
             releaseUntracked();
             if (joining && !config.debounce().isZero()) {
@@ -367,7 +374,7 @@ public final class GroupMember implements Closeable {
                         + me + " registered after them (members: " + view.members().keySet() + ")");
                 return;
             }
-            Map<TopicAndPartition, ThreadId> target = assignor.assign(view.snapshot()).forConsumer(me).owners();
+            Map<TopicAndPartition, ThreadId> target = assignments.assign(view.snapshot()).forConsumer(me).owners();
             if (state.get() == MemberState.STABLE && target.equals(owned) && lastView != null
                     && view.snapshot().equals(lastView.snapshot())) {
                 lastView = view; // nothing that matters changed

@@ -53,7 +53,12 @@ final class ClaimWriter {
 
     /** Creates the topic directories of {@code partitions} that are not known to exist. */
     void ensureParents(String group, Collection<TopicAndPartition> partitions) {
-        partitions.stream().map(TopicAndPartition::topic).distinct()
+        ensureTopicParents(group, partitions.stream().map(TopicAndPartition::topic).distinct().toList());
+    }
+
+    /** Creates the owner directories of {@code topics} that are not known to exist. */
+    void ensureTopicParents(String group, Collection<String> topics) {
+        topics.stream()
                 .map(topic -> layout.owners(group, topic))
                 .filter(parent -> !knownParents.contains(parent))
                 .forEach(parent -> {
