@@ -724,11 +724,12 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     /**
      * Revokes (committing with auto-commit), leaves the group, closes the fetcher and ZooKeeper session. With
-     * {@code zkgroups.restart.handover.file} set it hands over instead, as {@link #closeForRestart()}.
+     * {@code zkgroups.restart.handover.file} set it hands over instead, as {@link #closeForRestart()}. Nothing in it
+     * waits for Kafka (the inner clients have nothing in flight by then), so {@code timeout} bounds nothing.
      */
     @Override
     public void close(Duration timeout) {
-        close(timeout, restart.onClose());
+        close(restart.onClose());
     }
 
     /**
@@ -746,10 +747,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             throw new IllegalStateException("closeForRestart needs " + ZkConsumerConfig.RESTART_HANDOVER_FILE
                     + " (where the successor finds the session); it is not set for consumer " + consumerId);
         }
-        close(Duration.ofSeconds(30), true);
+        close(true);
     }
 
-    private void close(Duration timeout, boolean handOver) {
+    private void close(boolean handOver) {
         acquire();
         try {
             if (closed || closing) {
@@ -762,10 +763,13 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 }
             } finally {
                 closed = true;
-                fetcher.close(timeout);
+                // Neither has anything left to wait for: the fetcher joined no Kafka group and commits nothing, and every
+                // commit through the admin client has returned. Waiting would only close the broker's fetch sessions
+                // politely (it evicts them anyway) at the cost of a round trip to each broker.
+                fetcher.close(Duration.ZERO);
                 topicMetadata.close();
                 if (admin != null) {
-                    admin.close(timeout);
+                    admin.close(Duration.ZERO);
                 }
                 metrics.close();
                 curator.close();
