@@ -52,6 +52,7 @@ public final class ExitLatencyBench {
                 Runtime.getRuntime().availableProcessors(),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         Path work = Files.createTempDirectory("zkgroups-exit-bench-");
+        System.out.println("member stderr logs and hand-over files: " + work + " (delete it when done)");
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka broker = EmbeddedKafka.startZooKeeperMode(zk.connectString())) {
             broker.createTopic(TOPIC, partitions);
