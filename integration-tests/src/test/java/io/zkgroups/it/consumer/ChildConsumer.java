@@ -145,7 +145,8 @@ final class ChildConsumer implements AutoCloseable {
         }
     }
 
-    private int awaitExit(Duration timeout) {
+    /** Waits for the process to end and for its output to be read; returns its exit code. */
+    int awaitExit(Duration timeout) {
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw failure("did not exit within " + timeout);

@@ -1,6 +1,8 @@
 package io.zkgroups.it.consumer;
 
+import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.rebalancer.restart.HandoverObserver;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,6 +35,9 @@ import java.util.stream.Collectors;
  * <pre>
  * ConsumerProcessMain TOPIC KEY=VALUE...        (any ZkGroupConsumer property)
  * </pre>
+ * The stdin line {@code restart} stops it for a restart ({@link ZkGroupConsumer#closeForRestart()}, which needs
+ * {@code zkgroups.restart.handover.file}); every step of a session hand-over, here or when it starts as a successor,
+ * is printed, and with {@code test.handover.pause=<step>} the process stops at that step for good (for a kill -9).
  * With {@code test.commit=on-request} it acts like an application that processes every batch for as long as the test
  * wants: after a non-empty batch it waits for a stdin line {@code commit}, calls {@code commitSync()} and prints the
  * outcome, then polls again.
@@ -43,6 +48,9 @@ import java.util.stream.Collectors;
  * ASSIGNED|REVOKED|LOST &lt;topic-partition,...&gt;  the rebalance listener's calls (on the poll thread)
  * REC &lt;topic&gt; &lt;partition&gt; &lt;offset&gt;          one delivered record
  * CLOSED                                      after a graceful close (stdin line {@code close}, or end of stdin)
+ * STEP &lt;hand-over step&gt;                      a step of a session hand-over has completed
+ * PAUSED &lt;hand-over step&gt;                    (with test.handover.pause) stopped for good after that step
+ * RESTARTED                                   after closeForRestart() (stdin line {@code restart})
  * ERROR &lt;text&gt;                                the poll loop failed (exit code 2)
  * WAITING                                     (on-request mode) a batch was handed out; waiting for {@code commit}
  * COMMITTED | COMMIT-FAILED &lt;text&gt;           (on-request mode) the outcome of commitSync()
@@ -71,9 +79,17 @@ public final class ConsumerProcessMain {
             props.setProperty(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
         boolean commitOnRequest = "on-request".equals(props.remove("test.commit"));
+        String pauseAt = (String) props.remove("test.handover.pause");
         int exitCode = 0;
-        ZkGroupConsumer<byte[], byte[]> consumer =
-                new ZkGroupConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        HandoverObserver steps = step -> {
+            event(out, "STEP " + step);
+            if (step.name().equals(pauseAt)) {
+                event(out, "PAUSED " + step);
+                awaitForever();
+            }
+        };
+        ZkGroupConsumer<byte[], byte[]> consumer = new ZkGroupConsumer<>(ZkConsumerConfig.from(props),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer(), steps);
         BlockingQueue<String> commands = new LinkedBlockingQueue<>();
         Thread stdin = new Thread(() -> readCommands(consumer, commands), "stdin");
         stdin.setDaemon(true);
@@ -108,8 +124,13 @@ public final class ConsumerProcessMain {
                 }
             }
         } catch (WakeupException closeRequested) {
-            consumer.close(Duration.ofSeconds(20));
-            event(out, "CLOSED");
+            if (RESTART.equals(commands.peek())) {
+                consumer.closeForRestart();
+                event(out, "RESTARTED");
+            } else {
+                consumer.close(Duration.ofSeconds(20));
+                event(out, "CLOSED");
+            }
         } catch (Throwable t) {
             t.printStackTrace();
             event(out, "ERROR " + String.valueOf(t).replace('\n', ' '));
@@ -129,6 +150,11 @@ public final class ConsumerProcessMain {
             while ((line = in.readLine()) != null && !line.trim().equals("close")) {
                 if (line.trim().equals("commit")) {
                     commands.add("commit");
+                } else if (line.trim().equals(RESTART)) {
+                    commands.clear();
+                    commands.add(RESTART);
+                    consumer.wakeup();
+                    return;
                 }
             }
         } catch (IOException e) {
@@ -136,6 +162,17 @@ public final class ConsumerProcessMain {
         }
         commands.add("close");
         consumer.wakeup();
+    }
+
+    private static final String RESTART = "restart";
+
+    /** Blocks this thread for good: the test kills the process here. */
+    private static void awaitForever() {
+        try {
+            new java.util.concurrent.CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void event(PrintStream out, String line) {

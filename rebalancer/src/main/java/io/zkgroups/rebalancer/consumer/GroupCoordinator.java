@@ -5,6 +5,7 @@ import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MemberState;
 import io.zkgroups.rebalancer.group.OwnershipFence;
+import io.zkgroups.rebalancer.group.SessionOwnership;
 import io.zkgroups.rebalancer.group.TopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
@@ -31,6 +32,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingDeque;
@@ -71,6 +73,9 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     private final HeldPartitions held;
     /** Assigned partitions → the member's consumer thread (0.8 stream) the group gave each to. */
     private final Map<TopicPartition, Integer> streams = new HashMap<>();
+    /** Handed over by the previous process with the session this consumer resumed: adopted by the first join. */
+    private SessionOwnership resumed;
+    private Subscription registered;
 
     GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator,
                      TopicMetadata topicMetadata, KafkaConsumer<?, ?> fetcher, OffsetStore store, ConsumerMetrics metrics) {
@@ -89,6 +94,11 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         return committer;
     }
 
+    /** The first {@link #join} adopts {@code ownership} instead of claiming it again (a restart by session hand-over). */
+    void resumeOnJoin(SessionOwnership ownership) {
+        this.resumed = ownership;
+    }
+
     // --- subscription -------------------------------------------------------------------------------------
 
     void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener rebalanceListener) {
@@ -96,6 +106,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
             leave(); // a new subscription is a new registration: revoke everything, then join again
         }
         this.subscription = topics;
+        this.registered = sub;
         this.subscribedPattern = pattern;
         this.listener = rebalanceListener;
         GroupMemberConfig memberConfig = GroupMemberConfig.of(config.groupId(), consumerId, sub)
@@ -110,6 +121,10 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         bridge.attach(member.fence());
         metrics.attach(member);
         committer.restartTimers();
+        if (resumed != null) {
+            member.adopt(resumed);
+            resumed = null;
+        }
         member.start();
     }
 
@@ -131,6 +146,37 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         bridge = null;
         subscription = Set.of();
         subscribedPattern = null;
+    }
+
+    /**
+     * Stops for a restart on this thread: no more hand-outs, the application's {@code onPartitionsRevoked} and the
+     * commit of what was handed out, then the member withdraws every grant and stops without leaving. Returns what the
+     * member still owns in its session (empty if not subscribed, or if the session is not alive).
+     */
+    Optional<SessionOwnership> handOff() {
+        if (member == null) {
+            return Optional.empty();
+        }
+        processEvents(false);
+        member.fence().beginRevoke(member.owned()); // no more hand-outs; the revoke's commit may still pass
+        Set<TopicPartition> assigned = assignment();
+        if (!assigned.isEmpty()) {
+            revoke(assigned);
+        }
+        bridge.pollThreadGone();
+        Optional<SessionOwnership> handedOver = member.handOff();
+        metrics.detach(member);
+        events.removeIf(e -> !(e instanceof RebalanceEvent.Wakeup));
+        member = null;
+        bridge = null;
+        subscription = Set.of();
+        subscribedPattern = null;
+        return handedOver;
+    }
+
+    /** The subscription the member registered (null when not subscribed). */
+    Subscription registeredSubscription() {
+        return member == null ? null : registered;
     }
 
     boolean subscribed() {

@@ -42,6 +42,10 @@ public final class ZkConsumerConfig {
     public static final String REVOKE_TIMEOUT_MS = "zkgroups.revoke.timeout.ms";
     /** Whether to register the 0.8.2.2 consumer's MBeans too (docs/monitoring.md). */
     public static final String LEGACY_MBEANS = "zkgroups.metrics.legacy.mbeans";
+    /** Where close() hands the ZooKeeper session to the next process of this consumer (docs/restarts.md); empty: it leaves. */
+    public static final String RESTART_HANDOVER_FILE = "zkgroups.restart.handover.file";
+    /** How long after a hand-over a successor may still resume the session; empty: two thirds of the session timeout. */
+    public static final String RESTART_GRACE_MS = "zkgroups.restart.grace.ms";
     static final Map<String, String> ZKGROUPS_DEFAULTS = Map.of(
             MAX_GROUP_SIZE, "0",
             STREAMS_PER_TOPIC, "1",
@@ -50,7 +54,9 @@ public final class ZkConsumerConfig {
             METADATA_REFRESH_MS, "1000",
             OFFSETS_REFRESH_MS, "3600000",
             REVOKE_TIMEOUT_MS, "300000",
-            LEGACY_MBEANS, "true");
+            LEGACY_MBEANS, "true",
+            RESTART_HANDOVER_FILE, "",
+            RESTART_GRACE_MS, "");
 
     /** 0.8 fetch-side properties and the kafka-clients property that takes their meaning. */
     private static final Map<String, String> LEGACY_TO_CLIENT = Map.of(
@@ -160,6 +166,7 @@ public final class ZkConsumerConfig {
         }
         offsetsStorage();
         resetPolicy();
+        restartGrace();
         String strategy = get("partition.assignment.strategy");
         if (!strategy.equals("range") && !strategy.equals("roundrobin")) {
             throw bad("partition.assignment.strategy", "must be range or roundrobin (0.8.2.2 would silently use range)");
@@ -210,6 +217,30 @@ public final class ZkConsumerConfig {
             case "dual.commit.enabled" -> Boolean.toString(offsetsStorage() == OffsetsStorage.KAFKA);
             default -> LEGACY_DEFAULTS.containsKey(key) ? LEGACY_DEFAULTS.get(key) : ZKGROUPS_DEFAULTS.get(key);
         };
+    }
+
+    /** The hand-over file of restarts ({@value #RESTART_HANDOVER_FILE}), if set. */
+    public java.util.Optional<java.nio.file.Path> restartHandoverFile() {
+        String value = get(RESTART_HANDOVER_FILE);
+        return value.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Path.of(value));
+    }
+
+    /**
+     * How long after a hand-over a successor may resume the session ({@value #RESTART_GRACE_MS}): less than the session
+     * timeout, which is when the server ends the session its holder let go of.
+     */
+    public Duration restartGrace() {
+        int session = sessionTimeoutMs();
+        String value = get(RESTART_GRACE_MS);
+        if (value.isEmpty()) {
+            return Duration.ofMillis(session * 2L / 3);
+        }
+        int grace = positiveInt(RESTART_GRACE_MS, true);
+        if (grace >= session) {
+            throw bad(RESTART_GRACE_MS, "must be less than zookeeper.session.timeout.ms (" + session + "): the server "
+                    + "ends a handed-over session that long after its holder let go");
+        }
+        return Duration.ofMillis(grace);
     }
 
     public String groupId() {

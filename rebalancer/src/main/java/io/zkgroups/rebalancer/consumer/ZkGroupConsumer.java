@@ -8,6 +8,7 @@ import io.zkgroups.rebalancer.group.ZkTopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
+import io.zkgroups.rebalancer.restart.HandoverObserver;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
@@ -81,6 +82,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private static final Duration POLL_SLICE = Duration.ofMillis(50);
 
     private final ZkConsumerConfig config;
+    private final RestartHandover restart;
     private final CuratorFramework curator;
     private final KafkaConsumer<K, V> fetcher;
     private final Admin admin;
@@ -121,11 +123,23 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * @throws KafkaException  if ZooKeeper cannot be reached
      */
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
+        this(config, keyDeserializer, valueDeserializer, HandoverObserver.NONE);
+    }
+
+    /**
+     * As {@link #ZkGroupConsumer(ZkConsumerConfig, Deserializer, Deserializer)}; with
+     * {@code zkgroups.restart.handover.file} set it first takes the session a previous process of this consumer handed
+     * over (docs/restarts.md), telling {@code observer} of each step of the hand-over, here and in
+     * {@link #closeForRestart()}.
+     */
+    public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer,
+                           HandoverObserver observer) {
         this.config = config;
-        this.consumerId = config.consumerIdOverride()
-                .map(id -> ConsumerId.ofOverride(config.groupId(), id))
+        this.restart = RestartHandover.atStart(config, observer);
+        this.consumerId = restart.consumerId().or(() -> config.consumerIdOverride()
+                .map(id -> ConsumerId.ofOverride(config.groupId(), id)))
                 .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
-        this.curator = ZooKeeperConnection.open(config);
+        this.curator = ZooKeeperConnection.open(config, restart.handles());
         boolean started = false;
         KafkaConsumer<K, V> inner = null;
         Admin adminClient = null;
@@ -147,6 +161,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             this.metrics = consumerMetrics;
             this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
             this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, inner, offsets, consumerMetrics);
+            restart.resumed(curator).ifPresent(coordinator::resumeOnJoin);
             this.committer = coordinator.committer();
             started = true;
         } finally {
@@ -707,9 +722,35 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         close(Duration.ofSeconds(30));
     }
 
-    /** Revokes (committing with auto-commit), leaves the group, closes the fetcher and ZooKeeper session. */
+    /**
+     * Revokes (committing with auto-commit), leaves the group, closes the fetcher and ZooKeeper session. With
+     * {@code zkgroups.restart.handover.file} set it hands over instead, as {@link #closeForRestart()}. Nothing in it
+     * waits for Kafka (the inner clients have nothing in flight by then), so {@code timeout} bounds nothing.
+     */
     @Override
     public void close(Duration timeout) {
+        close(restart.onClose());
+    }
+
+    /**
+     * Stops for a restart without a rebalance (docs/restarts.md): revokes on this thread (the listener's
+     * {@code onPartitionsRevoked}, the commit with auto-commit) while the fence lets no more records out, withdraws
+     * every grant, then drops the ZooKeeper connection <em>without</em> ending the session and leaves the session, the
+     * consumer id and the owned partitions in {@code zkgroups.restart.handover.file}. A successor started within
+     * {@code zkgroups.restart.grace.ms} resumes them: no member of the group sees a change. Otherwise the session
+     * expires and the group rebalances, as after a crash.
+     *
+     * @throws IllegalStateException if {@code zkgroups.restart.handover.file} is not set
+     */
+    public void closeForRestart() {
+        if (!restart.onClose()) {
+            throw new IllegalStateException("closeForRestart needs " + ZkConsumerConfig.RESTART_HANDOVER_FILE
+                    + " (where the successor finds the session); it is not set for consumer " + consumerId);
+        }
+        close(true);
+    }
+
+    private void close(boolean handOver) {
         acquire();
         try {
             if (closed || closing) {
@@ -717,13 +758,18 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             closing = true;
             try {
-                coordinator.leave();
+                if (!handOver || !restart.handOver(coordinator, consumerId)) {
+                    coordinator.leave();
+                }
             } finally {
                 closed = true;
-                fetcher.close(timeout);
+                // Neither has anything left to wait for: the fetcher joined no Kafka group and commits nothing, and every
+                // commit through the admin client has returned. Waiting would only close the broker's fetch sessions
+                // politely (it evicts them anyway) at the cost of a round trip to each broker.
+                fetcher.close(Duration.ZERO);
                 topicMetadata.close();
                 if (admin != null) {
-                    admin.close(timeout);
+                    admin.close(Duration.ZERO);
                 }
                 metrics.close();
                 curator.close();

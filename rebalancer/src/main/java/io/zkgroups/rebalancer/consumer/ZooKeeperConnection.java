@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.rebalancer.restart.HandoverZooKeeperFactory;
 import io.zkgroups.registry.ZkLayout;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -22,11 +23,14 @@ final class ZooKeeperConnection {
     /**
      * A started client connected within {@code zookeeper.connection.timeout.ms}, with the configured TLS, SASL,
      * digest credentials and ACLs (its own ZooKeeper client configuration: no System property is read or set here).
+     * Its handles come from {@code handles}: the first one resumes a handed-over session if it was given one, and
+     * {@link HandoverZooKeeperFactory#detach()} lets go of the connection without ending the session.
      *
      * @throws KafkaException if ZooKeeper cannot be reached in time
      */
-    static CuratorFramework open(ZkConsumerConfig config) {
+    static CuratorFramework open(ZkConsumerConfig config, HandoverZooKeeperFactory handles) {
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+                .zookeeperFactory(handles)
                 .connectString(config.zookeeperConnect())
                 .sessionTimeoutMs(config.sessionTimeoutMs())
                 .connectionTimeoutMs(config.connectionTimeoutMs())

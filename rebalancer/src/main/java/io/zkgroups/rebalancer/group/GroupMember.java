@@ -140,6 +140,8 @@ public final class GroupMember implements Closeable {
     /** The partitions of the claim that waits for their previous owners (for {@link #health()}). */
     private volatile SortedSet<TopicAndPartition> awaitingRelease = Collections.emptySortedSet();
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
+    /** Handed over by a previous process with the session this member starts in: adopted on registering. */
+    private SessionOwnership adoptable;
 
     // --- scheduling (any thread) ----------------------------------------------------------------------
     private ScheduledFuture<?> nextAttempt;
@@ -187,6 +189,19 @@ public final class GroupMember implements Closeable {
     public static GroupMember onZooKeeper(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
                                           MembershipListener listener) {
         return new GroupMember(client, layout, config, new ZkTopicMetadata(new ZkRegistry(client, layout).topics()), listener);
+    }
+
+    /**
+     * Takes up what a previous process of this consumer owned in the session this member's client resumed, before
+     * {@link #start()}: if the registration and owner znodes are still that session's, the member adopts them without
+     * writing anything (no other member sees a change); what is no longer there it claims or leaves as the assignment
+     * says. Ignored if the client's session is another one by the time the member registers.
+     */
+    public void adopt(SessionOwnership handedOver) {
+        if (state.get() != MemberState.LATENT) {
+            throw new IllegalStateException("ownership can be adopted only before start (state " + state.get() + ")");
+        }
+        this.adoptable = Objects.requireNonNull(handedOver, "handedOver cannot be null");
     }
 
     /** Joins the group: registers and runs the first rebalance on the event loop. */
@@ -494,6 +509,11 @@ public final class GroupMember implements Closeable {
         if (registeredSession != 0) {
             return;
         }
+        SessionOwnership handedOver = adoptable;
+        adoptable = null; // once: after an expiry the member joins as any other
+        if (handedOver != null && handedOver.session() == session && adopted(handedOver)) {
+            return;
+        }
         checkCanJoin();
         MemberRegistration registration = MemberRegistration.of(config.subscription(), System.currentTimeMillis())
                 .withCapabilities(config.capabilities());
@@ -502,6 +522,48 @@ public final class GroupMember implements Closeable {
         ownershipSession = session;
         lease.beat();
         untrackedScanDue = true;
+    }
+
+    /**
+     * Registered already, by the process that handed this session over: keeps the registration (rewritten only if
+     * the subscription changed, and the rebalance that follows handles the change) and the owner znodes that are still
+     * the session's, granting them under new fence epochs. False if the registration is not the session's any more.
+     */
+    private boolean adopted(SessionOwnership handedOver) {
+        long session = handedOver.session();
+        Optional<io.zkgroups.registry.store.Znodes.Data> node =
+                registry.znodes().read(registry.layout().member(group, me));
+        if (node.isEmpty() || node.get().stat().getEphemeralOwner() != session) {
+            LOG.warn("[{}] the registration handed over with session 0x{} is gone: joining anew", me, Long.toHexString(session));
+            return false;
+        }
+        MemberRegistration current;
+        try {
+            current = io.zkgroups.registry.codec.MemberRegistrationCodec.decode(node.get().bytes());
+        } catch (io.zkgroups.registry.codec.DecodeException e) {
+            current = null;
+        }
+        if (current == null || !current.subscription().equals(config.subscription())
+                || !current.capabilities().equals(config.capabilities())) {
+            LOG.info("[{}] subscription differs from the registration handed over: updating it", me);
+            registry.members().register(group, me, MemberRegistration.of(config.subscription(), System.currentTimeMillis())
+                    .withCapabilities(config.capabilities()), staleRegistrationWait());
+        }
+        SortedMap<TopicAndPartition, ThreadId> held =
+                handedOver.stillHeld(registry.owners().owners(group, handedOver.owned().keySet(), null));
+        registeredSession = session;
+        ownershipSession = session;
+        lease.beat();
+        untrackedScanDue = true; // owner znodes of the session that were not handed over go to the next release
+        owned.putAll(held);
+        ownedSnapshot = null;
+        fence.grant(held, session);
+        LOG.info("[{}] resumed session 0x{}: kept registration and partitions {}", me, Long.toHexString(session), held.keySet());
+        if (!held.isEmpty()) {
+            listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(held.keySet())));
+        }
+        publishHealth();
+        return true;
     }
 
     /**
@@ -842,11 +904,71 @@ public final class GroupMember implements Closeable {
                 LOG.warn("[{}] leaving the group did not finish cleanly: {}", me, e.toString());
             }
         }
+        stop(true);
+    }
+
+    /**
+     * Stops for a restart without leaving: withdraws every grant of the fence (no hand-out or commit passes from now
+     * on), waits for commits already authorised, deletes only the owner znodes of partitions it had handed over
+     * already, and returns what it still owns in its session, for a successor that resumes the session. Its
+     * registration and owner znodes stay as they are. Empty if it owns nothing in a live session (never started, not
+     * registered, or closed already).
+     */
+    public Optional<SessionOwnership> handOff() {
+        MemberState previous = state.getAndSet(MemberState.CLOSED);
+        if (previous == MemberState.CLOSED) {
+            return Optional.empty();
+        }
+        closing = true;
+        fence.withdrawAll(); // at once, not when the event loop gets to it
+        synchronized (this) {
+            if (nextAttempt != null) {
+                nextAttempt.cancel(false);
+            }
+        }
+        Optional<SessionOwnership> handedOver = Optional.empty();
+        if (previous != MemberState.LATENT) {
+            try {
+                handedOver = loop.submit(this::releaseForHandOff).get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("[{}] stopping for the hand-over did not finish cleanly: {}", me, e.toString());
+            }
+        }
+        stop(false); // the connection is about to be dropped: its watches go with it, nothing to send
+        return handedOver;
+    }
+
+    private Optional<SessionOwnership> releaseForHandOff() {
+        awaitCommits(owned.keySet());
+        try {
+            releaseHandedOver();
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] could not delete owner znodes {} before the hand-over (the successor will): {}", me,
+                    unreleased, e.getMessage());
+        }
+        long session = registeredSession;
+        boolean live;
+        try {
+            live = session != 0 && registry.znodes().sessionId() == session;
+        } catch (RuntimeException reconnecting) {
+            live = false; // the session may be gone: nothing a successor could resume
+        }
+        Optional<SessionOwnership> result = live ? Optional.of(new SessionOwnership(session, owned)) : Optional.empty();
+        registeredSession = 0;
+        ownershipSession = 0;
+        return result;
+    }
+
+    private void stop(boolean removeWatches) {
         loop.shutdownNow();
         beats.shutdownNow();
         lease.close();
         client.getConnectionStateListenable().removeListener(connectionListener);
-        client.removeWatchers();
+        if (removeWatches) {
+            client.removeWatchers();
+        }
         publishHealth();
     }
 

@@ -151,4 +151,17 @@ class ZkConsumerConfigTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("needs an authenticated identity");
     }
+
+    @Test
+    void theRestartGraceDefaultsToTwoThirdsOfTheSessionAndMustStayBelowIt() {
+        assertThat(ZkConsumerConfig.from(base()).restartGrace()).isEqualTo(java.time.Duration.ofMillis(4000));
+        assertThat(ZkConsumerConfig.from(base()).restartHandoverFile()).isEmpty();
+        assertThat(with(ZkConsumerConfig.RESTART_GRACE_MS, "5999").restartGrace().toMillis()).isEqualTo(5999);
+        assertThatThrownBy(() -> with(ZkConsumerConfig.RESTART_GRACE_MS, "6000"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(ZkConsumerConfig.RESTART_GRACE_MS).hasMessageContaining("'6000'")
+                .hasMessageContaining("zookeeper.session.timeout.ms (6000)");
+        assertThatThrownBy(() -> with(ZkConsumerConfig.RESTART_GRACE_MS, "soon"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("must be an integer");
+    }
 }
