@@ -27,10 +27,21 @@ public final class ChaosCluster implements AutoCloseable {
 
     /**
      * The shape of the run: {@code members} zkgroups members, then {@code legacyMembers} real 0.8.2.2 consumers
-     * (slots {@code members..members+legacyMembers-1}); {@code brokenMode} is slot 0's, if any.
+     * (slots {@code members..members+legacyMembers-1}); {@code brokenMode} is slot 0's, if any;
+     * {@code kafkaOffsets}: the zkgroups members store offsets in Kafka with dual commit
+     * ({@code offsets.storage=kafka}, {@code dual.commit.enabled=true}) instead of ZooKeeper only.
      */
     public record Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
-                           int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs) {
+                           int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
+                           boolean kafkaOffsets) {
+
+        /**
+         * The members' {@code zkgroups.revoke.timeout.ms}: 2 session timeouts, so that slow-revoke (1.5) finishes within
+         * it and slow-processing (2.5) does not, and the consumer releases without a commit.
+         */
+        public long revokeTimeoutMs() {
+            return 2L * sessionTimeoutMs;
+        }
 
         /** Every member of the group, zkgroups and 0.8.2.2. */
         public int groupSize() {
@@ -139,6 +150,11 @@ public final class ChaosCluster implements AutoCloseable {
             process = MemberProcess.startLegacy(name, settings.runDir(), settings.topic(), legacyClasspath,
                     settings.commitIntervalMs(), props);
         } else {
+            props.put("zkgroups.revoke.timeout.ms", Long.toString(settings.revokeTimeoutMs()));
+            if (settings.kafkaOffsets()) {
+                props.put("offsets.storage", "kafka");
+                props.put("dual.commit.enabled", "true");
+            }
             process = MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
                     settings.commitIntervalMs(), props);
         }

@@ -51,6 +51,10 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--commit-interval-ms", description = "How often members commit (default: ${DEFAULT-VALUE}).")
     long commitIntervalMs = 250;
 
+    @Option(names = "--offsets-storage", description = "Where the zkgroups members store offsets: zookeeper, or kafka "
+            + "(offsets.storage=kafka with dual.commit.enabled=true) (default: ${DEFAULT-VALUE}).")
+    String offsetsStorage = "zookeeper";
+
     @Option(names = "--broken-member", description = "Run member slot 0 broken on purpose: ignore-loss or stale-commit.")
     String brokenMember;
 
@@ -94,8 +98,17 @@ public final class ChaosMain implements Callable<Integer> {
             System.err.println("chaos: " + e.getMessage());
             return 2;
         }
-        if (members < 2 || partitions < 1 || faults < 0 || rate < 1) {
-            System.err.println("chaos: --members must be at least 2, --partitions and --rate at least 1");
+        if (members < 0 || legacyMembers < 0 || members + legacyMembers < 2 || partitions < 1 || faults < 0 || rate < 1) {
+            System.err.println("chaos: --members plus --legacy-members must be at least 2 (neither negative), "
+                    + "--partitions and --rate at least 1");
+            return 2;
+        }
+        if (brokenMember != null && members < 1) {
+            System.err.println("chaos: --broken-member runs zkgroups member slot 0: it needs --members 1 or more");
+            return 2;
+        }
+        if (!offsetsStorage.equals("zookeeper") && !offsetsStorage.equals("kafka")) {
+            System.err.println("chaos: --offsets-storage must be zookeeper or kafka, not '" + offsetsStorage + "'");
             return 2;
         }
         long s = seed != null ? seed : System.nanoTime() & 0xffffffL;
@@ -103,7 +116,7 @@ public final class ChaosMain implements Callable<Integer> {
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-seed" + s);
         System.out.println("chaos: seed " + s + ", " + faults + " faults, run directory " + dir.toAbsolutePath());
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
-                members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500);
+                members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500, offsetsStorage.equals("kafka"));
         ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s, cycle,
                 Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, Duration.ofSeconds(stallBoundSeconds), true));
         System.out.println();

@@ -9,6 +9,8 @@ import io.zkgroups.chaos.monitor.History;
 import io.zkgroups.chaos.monitor.HistoryReader;
 import io.zkgroups.chaos.monitor.InvariantMonitor;
 import io.zkgroups.chaos.monitor.Verdict;
+import io.zkgroups.chaos.offsets.ConsumerOffsetsReader;
+import io.zkgroups.chaos.offsets.OffsetCommitRecord;
 import org.apache.zookeeper.KeeperException;
 
 import java.nio.charset.StandardCharsets;
@@ -90,6 +92,7 @@ public final class ChaosRunner {
             journal.clock();
             drain(cluster, journal);
             cluster.stopMembers(Duration.ofSeconds(60));
+            writeKafkaOffsets(cluster, journal);
             journal.clock();
         }
         History history = HistoryReader.read(s.runDir(), s.group(), s.topic());
@@ -115,7 +118,8 @@ public final class ChaosRunner {
         ChaosCluster.Settings s = new ChaosCluster.Settings(runDir, p.getProperty("group"), p.getProperty("topic"),
                 Integer.parseInt(p.getProperty("partitions")), Integer.parseInt(p.getProperty("members")),
                 Integer.parseInt(p.getProperty("legacy.members", "0")), Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
-                Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500);
+                Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500,
+                Boolean.parseBoolean(p.getProperty("kafka.offsets", "false")));
         Options options = new Options(s, io.zkgroups.chaos.fault.FaultCatalog.parse(p.getProperty("fault.set")),
                 Integer.parseInt(p.getProperty("faults")), Long.parseLong(p.getProperty("seed")),
                 "cycle".equals(p.getProperty("order")), Duration.ZERO, Duration.ZERO, stallBound, false);
@@ -155,6 +159,23 @@ public final class ChaosRunner {
         }
     }
 
+    /**
+     * Copies the group's commits from {@code __consumer_offsets} into {@code kafka-offsets.log} while the broker still
+     * runs (dual commit, {@code migrate execute}): the monitor checks them too.
+     */
+    private static void writeKafkaOffsets(ChaosCluster cluster, Journal journal) {
+        Path file = cluster.settings().runDir().resolve("kafka-offsets.log");
+        try {
+            List<OffsetCommitRecord> commits = ConsumerOffsetsReader.read(cluster.broker().bootstrapServers(),
+                    cluster.settings().group(), Duration.ofSeconds(60));
+            Files.write(file, commits.stream().map(OffsetCommitRecord::line).toList(), StandardCharsets.US_ASCII);
+            journal.log("KAFKA-OFFSETS", commits.size() + " commits of " + cluster.settings().group() + " in "
+                    + ConsumerOffsetsReader.TOPIC);
+        } catch (RuntimeException | java.io.IOException e) {
+            journal.log("NOTE", "cannot read " + ConsumerOffsetsReader.TOPIC + ": " + e.toString().replace('\n', ' '));
+        }
+    }
+
     private static Map<Integer, Long> ackedEnds(Path acks) {
         Map<Integer, Long> ends = new HashMap<>();
         try {
@@ -178,7 +199,7 @@ public final class ChaosRunner {
                 + "\nlegacy.members=" + s.legacyMembers()
                 + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
                 + s.commitIntervalMs() + "\nbroken.member=" + (s.brokenMode() == null ? "" : s.brokenMode())
-                + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";
+                + "\nkafka.offsets=" + s.kafkaOffsets() + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";
         Files.writeString(s.runDir().resolve("run.properties"), text, StandardCharsets.UTF_8);
     }
 }

@@ -27,7 +27,7 @@ class ChaosShortIT {
             throws java.io.IOException {
         deleteRecursively(RUNS.resolve(name)); // a run starts from empty servers
         ChaosCluster.Settings settings = new ChaosCluster.Settings(RUNS.resolve(name), "chaos", "chaos-t", 4, members, 0,
-                60, 3_000, 200, broken, 500);
+                60, 3_000, 200, broken, 500, false);
         return new ChaosRunner.Options(settings, FaultCatalog.parse(faults), count, seed, true,
                 Duration.ofSeconds(60), Duration.ZERO, Duration.ofSeconds(45), false);
     }
