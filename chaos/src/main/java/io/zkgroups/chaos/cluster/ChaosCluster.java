@@ -36,11 +36,12 @@ public final class ChaosCluster implements AutoCloseable {
                            boolean kafkaOffsets) {
 
         /**
-         * The members' {@code zkgroups.revoke.timeout.ms}: 2 session timeouts, so that slow-revoke (1.5) finishes within
-         * it and slow-processing (2.5) does not, and the consumer releases without a commit.
+         * The members' {@code zkgroups.revoke.timeout.ms}: 1.25 session timeouts, so that slow-revoke (1) finishes
+         * within it and slow-processing (1.5) does not, and the consumer releases without a commit. Either keeps
+         * a partition from its next owner for at most session timeout + 1 s or so: within the stall bound.
          */
         public long revokeTimeoutMs() {
-            return 2L * sessionTimeoutMs;
+            return 5L * sessionTimeoutMs / 4;
         }
 
         /** Every member of the group, zkgroups and 0.8.2.2. */

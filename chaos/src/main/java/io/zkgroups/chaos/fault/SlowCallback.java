@@ -29,8 +29,8 @@ final class SlowCallback implements Fault {
     @Override
     public String description() {
         return (kind == Kind.REVOKE
-                ? "make one member's next onPartitionsRevoked take 1.5 x the session timeout (within its revoke timeout)"
-                : "make one member spend 2.5 x the session timeout processing a batch (past its revoke timeout of 2)")
+                ? "make one member's next onPartitionsRevoked take 1 session timeout (within its revoke timeout of 1.25)"
+                : "make one member spend 1.5 x the session timeout processing a batch (past its revoke timeout of 1.25)")
                 + ", then SIGTERM and restart another member so that the group rebalances meanwhile";
     }
 
@@ -38,7 +38,7 @@ final class SlowCallback implements Fault {
     public String inject(ChaosCluster cluster, Random random) {
         MemberSlot slowSlot = Faults.zkgroupsSlot(cluster, random);
         MemberSlot otherSlot = Faults.otherSlot(cluster, random, slowSlot);
-        long millis = Faults.sessionMs(cluster) * (kind == Kind.REVOKE ? 3 : 5) / 2;
+        long millis = Faults.sessionMs(cluster) * (kind == Kind.REVOKE ? 2 : 3) / 2;
         MemberProcess other = Faults.running(cluster, otherSlot);
         if (slowSlot.legacy()) { // a group of 0.8.2.2 consumers only: they take no commands; the restart remains
             cluster.journal().log("TERM", other.name());

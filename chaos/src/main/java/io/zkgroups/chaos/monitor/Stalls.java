@@ -23,7 +23,7 @@ final class Stalls {
 
     /** Returns the longest stall per partition (ms); adds a violation per stall longer than {@code boundNanos}. */
     static Map<Integer, Long> check(List<Ack> acks, DeliveryIndex deliveries, long endNanos, long boundNanos,
-                                    List<Violation> out) {
+                                    java.util.function.LongFunction<String> faultAt, List<Violation> out) {
         Map<Integer, List<Ack>> acksByPartition = new HashMap<>();
         acks.forEach(a -> acksByPartition.computeIfAbsent(a.partition(), k -> new ArrayList<>()).add(a));
         Map<Integer, Long> longest = new TreeMap<>();
@@ -32,14 +32,14 @@ final class Stalls {
             List<Ack> partitionAcks = new ArrayList<>(entry.getValue());
             partitionAcks.sort(java.util.Comparator.comparingLong(Ack::nanos));
             List<Delivery> partitionDeliveries = deliveries.of(partition);
-            long max = sweep(partition, partitionAcks, partitionDeliveries, endNanos, boundNanos, out);
+            long max = sweep(partition, partitionAcks, partitionDeliveries, endNanos, boundNanos, faultAt, out);
             longest.put(partition, max / 1_000_000);
         }
         return longest;
     }
 
     private static long sweep(int partition, List<Ack> acks, List<Delivery> handOuts, long endNanos,
-                              long boundNanos, List<Violation> out) {
+                              long boundNanos, java.util.function.LongFunction<String> faultAt, List<Violation> out) {
         Set<Long> pending = new HashSet<>();
         Set<Long> delivered = new HashSet<>();
         long pendingSince = Long.MIN_VALUE;
@@ -60,7 +60,7 @@ final class Stalls {
             } else {
                 Delivery h = handOuts.get(d++);
                 if (!pending.isEmpty()) {
-                    max = Math.max(max, record(partition, Math.max(lastHandOut, pendingSince), h.nanos(), boundNanos, out));
+                    max = Math.max(max, record(partition, Math.max(lastHandOut, pendingSince), h.nanos(), boundNanos, faultAt, out));
                 }
                 lastHandOut = h.nanos();
                 delivered.add(h.offset());
@@ -68,16 +68,17 @@ final class Stalls {
             }
         }
         if (!pending.isEmpty()) {
-            max = Math.max(max, record(partition, Math.max(lastHandOut, pendingSince), endNanos, boundNanos, out));
+            max = Math.max(max, record(partition, Math.max(lastHandOut, pendingSince), endNanos, boundNanos, faultAt, out));
         }
         return max;
     }
 
-    private static long record(int partition, long from, long to, long boundNanos, List<Violation> out) {
+    private static long record(int partition, long from, long to, long boundNanos,
+                               java.util.function.LongFunction<String> faultAt, List<Violation> out) {
         long length = to - from;
         if (length > boundNanos) {
             out.add(new Violation("stall", partition, -1, "-", from, "backlog and no hand-out for "
-                    + length / 1_000_000 + " ms (bound " + boundNanos / 1_000_000 + " ms)"));
+                    + length / 1_000_000 + " ms (bound " + boundNanos / 1_000_000 + " ms), from " + faultAt.apply(from)));
         }
         return length;
     }

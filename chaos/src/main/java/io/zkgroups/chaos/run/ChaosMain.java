@@ -61,8 +61,9 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--health-timeout", description = "How long the group may take to be healthy after a fault, e.g. 60s (default: ${DEFAULT-VALUE}s).")
     long healthTimeoutSeconds = 90;
 
-    @Option(names = "--stall-bound", description = "Longest allowed time with a backlog and no hand-out, in seconds (default: ${DEFAULT-VALUE}).")
-    long stallBoundSeconds = 60;
+    @Option(names = "--stall-bound", description = "Longest allowed time with a backlog and no hand-out, in seconds "
+            + "(default: the session timeout plus one rebalance, 8 s: 0.8.2.2's rebalance.max.retries x rebalance.backoff.ms).")
+    Long stallBoundSeconds;
 
     @Option(names = "--out", description = "Run directory (default: chaos/target/chaos-runs/<time>-seed<seed>).")
     Path out;
@@ -84,7 +85,8 @@ public final class ChaosMain implements Callable<Integer> {
             return 0;
         }
         if (analyze != null) {
-            ChaosRunner.Result result = ChaosRunner.analyze(analyze.toAbsolutePath(), Duration.ofSeconds(stallBoundSeconds));
+            ChaosRunner.Result result = ChaosRunner.analyze(analyze.toAbsolutePath(),
+                    stallBoundSeconds == null ? null : Duration.ofSeconds(stallBoundSeconds));
             System.out.print(result.table());
             return result.verdict().passed() ? 0 : 1;
         }
@@ -118,7 +120,8 @@ public final class ChaosMain implements Callable<Integer> {
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
                 members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500, offsetsStorage.equals("kafka"));
         ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s, cycle,
-                Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, Duration.ofSeconds(stallBoundSeconds), true));
+                Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, stallBoundSeconds == null
+                ? ChaosRunner.defaultStallBound(sessionMs) : Duration.ofSeconds(stallBoundSeconds), true));
         System.out.println();
         System.out.print(result.table());
         return result.verdict().passed() ? 0 : 1;

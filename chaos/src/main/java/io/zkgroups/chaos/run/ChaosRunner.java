@@ -44,6 +44,30 @@ public final class ChaosRunner {
 
     private static final int MAX_UNHEALTHY_IN_A_ROW = 3;
 
+    /**
+     * What one rebalance may take: the 0.8.2.2 consumer's own budget for it, {@code rebalance.max.retries} (4) times
+     * {@code rebalance.backoff.ms} (2000) at their defaults, after which it gives up with
+     * ConsumerRebalanceFailedException.
+     */
+    public static final Duration REBALANCE_ALLOWANCE = Duration.ofMillis(4 * 2_000);
+
+    /**
+     * The longest a partition may wait with a backlog: a member's death is noticed after one session timeout, then
+     * one rebalance hands its partitions over.
+     */
+    public static Duration defaultStallBound(int sessionTimeoutMs) {
+        return Duration.ofMillis(sessionTimeoutMs).plus(REBALANCE_ALLOWANCE);
+    }
+
+    /**
+     * The monitor's bounds for a run of these settings: a kill's window is judged with the members' commit interval
+     * and the produce rate per partition at the start (an upper bound: partitions are only ever added).
+     */
+    static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound) {
+        return new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5), Duration.ofMillis(s.commitIntervalMs()),
+                (double) s.recordsPerSecond() / s.partitions());
+    }
+
     private ChaosRunner() {
     }
 
@@ -96,8 +120,7 @@ public final class ChaosRunner {
             journal.clock();
         }
         History history = HistoryReader.read(s.runDir(), s.group(), s.topic());
-        Verdict checked = InvariantMonitor.check(history,
-                new InvariantMonitor.Bounds(options.stallBound(), Duration.ofMillis(5)));
+        Verdict checked = InvariantMonitor.check(history, bounds(s, options.stallBound()));
         Verdict verdict = aborted == null ? checked : checked.withNote("run aborted: " + aborted);
         String table = Report.table(options, records, verdict);
         Files.writeString(s.runDir().resolve("report.txt"), table, StandardCharsets.UTF_8);
@@ -109,7 +132,7 @@ public final class ChaosRunner {
      * Checks the invariants over an existing run directory again (e.g. after a change of the monitor), with the
      * faults as its journal recorded them; writes {@code report.txt} and {@code report.json} anew.
      */
-    public static Result analyze(Path runDir, Duration stallBound) throws Exception {
+    public static Result analyze(Path runDir, Duration stallBoundOrNull) throws Exception {
         java.util.Properties p = new java.util.Properties();
         try (java.io.Reader in = Files.newBufferedReader(runDir.resolve("run.properties"))) {
             p.load(in);
@@ -120,12 +143,13 @@ public final class ChaosRunner {
                 Integer.parseInt(p.getProperty("legacy.members", "0")), Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
                 Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500,
                 Boolean.parseBoolean(p.getProperty("kafka.offsets", "false")));
+        Duration stallBound = stallBoundOrNull != null ? stallBoundOrNull : defaultStallBound(s.sessionTimeoutMs());
         Options options = new Options(s, io.zkgroups.chaos.fault.FaultCatalog.parse(p.getProperty("fault.set")),
                 Integer.parseInt(p.getProperty("faults")), Long.parseLong(p.getProperty("seed")),
                 "cycle".equals(p.getProperty("order")), Duration.ZERO, Duration.ZERO, stallBound, false);
         List<FaultRecord> records = JournalFaults.read(runDir.resolve("journal.log"));
         History history = HistoryReader.read(runDir, s.group(), s.topic());
-        Verdict verdict = InvariantMonitor.check(history, new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5)));
+        Verdict verdict = InvariantMonitor.check(history, bounds(s, stallBound));
         String table = Report.table(options, records, verdict);
         Files.writeString(runDir.resolve("report.txt"), table, StandardCharsets.UTF_8);
         Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);

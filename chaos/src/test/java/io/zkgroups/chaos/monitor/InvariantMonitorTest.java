@@ -215,6 +215,40 @@ class InvariantMonitorTest {
     }
 
     @Test
+    void aCommitInConsumerOffsetsThatMovesBackwardsIsReportedWithItsWriter() {
+        Verdict v = new Histories()
+                .event("m1", 90, "COMMIT", 0, 20L)
+                .kafkaCommitted(0, 20, 100)
+                .event("m2", 190, "COMMIT", 0, 15L)
+                .kafkaCommitted(0, 15, 200) // backwards
+                .kafkaCommitted(1, 30, 210)
+                .kafkaCommitted(1, -1, 220) // the commit deleted: the partition starts afresh
+                .kafkaCommitted(1, 5, 230)
+                .check();
+
+        assertThat(v.counts()).containsEntry("offset-backwards", 1);
+        assertThat(v.violations()).singleElement().satisfies(x -> {
+            assertThat(x.process()).isEqualTo("m2");
+            assertThat(x.message()).contains("committed 15 in __consumer_offsets").contains("after 20").contains("by m1");
+        });
+        assertThat(v.notes()).anySatisfy(n -> assertThat(n).contains("from __consumer_offsets: 5 offset commits"));
+    }
+
+    @Test
+    void aStallSaysWhichFaultItCameWith() {
+        Verdict v = new Histories()
+                .fault(1, "kill-member", 500)
+                .fault(2, "pause-member", 900)
+                .acked(0, 0, 4, 1_000)
+                .assigned("m1", 10, 0)
+                .handedOut("m1", 0, 0, 4, 9_100)
+                .closed("m1", 30_000)
+                .check(5_000);
+
+        assertThat(v.violations()).singleElement().extracting(Violation::message).asString().contains("from #2 pause-member");
+    }
+
+    @Test
     void aBacklogWithoutHandOutsLongerThanTheBoundIsAStall() {
         Histories h = new Histories()
                 .acked(0, 0, 4, 1_000)
