@@ -22,11 +22,16 @@ import java.util.Set;
  *                    their tenures and commits come from ZooKeeper's history
  * @param kafkaCommits the group's commits in {@code __consumer_offsets}, in log order (null: not read)
  * @param faults      when each fault began (nanos -> "#index name"), to say which fault a stall came with
+ * @param brokerDown  when the broker was stopped on purpose ({@code restart-broker}): from its SIGTERM until it ran again
  */
 public record History(List<Ack> acks, List<Delivery> deliveries, Map<String, List<MemberEvent>> events,
                       Map<String, ProcessEnd> processEnds, List<OwnerChange> owners, List<OffsetWrite> offsets,
                       boolean zkHistoryKnown, Map<Integer, Long> unhealthy, Set<String> legacyProcesses,
-                      List<KafkaCommit> kafkaCommits, NavigableMap<Long, String> faults) {
+                      List<KafkaCommit> kafkaCommits, NavigableMap<Long, String> faults, List<Span> brokerDown) {
+
+    /** A span of time, both ends included. */
+    public record Span(long from, long until) {
+    }
 
     /** The fault in progress (or last begun) at {@code nanos}, e.g. "#12 kill-member"; "before the first fault" if none. */
     public String faultAt(long nanos) {

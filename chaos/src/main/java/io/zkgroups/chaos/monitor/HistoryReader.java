@@ -87,7 +87,7 @@ public final class HistoryReader {
         List<History.KafkaCommit> kafka = readKafkaCommits(runDir.resolve("kafka-offsets.log"), group, topic,
                 journal.clocks.isEmpty() ? null : new ClockMap(journal.clocks));
         return new History(acks, deliveries, all, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy, legacy,
-                kafka, journal.faults);
+                kafka, journal.faults, journal.brokerDown);
     }
 
     /** The group's commits of {@code topic} from {@code kafka-offsets.log}; null if the run did not read the topic. */
@@ -172,10 +172,12 @@ public final class HistoryReader {
         final Set<Long> poisonSessions = new HashSet<>();
         final Map<Integer, Long> unhealthy = new TreeMap<>();
         final java.util.NavigableMap<Long, String> faults = new TreeMap<>();
+        final List<History.Span> brokerDown = new ArrayList<>();
     }
 
     private static Journal readJournal(Path file) {
         Journal j = new Journal();
+        Long brokerStopped = null;
         for (String[] f : lines(file)) {
             if (f.length < 3) {
                 continue;
@@ -186,6 +188,17 @@ public final class HistoryReader {
                 case "POISON-SESSION" -> j.poisonSessions.add(Long.parseUnsignedLong(f[2], 16));
                 case "UNHEALTHY" -> j.unhealthy.put(Integer.parseInt(f[2]), Long.parseLong(f[3]));
                 case "FAULT" -> j.faults.put(Long.parseLong(f[1]), "#" + f[2] + (f.length > 3 ? " " + f[3] : ""));
+                case "TERM" -> {
+                    if (f[2].equals("kafka")) {
+                        brokerStopped = Long.parseLong(f[1]);
+                    }
+                }
+                case "FAULT-END" -> {
+                    if (brokerStopped != null) {
+                        j.brokerDown.add(new History.Span(brokerStopped, Long.parseLong(f[1])));
+                        brokerStopped = null;
+                    }
+                }
                 default -> {
                     // for people
                 }

@@ -75,7 +75,7 @@ public final class InvariantMonitor {
             notes.add("__consumer_offsets not read");
         }
         Map<Integer, Long> longest = Stalls.check(history.acks(), deliveries, end(history), bounds.stall().toNanos(),
-                history::faultAt, violations);
+                history.brokerDown(), history::faultAt, violations);
         history.unhealthy().forEach((fault, ms) -> violations.add(new Violation("unhealthy", -1, -1, "-", -1,
                 "the group was not healthy " + ms + " ms after fault #" + fault)));
 

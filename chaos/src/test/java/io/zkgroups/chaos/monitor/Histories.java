@@ -27,6 +27,7 @@ final class Histories {
     private final Map<Integer, Long> unhealthy = new TreeMap<>();
     private List<History.KafkaCommit> kafkaCommits;
     private final java.util.NavigableMap<Long, String> faults = new TreeMap<>();
+    private final List<History.Span> brokerDown = new ArrayList<>();
     private boolean zkKnown;
     private long zxid;
 
@@ -114,6 +115,12 @@ final class Histories {
         return event(process, atMs, kind, Set.of(), offset == null ? Map.of() : Map.of(partition, offset));
     }
 
+    /** restart-broker: the broker was stopped at {@code fromMs} and ran again at {@code untilMs}. */
+    Histories brokerDown(long fromMs, long untilMs) {
+        brokerDown.add(new History.Span(ms(fromMs), ms(untilMs)));
+        return this;
+    }
+
     Histories fault(int index, String name, long atMs) {
         faults.put(ms(atMs), "#" + index + " " + name);
         return this;
@@ -137,7 +144,7 @@ final class Histories {
 
     History build() {
         return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy, Set.of(), kafkaCommits,
-                faults);
+                faults, brokerDown);
     }
 
     Verdict check() {

@@ -249,6 +249,23 @@ class InvariantMonitorTest {
     }
 
     @Test
+    void timeWhileTheBrokerWasDownOnPurposeIsNoStallOfTheGroup() {
+        Histories h = new Histories()
+                .acked(0, 0, 4, 1_000)
+                .acked(1, 0, 0, 1_000)
+                .assigned("m1", 10, 0, 1)
+                .brokerDown(2_000, 6_000)
+                .handedOut("m1", 1, 0, 0, 6_500) // the first hand-out after the restart ends the outage
+                .handedOut("m1", 0, 0, 4, 8_000) // 7 s with a backlog, 4.5 s of them the broker's
+                .closed("m1", 30_000);
+
+        assertThat(h.check(3_000).violations()).isEmpty();
+        Verdict strict = h.check(2_000);
+        assertThat(strict.violations()).singleElement().extracting(Violation::message).asString()
+                .contains("2500 ms").contains("4500 ms more while the broker was down");
+    }
+
+    @Test
     void aBacklogWithoutHandOutsLongerThanTheBoundIsAStall() {
         Histories h = new Histories()
                 .acked(0, 0, 4, 1_000)
