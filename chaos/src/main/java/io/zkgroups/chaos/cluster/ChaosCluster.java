@@ -37,7 +37,7 @@ public final class ChaosCluster implements AutoCloseable {
 
         /**
          * The members' {@code zkgroups.revoke.timeout.ms}: 1.25 session timeouts, so that slow-revoke (1) finishes
-         * within it and slow-processing (1.5) does not, and the consumer releases without a commit. Either keeps
+         * within it and slow-processing (2.5) does not, and the consumer releases without a commit. Either keeps
          * a partition from its next owner for at most session timeout + 1 s or so: within the stall bound.
          */
         public long revokeTimeoutMs() {
