@@ -132,7 +132,7 @@ public final class HistoryReader {
                             deliveries.add(new Delivery(process, partition, o, nanos));
                         }
                     }
-                    case "ASSIGNED", "REVOKED", "LOST" -> events.add(new MemberEvent(nanos, f[0], partitions(f[2]), Map.of(), ""));
+                    case "ASSIGNED", "REVOKED", "LOST", "REVOKE-TIMEOUT" -> events.add(new MemberEvent(nanos, f[0], partitions(f[2]), Map.of(), ""));
                     case "COMMIT" -> events.add(new MemberEvent(nanos, f[0], Set.of(), offsets(f.length > 3 ? f[3] : ""), f[2]));
                     default -> events.add(new MemberEvent(nanos, f[0], Set.of(), Map.of(),
                             f.length > 2 ? String.join(" ", java.util.Arrays.copyOfRange(f, 2, f.length)) : ""));
