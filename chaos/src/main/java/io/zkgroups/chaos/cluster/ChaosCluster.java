@@ -33,11 +33,20 @@ public final class ChaosCluster implements AutoCloseable {
      */
     public record Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
                            int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
-                           boolean kafkaOffsets) {
+                           boolean kafkaOffsets, long slowProcessingMs) {
+
+        /** The defaults of the last two: ZooKeeper offsets, slow-processing for 1.5 session timeouts. */
+        public Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
+                        int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
+                        boolean kafkaOffsets) {
+            this(runDir, group, topic, partitions, members, legacyMembers, recordsPerSecond, sessionTimeoutMs,
+                    commitIntervalMs, brokenMode, tickMs, kafkaOffsets, 3L * sessionTimeoutMs / 2);
+        }
 
         /**
          * The members' {@code zkgroups.revoke.timeout.ms}: 1.25 session timeouts, so that slow-revoke (1) finishes
-         * within it and slow-processing (2.5) does not, and the consumer releases without a commit. Either keeps
+         * within it, and a revocation during a long enough slow-processing does not: the consumer releases without a
+         * commit. Either keeps
          * a partition from its next owner for at most session timeout + 1 s or so: within the stall bound.
          */
         public long revokeTimeoutMs() {

@@ -9,10 +9,11 @@ import java.util.Random;
 
 /**
  * A member whose application is slow exactly when the group rebalances: a slow {@code onPartitionsRevoked} (one
- * session timeout, within the members' revoke timeout of 1.25), or the processing of a batch taking 2.5 session
- * timeouts. The rebalance is caused by another member's graceful restart: its leave gives the slow member more
- * partitions, its successor's join takes some back, a JVM start (2-4 s) after the slowness began, so only a batch of
- * 2.5 session timeouts outlasts the revoke timeout and the consumer releases without a commit.
+ * session timeout, within the members' revoke timeout of 1.25), or the processing of a batch (1.5 session timeouts
+ * unless set). The rebalance is caused by another member's graceful restart: its leave gives the slow member more
+ * partitions, its successor's join takes some back a JVM start (2-9 s) after the slowness began, so the revocation
+ * times out (the consumer releases without a commit) only when the batch outlasts that start by the revoke timeout:
+ * {@code --slow-processing-ms 10000} does at the default session.
  */
 final class SlowCallback implements Fault {
 
@@ -33,7 +34,7 @@ final class SlowCallback implements Fault {
     public String description() {
         return (kind == Kind.REVOKE
                 ? "make one member's next onPartitionsRevoked take 1 session timeout (within its revoke timeout of 1.25)"
-                : "make one member spend 2.5 x the session timeout processing a batch (a revocation meanwhile times out at 1.25)")
+                : "make one member spend 1.5 x the session timeout processing a batch (--slow-processing-ms)")
                 + ", then SIGTERM and restart another member so that the group rebalances meanwhile";
     }
 
@@ -41,7 +42,7 @@ final class SlowCallback implements Fault {
     public String inject(ChaosCluster cluster, Random random) {
         MemberSlot slowSlot = Faults.zkgroupsSlot(cluster, random);
         MemberSlot otherSlot = Faults.otherSlot(cluster, random, slowSlot);
-        long millis = Faults.sessionMs(cluster) * (kind == Kind.REVOKE ? 2 : 5) / 2;
+        long millis = kind == Kind.REVOKE ? Faults.sessionMs(cluster) : cluster.settings().slowProcessingMs();
         MemberProcess other = Faults.running(cluster, otherSlot);
         if (slowSlot.legacy()) { // a group of 0.8.2.2 consumers only: they take no commands; the restart remains
             cluster.journal().log("TERM", other.name());

@@ -280,24 +280,32 @@ public final class ChaosMemberMain {
                 }
             });
             commit(revoked, "revoke");
+            // A revocation slower than zkgroups.revoke.timeout.ms: the consumer released the partitions meanwhile,
+            // without a commit, and refused the one above.
+            noteRevokeTimeout(partitions);
             release(partitions);
         }
 
         /**
-         * Partitions are lost when the session ended, or when a revocation timed out (zkgroups.revoke.timeout.ms):
-         * the consumer then released them without a commit and tells the application now, on the poll thread. The
-         * revoke-timeout metric tells the two apart; it is recorded as the revocation times out, long before the poll
-         * thread, still busy with the application, gets here.
+         * Partitions are lost when the session ended, or when a revocation timed out (zkgroups.revoke.timeout.ms)
+         * before the poll thread got to it: the consumer then released them without a commit and tells the
+         * application now. The revoke-timeout metric tells the two apart; it is recorded as the revocation times out,
+         * long before the poll thread, still busy with the application, gets here.
          */
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            noteRevokeTimeout(partitions);
+            log.partitions("LOST", partitions);
+            release(partitions);
+        }
+
+        /** Logs REVOKE-TIMEOUT for {@code partitions} if the consumer's revoke-timeout metric grew since last time. */
+        private void noteRevokeTimeout(Collection<TopicPartition> partitions) {
             double timeouts = revokeTimeoutTotal();
             if (timeouts > revokeTimeouts) {
                 revokeTimeouts = timeouts;
                 log.partitions("REVOKE-TIMEOUT", partitions);
             }
-            log.partitions("LOST", partitions);
-            release(partitions);
         }
 
         private void release(Collection<TopicPartition> partitions) {

@@ -66,6 +66,12 @@ final class Tenures {
                     if (start != null) {
                         closed.computeIfAbsent(p, k -> new ArrayList<>()).add(new long[]{start, e.nanos()});
                         endedBy.computeIfAbsent(p, k -> new ArrayList<>()).add(e.kind());
+                    } else if (e.kind().equals("REVOKE-TIMEOUT") && endedBy.containsKey(p)) {
+                        // after the REVOKED of a revocation that outlasted the timeout: it ended without a commit
+                        List<String> ends = endedBy.get(p);
+                        if (ends.get(ends.size() - 1).equals("REVOKED")) {
+                            ends.set(ends.size() - 1, "REVOKE-TIMEOUT");
+                        }
                     }
                 });
                 case "COMMIT" -> pendingCommit = e.offsets();

@@ -55,6 +55,10 @@ public final class ChaosMain implements Callable<Integer> {
             + "(offsets.storage=kafka with dual.commit.enabled=true) (default: ${DEFAULT-VALUE}).")
     String offsetsStorage = "zookeeper";
 
+    @Option(names = "--slow-processing-ms", description = "How long slow-processing's batch takes (default: 1.5 session "
+            + "timeouts; 10000 makes its revocation outlast the revoke timeout).")
+    Long slowProcessingMs;
+
     @Option(names = "--broken-member", description = "Run member slot 0 broken on purpose: ignore-loss or stale-commit.")
     String brokenMember;
 
@@ -118,7 +122,8 @@ public final class ChaosMain implements Callable<Integer> {
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-seed" + s);
         System.out.println("chaos: seed " + s + ", " + faults + " faults, run directory " + dir.toAbsolutePath());
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
-                members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500, offsetsStorage.equals("kafka"));
+                members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500, offsetsStorage.equals("kafka"),
+                slowProcessingMs != null ? slowProcessingMs : 3L * sessionMs / 2);
         ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s, cycle,
                 Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, stallBoundSeconds == null
                 ? ChaosRunner.defaultStallBound(sessionMs) : Duration.ofSeconds(stallBoundSeconds), true));

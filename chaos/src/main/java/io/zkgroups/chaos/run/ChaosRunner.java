@@ -142,7 +142,8 @@ public final class ChaosRunner {
                 Integer.parseInt(p.getProperty("partitions")), Integer.parseInt(p.getProperty("members")),
                 Integer.parseInt(p.getProperty("legacy.members", "0")), Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
                 Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500,
-                Boolean.parseBoolean(p.getProperty("kafka.offsets", "false")));
+                Boolean.parseBoolean(p.getProperty("kafka.offsets", "false")),
+                Long.parseLong(p.getProperty("slow.processing.ms", "0")));
         Duration stallBound = stallBoundOrNull != null ? stallBoundOrNull : defaultStallBound(s.sessionTimeoutMs());
         Options options = new Options(s, io.zkgroups.chaos.fault.FaultCatalog.parse(p.getProperty("fault.set")),
                 Integer.parseInt(p.getProperty("faults")), Long.parseLong(p.getProperty("seed")),
@@ -223,7 +224,7 @@ public final class ChaosRunner {
                 + "\nlegacy.members=" + s.legacyMembers()
                 + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
                 + s.commitIntervalMs() + "\nbroken.member=" + (s.brokenMode() == null ? "" : s.brokenMode())
-                + "\nkafka.offsets=" + s.kafkaOffsets() + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";
+                + "\nkafka.offsets=" + s.kafkaOffsets() + "\nslow.processing.ms=" + s.slowProcessingMs() + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";
         Files.writeString(s.runDir().resolve("run.properties"), text, StandardCharsets.UTF_8);
     }
 }

@@ -121,6 +121,13 @@ final class Histories {
         return this;
     }
 
+    /** A revocation slower than the revoke timeout: REVOKED, its commit refused, then REVOKE-TIMEOUT. */
+    Histories revokedPastTimeout(String process, long atMs, Integer... partitions) {
+        event(process, atMs, "REVOKED", Set.of(partitions), Map.of());
+        event(process, atMs + 1, "COMMIT-FAILED", Set.of(), Map.of());
+        return event(process, atMs + 2, "REVOKE-TIMEOUT", Set.of(partitions), Map.of());
+    }
+
     Histories fault(int index, String name, long atMs) {
         faults.put(ms(atMs), "#" + index + " " + name);
         return this;

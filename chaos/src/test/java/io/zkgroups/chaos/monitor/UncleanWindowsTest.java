@@ -36,6 +36,17 @@ class UncleanWindowsTest {
     }
 
     @Test
+    void aRevocationThatOutlastedTheTimeoutAfterItBeganIsAnUncleanEndToo() {
+        Verdict v = tenureEndingWith(h -> h.revokedPastTimeout("m1", 4_000, 0).closed("m1", 7_000)).check();
+
+        assertThat(v.violations()).isEmpty();
+        assertThat(v.uncleanEnds()).singleElement().satisfies(w -> {
+            assertThat(w.endedBy()).isEqualTo("REVOKE-TIMEOUT");
+            assertThat(w.repeats()).isEqualTo(4);
+        });
+    }
+
+    @Test
     void theSameRepeatsAfterAGracefulRevocationAreViolations() {
         Verdict v = tenureEndingWith(h -> h.revoked("m1", 4_000, 0).closed("m1", 7_000)).check();
 
