@@ -122,9 +122,9 @@ public final class ChaosRunner {
         History history = HistoryReader.read(s.runDir(), s.group(), s.topic());
         Verdict checked = InvariantMonitor.check(history, bounds(s, options.stallBound()));
         Verdict verdict = aborted == null ? checked : checked.withNote("run aborted: " + aborted);
-        String table = Report.table(options, records, verdict);
+        String table = Report.table(options, records, verdict, history::faultAt);
         Files.writeString(s.runDir().resolve("report.txt"), table, StandardCharsets.UTF_8);
-        Files.writeString(s.runDir().resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);
+        Files.writeString(s.runDir().resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
         return new Result(s.runDir(), options.seed(), records, verdict, table);
     }
 
@@ -151,9 +151,9 @@ public final class ChaosRunner {
         List<FaultRecord> records = JournalFaults.read(runDir.resolve("journal.log"));
         History history = HistoryReader.read(runDir, s.group(), s.topic());
         Verdict verdict = InvariantMonitor.check(history, bounds(s, stallBound));
-        String table = Report.table(options, records, verdict);
+        String table = Report.table(options, records, verdict, history::faultAt);
         Files.writeString(runDir.resolve("report.txt"), table, StandardCharsets.UTF_8);
-        Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
         return new Result(runDir, options.seed(), records, verdict, table);
     }
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 /** A run's report: a table for people, and one JSON document with the same facts (violations capped per kind). */
 final class Report {
@@ -20,7 +21,7 @@ final class Report {
     private Report() {
     }
 
-    static String table(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v) {
+    static String table(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v, LongFunction<String> faultAt) {
         StringBuilder b = new StringBuilder();
         b.append("chaos run: seed ").append(o.seed()).append(", ").append(faults.size()).append(" faults, ")
                 .append(o.cluster().members()).append(" members")
@@ -45,6 +46,8 @@ final class Report {
         if (!v.violations().isEmpty()) {
             b.append('\n').append("violations by the process that committed them (0.8.2.2 consumers are l<slot>-<n>):\n");
             byProcess(v).forEach((process, counts) -> b.append(String.format("  %-8s %s%n", process, counts)));
+            b.append("violations by the kind of fault in progress (or last begun) when they happened:\n");
+            byFault(v, faultAt).forEach((fault, counts) -> b.append(String.format("  %-22s %s%n", fault, counts)));
         }
         b.append('\n').append("records: ").append(v.acked()).append(" acknowledged, ").append(v.handedOut())
                 .append(" hand-outs of ").append(v.distinctHandedOut()).append(" distinct records, ")
@@ -62,6 +65,16 @@ final class Report {
         v.notes().forEach(n -> b.append("note: ").append(n).append('\n'));
         b.append(v.passed() ? "PASSED: no violation\n" : "FAILED: " + v.violations().size() + " violations (report.json)\n");
         return b.toString();
+    }
+
+    /** Per kind of fault in progress at the violation's time, its violations per invariant. */
+    static Map<String, Map<String, Integer>> byFault(Verdict v, LongFunction<String> faultAt) {
+        Map<String, Map<String, Integer>> result = new java.util.TreeMap<>();
+        for (Violation x : v.violations()) {
+            String fault = x.nanos() < 0 ? "-" : faultAt.apply(x.nanos()).replaceFirst("^#\\d+ ", "");
+            result.computeIfAbsent(fault, k -> new LinkedHashMap<>()).merge(x.invariant(), 1, Integer::sum);
+        }
+        return result;
     }
 
     /** Per process at fault ("-": none, e.g. a stall), its violations per invariant. */
@@ -86,7 +99,7 @@ final class Report {
                         + x.message()).orElse("");
     }
 
-    static String json(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v) {
+    static String json(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v, LongFunction<String> faultAt) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("passed", v.passed());
         doc.put("seed", o.seed());
@@ -99,6 +112,7 @@ final class Report {
         doc.put("faults", faults);
         doc.put("violationCounts", v.counts());
         doc.put("violationsByProcess", byProcess(v));
+        doc.put("violationsByFault", byFault(v, faultAt));
         doc.put("records", Map.of("acknowledged", v.acked(), "handedOut", v.handedOut(),
                 "distinctHandedOut", v.distinctHandedOut(), "repeatsExplained", v.duplicatesExplained()));
         doc.put("longestStallMsByPartition", v.longestStallMs());
