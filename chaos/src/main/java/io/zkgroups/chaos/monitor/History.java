@@ -23,11 +23,14 @@ import java.util.Set;
  * @param kafkaCommits the group's commits in {@code __consumer_offsets}, in log order (null: not read)
  * @param faults      when each fault began (nanos -> "#index name"), to say which fault a stall came with
  * @param brokerDown  when the broker was stopped on purpose ({@code restart-broker}): from its SIGTERM until it ran again
+ * @param groupFormed when the group was first healthy (the members start one after another while the producer runs);
+ *                    {@code Long.MIN_VALUE} if unknown
  */
 public record History(List<Ack> acks, List<Delivery> deliveries, Map<String, List<MemberEvent>> events,
                       Map<String, ProcessEnd> processEnds, List<OwnerChange> owners, List<OffsetWrite> offsets,
                       boolean zkHistoryKnown, Map<Integer, Long> unhealthy, Set<String> legacyProcesses,
-                      List<KafkaCommit> kafkaCommits, NavigableMap<Long, String> faults, List<Span> brokerDown) {
+                      List<KafkaCommit> kafkaCommits, NavigableMap<Long, String> faults, List<Span> brokerDown,
+                      long groupFormed) {
 
     /** A span of time, both ends included. */
     public record Span(long from, long until) {

@@ -87,7 +87,7 @@ public final class HistoryReader {
         List<History.KafkaCommit> kafka = readKafkaCommits(runDir.resolve("kafka-offsets.log"), group, topic,
                 journal.clocks.isEmpty() ? null : new ClockMap(journal.clocks));
         return new History(acks, deliveries, all, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy, legacy,
-                kafka, journal.faults, journal.brokerDown);
+                kafka, journal.faults, journal.brokerDown, journal.groupFormed);
     }
 
     /** The group's commits of {@code topic} from {@code kafka-offsets.log}; null if the run did not read the topic. */
@@ -173,6 +173,7 @@ public final class HistoryReader {
         final Map<Integer, Long> unhealthy = new TreeMap<>();
         final java.util.NavigableMap<Long, String> faults = new TreeMap<>();
         final List<History.Span> brokerDown = new ArrayList<>();
+        long groupFormed = Long.MIN_VALUE;
     }
 
     private static Journal readJournal(Path file) {
@@ -186,6 +187,11 @@ public final class HistoryReader {
                 case "KILL" -> j.kills.putIfAbsent(f[2], Long.parseLong(f[1]));
                 case "CLOCK" -> j.clocks.add(new ClockMap.Pair(Long.parseLong(f[1]), Long.parseLong(f[2])));
                 case "POISON-SESSION" -> j.poisonSessions.add(Long.parseUnsignedLong(f[2], 16));
+                case "HEALTHY" -> {
+                    if (f[2].equals("0") && j.groupFormed == Long.MIN_VALUE) {
+                        j.groupFormed = Long.parseLong(f[1]);
+                    }
+                }
                 case "UNHEALTHY" -> j.unhealthy.put(Integer.parseInt(f[2]), Long.parseLong(f[3]));
                 case "FAULT" -> j.faults.put(Long.parseLong(f[1]), "#" + f[2] + (f.length > 3 ? " " + f[3] : ""));
                 case "TERM" -> {

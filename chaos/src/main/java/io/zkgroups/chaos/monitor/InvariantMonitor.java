@@ -75,7 +75,7 @@ public final class InvariantMonitor {
             notes.add("__consumer_offsets not read");
         }
         Map<Integer, Long> longest = Stalls.check(history.acks(), deliveries, end(history), bounds.stall().toNanos(),
-                history.brokerDown(), history::faultAt, violations);
+                excused(history), history::faultAt, violations);
         history.unhealthy().forEach((fault, ms) -> violations.add(new Violation("unhealthy", -1, -1, "-", -1,
                 "the group was not healthy " + ms + " ms after fault #" + fault)));
 
@@ -86,6 +86,18 @@ public final class InvariantMonitor {
         history.deliveries().forEach(d -> distinct.add(d.partition() + "@" + d.offset()));
         return new Verdict(history.acks().size(), history.deliveries().size(), distinct.size(), duplicates.explained(),
                 longest, counts, List.copyOf(violations), UncleanWindows.summarize(windows), List.copyOf(notes));
+    }
+
+    /**
+     * Time no stall counts in: until the group first formed (the members start one after another while the producer
+     * already runs), and the broker's restarts.
+     */
+    private static List<History.Span> excused(History history) {
+        List<History.Span> spans = new ArrayList<>(history.brokerDown());
+        if (history.groupFormed() != Long.MIN_VALUE) {
+            spans.add(new History.Span(Long.MIN_VALUE / 2, history.groupFormed()));
+        }
+        return spans;
     }
 
     /** The last moment the history knows of. */

@@ -14,9 +14,9 @@ import java.util.TreeMap;
 /**
  * Partitions that had a backlog (an acknowledged record not yet handed out) and no hand-out for longer than the
  * bound. Sweeps each partition's acknowledgements and hand-outs in time order; a stall lasts from the later of the
- * last hand-out and the moment the backlog appeared until the next hand-out (or the end of the history). Time while
- * the broker was down on purpose does not count, from its stop until the first hand-out of any partition after its
- * restart: nothing can be fetched meanwhile, whatever the group does.
+ * last hand-out and the moment the backlog appeared until the next hand-out (or the end of the history). Excused
+ * time does not count, each span lasting until the first hand-out of any partition after it: while the broker was
+ * down on purpose (nothing can be fetched, whatever the group does), and until the group first formed.
  */
 final class Stalls {
 
@@ -25,9 +25,9 @@ final class Stalls {
 
     /** Returns the longest stall per partition (ms); adds a violation per stall longer than {@code boundNanos}. */
     static Map<Integer, Long> check(List<Ack> acks, DeliveryIndex deliveries, long endNanos, long boundNanos,
-                                    List<History.Span> brokerDown, java.util.function.LongFunction<String> faultAt,
+                                    List<History.Span> excused, java.util.function.LongFunction<String> faultAt,
                                     List<Violation> out) {
-        List<History.Span> outages = outages(brokerDown, deliveries);
+        List<History.Span> outages = outages(excused, deliveries);
         Map<Integer, List<Ack>> acksByPartition = new HashMap<>();
         acks.forEach(a -> acksByPartition.computeIfAbsent(a.partition(), k -> new ArrayList<>()).add(a));
         Map<Integer, Long> longest = new TreeMap<>();
@@ -106,7 +106,8 @@ final class Stalls {
         if (length > boundNanos) {
             out.add(new Violation("stall", partition, -1, "-", from, "backlog and no hand-out for "
                     + length / 1_000_000 + " ms (bound " + boundNanos / 1_000_000 + " ms"
-                    + (excused > 0 ? "; " + excused / 1_000_000 + " ms more while the broker was down" : "") + "), from "
+                    + (excused > 0 ? "; " + excused / 1_000_000 + " ms more excused: broker down or group not yet formed" : "")
+                    + "), from "
                     + faultAt.apply(from)));
         }
         return length;

@@ -29,7 +29,8 @@ import static org.awaitility.Awaitility.await;
  * One chaos run: start the cluster, wait for a healthy group, then {@code faults} times draw a fault from the
  * seeded {@link Random}, inject and undo it, and wait for the group to be healthy again; then stop producing, let
  * the group commit everything acknowledged, leave gracefully, stop the servers and check the invariants over the
- * logs ({@link InvariantMonitor}). Writes {@code report.json} and {@code report.txt} into the run directory.
+ * logs ({@link InvariantMonitor}). Writes {@code report.json}, {@code report.txt} and {@code violations.txt} (every
+ * violation, one a line) into the run directory.
  */
 public final class ChaosRunner {
 
@@ -125,6 +126,7 @@ public final class ChaosRunner {
         String table = Report.table(options, records, verdict, history::faultAt);
         Files.writeString(s.runDir().resolve("report.txt"), table, StandardCharsets.UTF_8);
         Files.writeString(s.runDir().resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
+        Files.write(s.runDir().resolve("violations.txt"), Report.lines(verdict, history::faultAt), StandardCharsets.UTF_8);
         return new Result(s.runDir(), options.seed(), records, verdict, table);
     }
 
@@ -154,6 +156,7 @@ public final class ChaosRunner {
         String table = Report.table(options, records, verdict, history::faultAt);
         Files.writeString(runDir.resolve("report.txt"), table, StandardCharsets.UTF_8);
         Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
+        Files.write(runDir.resolve("violations.txt"), Report.lines(verdict, history::faultAt), StandardCharsets.UTF_8);
         return new Result(runDir, options.seed(), records, verdict, table);
     }
 

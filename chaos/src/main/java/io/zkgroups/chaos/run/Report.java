@@ -67,6 +67,12 @@ final class Report {
         return b.toString();
     }
 
+    /** Every violation, one a line: invariant, partition@offset, process, nanos, fault in progress, message. */
+    static List<String> lines(Verdict v, LongFunction<String> faultAt) {
+        return v.violations().stream().map(x -> x.invariant() + " p" + x.partition() + "@" + x.offset() + " " + x.process()
+                + " " + x.nanos() + " [" + (x.nanos() < 0 ? "-" : faultAt.apply(x.nanos())) + "] " + x.message()).toList();
+    }
+
     /** Per kind of fault in progress at the violation's time, its violations per invariant. */
     static Map<String, Map<String, Integer>> byFault(Verdict v, LongFunction<String> faultAt) {
         Map<String, Map<String, Integer>> result = new java.util.TreeMap<>();

@@ -28,6 +28,7 @@ final class Histories {
     private List<History.KafkaCommit> kafkaCommits;
     private final java.util.NavigableMap<Long, String> faults = new TreeMap<>();
     private final List<History.Span> brokerDown = new ArrayList<>();
+    private long groupFormed = Long.MIN_VALUE;
     private boolean zkKnown;
     private long zxid;
 
@@ -128,6 +129,12 @@ final class Histories {
         return event(process, atMs + 2, "REVOKE-TIMEOUT", Set.of(partitions), Map.of());
     }
 
+    /** The group was first healthy at {@code atMs}. */
+    Histories groupFormed(long atMs) {
+        groupFormed = ms(atMs);
+        return this;
+    }
+
     Histories fault(int index, String name, long atMs) {
         faults.put(ms(atMs), "#" + index + " " + name);
         return this;
@@ -151,7 +158,7 @@ final class Histories {
 
     History build() {
         return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy, Set.of(), kafkaCommits,
-                faults, brokerDown);
+                faults, brokerDown, groupFormed);
     }
 
     Verdict check() {

@@ -262,7 +262,19 @@ class InvariantMonitorTest {
         assertThat(h.check(3_000).violations()).isEmpty();
         Verdict strict = h.check(2_000);
         assertThat(strict.violations()).singleElement().extracting(Violation::message).asString()
-                .contains("2500 ms").contains("4500 ms more while the broker was down");
+                .contains("2500 ms").contains("4500 ms more excused");
+    }
+
+    @Test
+    void theMembersStartingOneAfterAnotherIsNoStall() {
+        java.util.function.Supplier<Histories> slowStart = () -> new Histories()
+                .acked(0, 0, 4, 1_000) // the producer runs while the members start
+                .assigned("m1", 8_500, 0)
+                .handedOut("m1", 0, 0, 4, 9_200)
+                .closed("m1", 30_000);
+
+        assertThat(slowStart.get().groupFormed(9_000).check(5_000).violations()).isEmpty();
+        assertThat(slowStart.get().check(5_000).counts()).as("without the journal's first HEALTHY").containsEntry("stall", 1);
     }
 
     @Test
