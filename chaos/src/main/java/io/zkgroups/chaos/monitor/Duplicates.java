@@ -44,7 +44,9 @@ final class Duplicates {
                         byTenure.merge(tenure.get(), 1L, Long::sum);
                     } else {
                         unexplained++;
-                        out.add(new Violation("duplicate", repeat.partition(), repeat.offset(), repeat.process(),
+                        // a hand-out outside the earlier process's tenure is that process's fault, not the repeater's
+                        String atFault = tenure.isEmpty() ? earlier.process() : repeat.process();
+                        out.add(new Violation("duplicate", repeat.partition(), repeat.offset(), atFault,
                                 repeat.nanos(), "handed out again by " + repeat.process() + " after " + earlier.process()
                                         + " at " + earlier.nanos() + ": " + why));
                     }

@@ -235,6 +235,23 @@ class InvariantMonitorTest {
     }
 
     @Test
+    void aZombieInterleavingWithTheOwnerIsTheOneAtFault() {
+        Verdict v = new Histories()
+                .acked(0, 0, 5, 100)
+                .assigned("m2", 400, 0)
+                .handedOut("m2", 0, 0, 1, 500)
+                .handedOut("z1", 0, 0, 0, 510) // z1 holds no tenure: a zombie
+                .handedOut("m2", 0, 2, 3, 600)
+                .handedOut("z1", 0, 1, 1, 610)
+                .handedOut("m2", 0, 4, 5, 700)
+                .closed("m2", 900)
+                .check();
+
+        assertThat(v.violations()).filteredOn(x -> x.invariant().equals("exclusivity") || x.invariant().equals("duplicate"))
+                .isNotEmpty().allSatisfy(x -> assertThat(x.process()).as(x.toString()).isEqualTo("z1"));
+    }
+
+    @Test
     void aStallSaysWhichFaultItCameWith() {
         Verdict v = new Histories()
                 .fault(1, "kill-member", 500)
