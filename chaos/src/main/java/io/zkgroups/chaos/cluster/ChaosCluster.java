@@ -27,10 +27,31 @@ public final class ChaosCluster implements AutoCloseable {
 
     /**
      * The shape of the run: {@code members} zkgroups members, then {@code legacyMembers} real 0.8.2.2 consumers
-     * (slots {@code members..members+legacyMembers-1}); {@code brokenMode} is slot 0's, if any.
+     * (slots {@code members..members+legacyMembers-1}); {@code brokenMode} is slot 0's, if any;
+     * {@code kafkaOffsets}: the zkgroups members store offsets in Kafka with dual commit
+     * ({@code offsets.storage=kafka}, {@code dual.commit.enabled=true}) instead of ZooKeeper only.
      */
     public record Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
-                           int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs) {
+                           int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
+                           boolean kafkaOffsets, long slowProcessingMs) {
+
+        /** The defaults of the last two: ZooKeeper offsets, slow-processing for 1.5 session timeouts. */
+        public Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
+                        int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
+                        boolean kafkaOffsets) {
+            this(runDir, group, topic, partitions, members, legacyMembers, recordsPerSecond, sessionTimeoutMs,
+                    commitIntervalMs, brokenMode, tickMs, kafkaOffsets, 3L * sessionTimeoutMs / 2);
+        }
+
+        /**
+         * The members' {@code zkgroups.revoke.timeout.ms}: 1.25 session timeouts, so that slow-revoke (1) finishes
+         * within it, and a revocation during a long enough slow-processing does not: the consumer releases without a
+         * commit. Either keeps
+         * a partition from its next owner for at most session timeout + 1 s or so: within the stall bound.
+         */
+        public long revokeTimeoutMs() {
+            return 5L * sessionTimeoutMs / 4;
+        }
 
         /** Every member of the group, zkgroups and 0.8.2.2. */
         public int groupSize() {
@@ -139,6 +160,11 @@ public final class ChaosCluster implements AutoCloseable {
             process = MemberProcess.startLegacy(name, settings.runDir(), settings.topic(), legacyClasspath,
                     settings.commitIntervalMs(), props);
         } else {
+            props.put("zkgroups.revoke.timeout.ms", Long.toString(settings.revokeTimeoutMs()));
+            if (settings.kafkaOffsets()) {
+                props.put("offsets.storage", "kafka");
+                props.put("dual.commit.enabled", "true");
+            }
             process = MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
                     settings.commitIntervalMs(), props);
         }

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The classpath of the real 0.8.2.2 consumer: {@code legacy-driver/target/classes} plus the dependency list that
  * module writes to {@code legacy-driver/target/legacy-classpath.txt} (Kafka 0.8.2.2, ZooKeeper 3.4.6, Scala 2.10),
- * found from the repository root (bench/chaos.sh) or from a module directory (the ITs).
+ * found in {@code -Dchaos.legacy.target} (bench/chaos.sh's copy), else from the repository root or from a module
+ * directory (the ITs).
  */
 final class LegacyClasspath {
 
@@ -18,7 +19,10 @@ final class LegacyClasspath {
     }
 
     static String find() {
-        for (Path target : List.of(Path.of("legacy-driver", "target"), Path.of("..", "legacy-driver", "target"))) {
+        String copy = System.getProperty("chaos.legacy.target");
+        List<Path> candidates = copy != null ? List.of(Path.of(copy))
+                : List.of(Path.of("legacy-driver", "target"), Path.of("..", "legacy-driver", "target"));
+        for (Path target : candidates) {
             Path classes = target.resolve("classes");
             Path list = target.resolve("legacy-classpath.txt");
             if (Files.isDirectory(classes) && Files.isRegularFile(list)) {

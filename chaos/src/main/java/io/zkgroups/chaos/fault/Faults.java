@@ -20,11 +20,13 @@ final class Faults {
 
     /**
      * A slot running zkgroups members (not 0.8.2.2), for faults that need the member's own commands or its Kafka
-     * proxy (0.8.2.2 consumers reach the broker straight from /brokers/ids).
+     * proxy (0.8.2.2 consumers reach the broker straight from /brokers/ids). In a group of 0.8.2.2 consumers only it
+     * draws any slot, as many numbers as a group of zkgroups members of the same size would (a seed gives the same
+     * faults to both), and the caller finds it {@link MemberSlot#legacy()}.
      */
     static MemberSlot zkgroupsSlot(ChaosCluster cluster, Random random) {
         List<MemberSlot> slots = cluster.slots().stream().filter(s -> !s.legacy()).toList();
-        return slots.get(random.nextInt(slots.size()));
+        return slots.isEmpty() ? slot(cluster, random) : slots.get(random.nextInt(slots.size()));
     }
 
     /** Another slot than {@code not}, drawn from {@code random}. */

@@ -46,6 +46,9 @@ final class MemberLinkFault implements Fault {
         MemberSlot slot = link == Link.KAFKA ? Faults.zkgroupsSlot(cluster, random) : Faults.slot(cluster, random);
         long latencyMs = 100 + random.nextInt(901);
         long millis = Faults.sessionMs(cluster) * (kind == Kind.LATENCY ? 4 : 3) / 2;
+        if (link == Link.KAFKA && slot.legacy()) {
+            return "skipped: no zkgroups member (0.8.2.2 consumers reach the broker without a proxy)";
+        }
         MemberProcess target = Faults.running(cluster, slot);
         List<TcpProxy> proxies = link == Link.ZOOKEEPER ? slot.zookeeperProxies() : List.of(slot.kafkaProxy());
         cluster.journal().log(kind == Kind.LATENCY ? "DELAY" : "STALL", target.name() + " " + link.name().toLowerCase(Locale.ROOT)

@@ -62,6 +62,8 @@ public final class ChaosMemberMain {
     private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
     private long nextCommitNanos;
     private int commits;
+    /** Revocations the consumer released without a commit so far (its {@code revoke-timeout-total} metric). */
+    private double revokeTimeouts;
 
     private ChaosMemberMain(MemberLog log, ZkGroupConsumer<byte[], byte[]> consumer, MemberMode mode, long commitIntervalMs,
                             Properties props) {
@@ -235,6 +237,12 @@ public final class ChaosMemberMain {
         }
     }
 
+    private double revokeTimeoutTotal() {
+        return consumer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("revoke-timeout-total"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
     private static void pause(long ms) {
         try {
             Thread.sleep(ms); // the length of the fault, not a synchronization
@@ -272,13 +280,32 @@ public final class ChaosMemberMain {
                 }
             });
             commit(revoked, "revoke");
+            // A revocation slower than zkgroups.revoke.timeout.ms: the consumer released the partitions meanwhile,
+            // without a commit, and refused the one above.
+            noteRevokeTimeout(partitions);
             release(partitions);
         }
 
+        /**
+         * Partitions are lost when the session ended, or when a revocation timed out (zkgroups.revoke.timeout.ms)
+         * before the poll thread got to it: the consumer then released them without a commit and tells the
+         * application now. The revoke-timeout metric tells the two apart; it is recorded as the revocation times out,
+         * long before the poll thread, still busy with the application, gets here.
+         */
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            noteRevokeTimeout(partitions);
             log.partitions("LOST", partitions);
             release(partitions);
+        }
+
+        /** Logs REVOKE-TIMEOUT for {@code partitions} if the consumer's revoke-timeout metric grew since last time. */
+        private void noteRevokeTimeout(Collection<TopicPartition> partitions) {
+            double timeouts = revokeTimeoutTotal();
+            if (timeouts > revokeTimeouts) {
+                revokeTimeouts = timeouts;
+                log.partitions("REVOKE-TIMEOUT", partitions);
+            }
         }
 
         private void release(Collection<TopicPartition> partitions) {

@@ -19,6 +19,9 @@ import java.util.stream.Collectors;
  * START nanos consumerId pid mode
  * REC nanos partition fromOffset toOffset      records handed to the application (inclusive range, one poll)
  * ASSIGNED|REVOKED|LOST nanos p,p,...           the rebalance listener's calls ("-" for none)
+ * REVOKE-TIMEOUT nanos p,p,...                  the revocation timed out, so the consumer released the partitions
+ *                                               without a commit (at-least-once): just before their LOST if the poll
+ *                                               thread had not begun revoking, else after their REVOKED and its commit
  * COMMIT nanos why p=offset,p=offset,...        before commitSync (why: interval or revoke)
  * COMMITTED nanos                               commitSync returned
  * COMMIT-FAILED nanos text                      commitSync threw

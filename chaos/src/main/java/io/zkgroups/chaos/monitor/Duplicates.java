@@ -15,8 +15,11 @@ import java.util.Optional;
  */
 final class Duplicates {
 
-    /** Repeats counted: explained (within an unclean end's uncommitted window) and not. */
-    record Counts(long explained, long unexplained) {
+    /**
+     * Repeats counted: explained (within an unclean end's uncommitted window) and not; and the explained ones per
+     * tenure whose window held them.
+     */
+    record Counts(long explained, long unexplained, Map<Tenures.Tenure, Long> explainedByTenure) {
     }
 
     private Duplicates() {
@@ -25,6 +28,7 @@ final class Duplicates {
     static Counts check(DeliveryIndex deliveries, Tenures tenures, List<Violation> out) {
         long explained = 0;
         long unexplained = 0;
+        Map<Tenures.Tenure, Long> byTenure = new java.util.HashMap<>();
         for (Map.Entry<Integer, Map<Long, List<Delivery>>> partition : deliveries.records().entrySet()) {
             for (Map.Entry<Long, List<Delivery>> record : partition.getValue().entrySet()) {
                 List<Delivery> all = record.getValue();
@@ -37,16 +41,19 @@ final class Duplicates {
                     String why = explanation(earlier, tenure, tenures, takeOver);
                     if (why == null) {
                         explained++;
+                        byTenure.merge(tenure.get(), 1L, Long::sum);
                     } else {
                         unexplained++;
-                        out.add(new Violation("duplicate", repeat.partition(), repeat.offset(), repeat.process(),
+                        // a hand-out outside the earlier process's tenure is that process's fault, not the repeater's
+                        String atFault = tenure.isEmpty() ? earlier.process() : repeat.process();
+                        out.add(new Violation("duplicate", repeat.partition(), repeat.offset(), atFault,
                                 repeat.nanos(), "handed out again by " + repeat.process() + " after " + earlier.process()
                                         + " at " + earlier.nanos() + ": " + why));
                     }
                 }
             }
         }
-        return new Counts(explained, unexplained);
+        return new Counts(explained, unexplained, byTenure);
     }
 
     /** Null when explained; else why not. */

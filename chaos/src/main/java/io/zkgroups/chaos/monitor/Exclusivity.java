@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * One partition handed out by two processes at overlapping times: once another process has handed out a partition
  * after process P did, P must not hand it out again unless it was assigned the partition anew after that moment.
- * Each such episode (P resuming after a hand-over) is one violation, however many records it covers.
+ * Each such episode (P resuming after a hand-over) is one violation, however many records it covers. When the two
+ * interleave, the one at fault is the one handing out outside its own tenure (a zombie), else P.
  */
 final class Exclusivity {
 
@@ -26,7 +27,7 @@ final class Exclusivity {
                 }
                 Delivery taker = takenOverBy.remove(d.process());
                 if (taker != null && !tenures.assignedBetween(d.process(), partition, taker.nanos(), d.nanos())) {
-                    out.add(new Violation("exclusivity", partition, d.offset(), d.process(), d.nanos(),
+                    out.add(new Violation("exclusivity", partition, d.offset(), atFault(d, taker, tenures), d.nanos(),
                             d.process() + " handed out offset " + d.offset() + " " + (d.nanos() - taker.nanos()) / 1_000_000
                                     + " ms after " + taker.process() + " had begun handing out the partition (offset "
                                     + taker.offset() + "), without being assigned it again"));
@@ -34,5 +35,11 @@ final class Exclusivity {
                 previous = d.process();
             }
         }
+    }
+
+    private static String atFault(Delivery resumed, Delivery taker, Tenures tenures) {
+        boolean resumedOwned = tenures.at(resumed.process(), resumed.partition(), resumed.nanos()).isPresent();
+        boolean takerOwned = tenures.at(taker.process(), taker.partition(), taker.nanos()).isPresent();
+        return resumedOwned && !takerOwned ? taker.process() : resumed.process();
     }
 }

@@ -2,6 +2,7 @@ package io.zkgroups.chaos.monitor;
 
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
 
 /**
@@ -19,10 +20,34 @@ import java.util.Set;
  * @param unhealthy   faults after which the group did not become healthy within the bound (fault index -> ms)
  * @param legacyProcesses real 0.8.2.2 consumers: their hand-out times are when the orchestrator read them, and
  *                    their tenures and commits come from ZooKeeper's history
+ * @param kafkaCommits the group's commits in {@code __consumer_offsets}, in log order (null: not read)
+ * @param faults      when each fault began (nanos -> "#index name"), to say which fault a stall came with
+ * @param brokerDown  when the broker was stopped on purpose ({@code restart-broker}): from its SIGTERM until it ran again
+ * @param groupFormed when the group was first healthy (the members start one after another while the producer runs);
+ *                    {@code Long.MIN_VALUE} if unknown
  */
 public record History(List<Ack> acks, List<Delivery> deliveries, Map<String, List<MemberEvent>> events,
                       Map<String, ProcessEnd> processEnds, List<OwnerChange> owners, List<OffsetWrite> offsets,
-                      boolean zkHistoryKnown, Map<Integer, Long> unhealthy, Set<String> legacyProcesses) {
+                      boolean zkHistoryKnown, Map<Integer, Long> unhealthy, Set<String> legacyProcesses,
+                      List<KafkaCommit> kafkaCommits, NavigableMap<Long, String> faults, List<Span> brokerDown,
+                      long groupFormed) {
+
+    /** A span of time, both ends included. */
+    public record Span(long from, long until) {
+    }
+
+    /** The fault in progress (or last begun) at {@code nanos}, e.g. "#12 kill-member"; "before the first fault" if none. */
+    public String faultAt(long nanos) {
+        Map.Entry<Long, String> f = faults.floorEntry(nanos);
+        return f == null ? "before the first fault" : f.getValue();
+    }
+
+    /**
+     * One commit of the group in {@code __consumer_offsets} ({@code offset} -1: the commit was deleted), at the broker's
+     * time mapped onto nanoTime; {@code logOffset}: its place in the topic, the order the coordinator accepted it.
+     */
+    public record KafkaCommit(long nanos, long logOffset, int partition, long offset) {
+    }
 
     /** A record the producer got an acknowledgement for. */
     public record Ack(int partition, long offset, long nanos) {

@@ -4,6 +4,7 @@ import io.zkgroups.chaos.monitor.History.Ack;
 import io.zkgroups.chaos.monitor.History.Delivery;
 import io.zkgroups.chaos.monitor.History.MemberEvent;
 import io.zkgroups.chaos.monitor.History.ProcessEnd;
+import io.zkgroups.chaos.offsets.OffsetCommitRecord;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -24,7 +25,8 @@ import java.util.stream.Stream;
 
 /**
  * Reads a run directory into a {@link History}: {@code acks.log}, {@code members/*.log}, {@code journal.log} and,
- * when present, the ensemble's transaction logs under {@code zk-data/zk1..3}. Lines it does not know are skipped;
+ * when present, the ensemble's transaction logs under {@code zk-data/zk1..3} and the group's commits copied from
+ * {@code __consumer_offsets} ({@code kafka-offsets.log}). Lines it does not know are skipped;
  * a torn last line (a SIGKILL mid-write) too.
  */
 public final class HistoryReader {
@@ -82,7 +84,29 @@ public final class HistoryReader {
         });
         Map<String, List<MemberEvent>> all = legacy.isEmpty() || !zkKnown ? events
                 : LegacyTenures.enrich(events, legacy, zk.owners(), zk.offsets());
-        return new History(acks, deliveries, all, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy, legacy);
+        List<History.KafkaCommit> kafka = readKafkaCommits(runDir.resolve("kafka-offsets.log"), group, topic,
+                journal.clocks.isEmpty() ? null : new ClockMap(journal.clocks));
+        return new History(acks, deliveries, all, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy, legacy,
+                kafka, journal.faults, journal.brokerDown, journal.groupFormed);
+    }
+
+    /** The group's commits of {@code topic} from {@code kafka-offsets.log}; null if the run did not read the topic. */
+    private static List<History.KafkaCommit> readKafkaCommits(Path file, String group, String topic, ClockMap clock) {
+        if (!Files.exists(file) || clock == null) {
+            return null;
+        }
+        List<History.KafkaCommit> commits = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
+                OffsetCommitRecord.parse(line).filter(c -> c.group().equals(group) && c.topic().equals(topic))
+                        .ifPresent(c -> commits.add(new History.KafkaCommit(
+                                c.deletion() ? -1 : clock.nanosOf(c.commitTimestamp()), c.logOffset(), c.partition(),
+                                c.offset())));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        return commits;
     }
 
     private static List<Ack> readAcks(Path file) {
@@ -108,7 +132,7 @@ public final class HistoryReader {
                             deliveries.add(new Delivery(process, partition, o, nanos));
                         }
                     }
-                    case "ASSIGNED", "REVOKED", "LOST" -> events.add(new MemberEvent(nanos, f[0], partitions(f[2]), Map.of(), ""));
+                    case "ASSIGNED", "REVOKED", "LOST", "REVOKE-TIMEOUT" -> events.add(new MemberEvent(nanos, f[0], partitions(f[2]), Map.of(), ""));
                     case "COMMIT" -> events.add(new MemberEvent(nanos, f[0], Set.of(), offsets(f.length > 3 ? f[3] : ""), f[2]));
                     default -> events.add(new MemberEvent(nanos, f[0], Set.of(), Map.of(),
                             f.length > 2 ? String.join(" ", java.util.Arrays.copyOfRange(f, 2, f.length)) : ""));
@@ -147,10 +171,14 @@ public final class HistoryReader {
         final List<ClockMap.Pair> clocks = new ArrayList<>();
         final Set<Long> poisonSessions = new HashSet<>();
         final Map<Integer, Long> unhealthy = new TreeMap<>();
+        final java.util.NavigableMap<Long, String> faults = new TreeMap<>();
+        final List<History.Span> brokerDown = new ArrayList<>();
+        long groupFormed = Long.MIN_VALUE;
     }
 
     private static Journal readJournal(Path file) {
         Journal j = new Journal();
+        Long brokerStopped = null;
         for (String[] f : lines(file)) {
             if (f.length < 3) {
                 continue;
@@ -159,7 +187,24 @@ public final class HistoryReader {
                 case "KILL" -> j.kills.putIfAbsent(f[2], Long.parseLong(f[1]));
                 case "CLOCK" -> j.clocks.add(new ClockMap.Pair(Long.parseLong(f[1]), Long.parseLong(f[2])));
                 case "POISON-SESSION" -> j.poisonSessions.add(Long.parseUnsignedLong(f[2], 16));
+                case "HEALTHY" -> {
+                    if (f[2].equals("0") && j.groupFormed == Long.MIN_VALUE) {
+                        j.groupFormed = Long.parseLong(f[1]);
+                    }
+                }
                 case "UNHEALTHY" -> j.unhealthy.put(Integer.parseInt(f[2]), Long.parseLong(f[3]));
+                case "FAULT" -> j.faults.put(Long.parseLong(f[1]), "#" + f[2] + (f.length > 3 ? " " + f[3] : ""));
+                case "TERM" -> {
+                    if (f[2].equals("kafka")) {
+                        brokerStopped = Long.parseLong(f[1]);
+                    }
+                }
+                case "FAULT-END" -> {
+                    if (brokerStopped != null) {
+                        j.brokerDown.add(new History.Span(brokerStopped, Long.parseLong(f[1])));
+                        brokerStopped = null;
+                    }
+                }
                 default -> {
                     // for people
                 }

@@ -16,21 +16,31 @@ import java.util.Set;
  * <ol>
  *   <li>{@code lost}: every acknowledged record is handed out;</li>
  *   <li>{@code duplicate}: a record is handed out again only within the uncommitted window of a tenure that ended
- *       uncleanly (kill, vanished process, lost session);</li>
+ *       uncleanly (kill, vanished process, lost session, timed-out revocation);</li>
+ *   <li>{@code kill-window}: a kill's window holds no more than the commit interval allows ({@link UncleanWindows});</li>
  *   <li>{@code exclusivity}: no partition is handed out by two processes at overlapping times;</li>
  *   <li>{@code ownership}: a process hands out only partitions it owns, by its own listener and by ZooKeeper;</li>
- *   <li>{@code offset-backwards}: no committed offset moves backwards;</li>
+ *   <li>{@code offset-backwards}: no committed offset moves backwards, in ZooKeeper or in {@code __consumer_offsets};</li>
  *   <li>{@code stall}: no partition has a backlog and no hand-out for longer than the bound, and
  *       {@code unhealthy}: the group became healthy after every fault.</li>
  * </ol>
  */
 public final class InvariantMonitor {
 
-    public static final List<String> INVARIANTS = List.of("lost", "duplicate", "exclusivity", "ownership",
+    public static final List<String> INVARIANTS = List.of("lost", "duplicate", "kill-window", "exclusivity", "ownership",
             "offset-backwards", "stall", "unhealthy");
 
-    /** Bounds of the checks: the longest stall allowed, and the clock tolerance of ZooKeeper owner times. */
-    public record Bounds(Duration stall, Duration ownershipTolerance) {
+    /**
+     * Bounds of the checks: the longest stall allowed, the clock tolerance of ZooKeeper owner times, and what a kill's
+     * uncommitted window may hold: the members' commit interval and the produce rate per partition (records/s).
+     */
+    public record Bounds(Duration stall, Duration ownershipTolerance, Duration commitInterval,
+                         double recordsPerSecondPerPartition) {
+
+        /** Without a commit interval or rate: a kill's window may hold one poll's records. */
+        public Bounds(Duration stall, Duration ownershipTolerance) {
+            this(stall, ownershipTolerance, Duration.ZERO, 0);
+        }
     }
 
     private InvariantMonitor() {
@@ -44,6 +54,9 @@ public final class InvariantMonitor {
 
         LostRecords.check(history.acks(), deliveries, violations);
         Duplicates.Counts duplicates = Duplicates.check(deliveries, tenures, violations);
+        List<UncleanWindows.Window> windows = UncleanWindows.measure(tenures, duplicates.explainedByTenure(), deliveries,
+                bounds.recordsPerSecondPerPartition(), bounds.commitInterval().toNanos());
+        UncleanWindows.check(windows, history, violations);
         Exclusivity.check(deliveries, tenures, violations);
         Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(), history.legacyProcesses(),
                 bounds.ownershipTolerance().toNanos(), violations);
@@ -55,8 +68,14 @@ public final class InvariantMonitor {
             notes.add("no ZooKeeper transaction log: ownership checked by the members' own accounts only, "
                     + "committed offsets not checked");
         }
+        if (history.kafkaCommits() != null) {
+            OffsetMonotonicity.checkKafka(history.kafkaCommits(), history.events(), violations);
+            notes.add("from __consumer_offsets: " + history.kafkaCommits().size() + " offset commits of the topic");
+        } else {
+            notes.add("__consumer_offsets not read");
+        }
         Map<Integer, Long> longest = Stalls.check(history.acks(), deliveries, end(history), bounds.stall().toNanos(),
-                violations);
+                excused(history), history::faultAt, violations);
         history.unhealthy().forEach((fault, ms) -> violations.add(new Violation("unhealthy", -1, -1, "-", -1,
                 "the group was not healthy " + ms + " ms after fault #" + fault)));
 
@@ -66,7 +85,19 @@ public final class InvariantMonitor {
         Set<String> distinct = new HashSet<>();
         history.deliveries().forEach(d -> distinct.add(d.partition() + "@" + d.offset()));
         return new Verdict(history.acks().size(), history.deliveries().size(), distinct.size(), duplicates.explained(),
-                longest, counts, List.copyOf(violations), List.copyOf(notes));
+                longest, counts, List.copyOf(violations), UncleanWindows.summarize(windows), List.copyOf(notes));
+    }
+
+    /**
+     * Time no stall counts in: until the group first formed (the members start one after another while the producer
+     * already runs), and the broker's restarts.
+     */
+    private static List<History.Span> excused(History history) {
+        List<History.Span> spans = new ArrayList<>(history.brokerDown());
+        if (history.groupFormed() != Long.MIN_VALUE) {
+            spans.add(new History.Span(Long.MIN_VALUE / 2, history.groupFormed()));
+        }
+        return spans;
     }
 
     /** The last moment the history knows of. */

@@ -37,4 +37,47 @@ final class OffsetMonotonicity {
             }
         }
     }
+
+    /**
+     * The same over the group's commits in {@code __consumer_offsets}, in log order (the order the coordinator accepted
+     * them); a deletion starts the partition afresh. The writer is the process whose log has the latest COMMIT of that
+     * partition and offset before the broker's commit time (50 ms of clock tolerance), else "no member" (e.g.
+     * {@code zkgroups migrate execute}).
+     */
+    static void checkKafka(List<History.KafkaCommit> commits, Map<String, List<History.MemberEvent>> events,
+                           List<Violation> out) {
+        Map<Integer, History.KafkaCommit> highest = new HashMap<>();
+        for (History.KafkaCommit c : commits) {
+            if (c.offset() < 0) {
+                highest.remove(c.partition());
+                continue;
+            }
+            History.KafkaCommit best = highest.get(c.partition());
+            if (best != null && c.offset() < best.offset()) {
+                String writer = writer(c, events);
+                out.add(new Violation("offset-backwards", c.partition(), c.offset(), writer, c.nanos(), writer
+                        + " committed " + c.offset() + " in __consumer_offsets (log offset " + c.logOffset() + ") after "
+                        + best.offset() + " (log offset " + best.logOffset() + ", by " + writer(best, events) + ")"));
+            } else {
+                highest.put(c.partition(), c);
+            }
+        }
+    }
+
+    private static final long CLOCK_TOLERANCE_NANOS = 50_000_000;
+
+    private static String writer(History.KafkaCommit c, Map<String, List<History.MemberEvent>> events) {
+        String writer = "no member";
+        long latest = Long.MIN_VALUE;
+        for (Map.Entry<String, List<History.MemberEvent>> process : events.entrySet()) {
+            for (History.MemberEvent e : process.getValue()) {
+                if (e.kind().equals("COMMIT") && e.nanos() > latest && e.nanos() <= c.nanos() + CLOCK_TOLERANCE_NANOS
+                        && Long.valueOf(c.offset()).equals(e.offsets().get(c.partition()))) {
+                    latest = e.nanos();
+                    writer = process.getKey();
+                }
+            }
+        }
+        return writer;
+    }
 }

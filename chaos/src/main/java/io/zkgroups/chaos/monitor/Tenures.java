@@ -17,7 +17,11 @@ import java.util.Optional;
  */
 final class Tenures {
 
-    /** How a tenure ended: {@code REVOKED}, {@code CLOSED} (clean), {@code LOST}, {@code KILLED}, {@code VANISHED}, {@code RUNNING}. */
+    /**
+     * How a tenure ended: {@code REVOKED}, {@code CLOSED} (clean), {@code LOST}, {@code REVOKE-TIMEOUT} (released
+     * without a commit because the application did not finish revoking in time), {@code KILLED}, {@code VANISHED},
+     * {@code RUNNING}.
+     */
     record Tenure(String process, int partition, long start, long end, String endedBy, long committedAtEnd) {
 
         boolean contains(long nanos) {
@@ -26,19 +30,23 @@ final class Tenures {
 
         /** Ended without a graceful hand-over: what is not committed may be handed out again. */
         boolean unclean() {
-            return endedBy.equals("LOST") || endedBy.equals("KILLED") || endedBy.equals("VANISHED");
+            return endedBy.equals("LOST") || endedBy.equals("REVOKE-TIMEOUT") || endedBy.equals("KILLED")
+                    || endedBy.equals("VANISHED");
         }
     }
 
     private final Map<String, Map<Integer, List<Tenure>>> byProcess = new HashMap<>();
     /** Per process and partition: the commits it saw succeed, as {nanos of COMMITTED, offset}, in order. */
     private final Map<String, Map<Integer, List<long[]>>> confirmedCommits = new HashMap<>();
+    /** Per process: its confirmed commits as {nanos of COMMITTED, nanos from COMMIT to COMMITTED}, in order. */
+    private final Map<String, List<long[]>> commitLatencies = new HashMap<>();
 
     Tenures(Map<String, List<MemberEvent>> events, Map<String, ProcessEnd> ends) {
         events.forEach((process, list) -> {
             Map<Integer, List<long[]>> confirmed = new HashMap<>();
             confirmedCommits.put(process, confirmed);
             byProcess.put(process, build(process, list, ends.get(process), confirmed));
+            commitLatencies.put(process, latencies(list));
         });
     }
 
@@ -53,11 +61,17 @@ final class Tenures {
             last = Math.max(last, e.nanos());
             switch (e.kind()) {
                 case "ASSIGNED" -> e.partitions().forEach(p -> open.putIfAbsent(p, e.nanos()));
-                case "REVOKED", "LOST" -> e.partitions().forEach(p -> {
+                case "REVOKED", "LOST", "REVOKE-TIMEOUT" -> e.partitions().forEach(p -> {
                     Long start = open.remove(p);
                     if (start != null) {
                         closed.computeIfAbsent(p, k -> new ArrayList<>()).add(new long[]{start, e.nanos()});
                         endedBy.computeIfAbsent(p, k -> new ArrayList<>()).add(e.kind());
+                    } else if (e.kind().equals("REVOKE-TIMEOUT") && endedBy.containsKey(p)) {
+                        // after the REVOKED of a revocation that outlasted the timeout: it ended without a commit
+                        List<String> ends = endedBy.get(p);
+                        if (ends.get(ends.size() - 1).equals("REVOKED")) {
+                            ends.set(ends.size() - 1, "REVOKE-TIMEOUT");
+                        }
                     }
                 });
                 case "COMMIT" -> pendingCommit = e.offsets();
@@ -102,6 +116,45 @@ final class Tenures {
             result.put(p, tenures);
         });
         return result;
+    }
+
+    private static List<long[]> latencies(List<MemberEvent> events) {
+        List<long[]> result = new ArrayList<>();
+        long started = Long.MIN_VALUE;
+        for (MemberEvent e : events) {
+            switch (e.kind()) {
+                case "COMMIT" -> started = e.nanos();
+                case "COMMITTED" -> {
+                    if (started != Long.MIN_VALUE) {
+                        result.add(new long[]{e.nanos(), e.nanos() - started});
+                    }
+                    started = Long.MIN_VALUE;
+                }
+                case "COMMIT-FAILED" -> started = Long.MIN_VALUE;
+                default -> {
+                    // not about commits
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Every tenure of every process. */
+    List<Tenure> all() {
+        List<Tenure> all = new ArrayList<>();
+        byProcess.values().forEach(partitions -> partitions.values().forEach(all::addAll));
+        return all;
+    }
+
+    /** The longest time one of {@code process}'s commits confirmed in {@code [from, until]} took, in nanos; 0 if none. */
+    long slowestCommit(String process, long from, long until) {
+        long slowest = 0;
+        for (long[] c : commitLatencies.getOrDefault(process, List.of())) {
+            if (c[0] >= from && c[0] <= until) {
+                slowest = Math.max(slowest, c[1]);
+            }
+        }
+        return slowest;
     }
 
     /** The tenure of {@code process} over {@code partition} that contains {@code nanos}. */

@@ -13,11 +13,21 @@ import java.util.Map;
  * @param longestStallMs      per partition, the longest time with a backlog and no hand-out
  * @param counts              violations per invariant (every invariant listed, 0 included)
  * @param violations          every violation
+ * @param uncleanEnds         per way a tenure ended uncleanly, the records handed out again from its window
  * @param notes               what could not be checked, and why
  */
 public record Verdict(long acked, long handedOut, long distinctHandedOut, long duplicatesExplained,
                       Map<Integer, Long> longestStallMs, Map<String, Integer> counts, List<Violation> violations,
-                      List<String> notes) {
+                      List<WindowSummary> uncleanEnds, List<String> notes) {
+
+    /**
+     * The tenures that ended {@code endedBy} (KILLED, LOST, REVOKE-TIMEOUT, VANISHED): how many, the records handed
+     * out again from their uncommitted windows (total, largest), the largest bound, how many exceeded their bound,
+     * and a histogram of repeats per end ("0", "1-5", ... -> ends).
+     */
+    public record WindowSummary(String endedBy, int ends, long repeats, long max, long maxBound, int overBound,
+                                Map<String, Integer> histogram) {
+    }
 
     public boolean passed() {
         return violations.isEmpty();
@@ -29,6 +39,6 @@ public record Verdict(long acked, long handedOut, long distinctHandedOut, long d
         more.add(note);
         more.addAll(notes);
         return new Verdict(acked, handedOut, distinctHandedOut, duplicatesExplained, longestStallMs, counts, violations,
-                List.copyOf(more));
+                uncleanEnds, List.copyOf(more));
     }
 }

@@ -51,14 +51,23 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--commit-interval-ms", description = "How often members commit (default: ${DEFAULT-VALUE}).")
     long commitIntervalMs = 250;
 
+    @Option(names = "--offsets-storage", description = "Where the zkgroups members store offsets: zookeeper, or kafka "
+            + "(offsets.storage=kafka with dual.commit.enabled=true) (default: ${DEFAULT-VALUE}).")
+    String offsetsStorage = "zookeeper";
+
+    @Option(names = "--slow-processing-ms", description = "How long slow-processing's batch takes (default: 1.5 session "
+            + "timeouts; 10000 makes its revocation outlast the revoke timeout).")
+    Long slowProcessingMs;
+
     @Option(names = "--broken-member", description = "Run member slot 0 broken on purpose: ignore-loss or stale-commit.")
     String brokenMember;
 
     @Option(names = "--health-timeout", description = "How long the group may take to be healthy after a fault, e.g. 60s (default: ${DEFAULT-VALUE}s).")
     long healthTimeoutSeconds = 90;
 
-    @Option(names = "--stall-bound", description = "Longest allowed time with a backlog and no hand-out, in seconds (default: ${DEFAULT-VALUE}).")
-    long stallBoundSeconds = 60;
+    @Option(names = "--stall-bound", description = "Longest allowed time with a backlog and no hand-out, in seconds "
+            + "(default: the session timeout plus one rebalance, 8 s: 0.8.2.2's rebalance.max.retries x rebalance.backoff.ms).")
+    Long stallBoundSeconds;
 
     @Option(names = "--out", description = "Run directory (default: chaos/target/chaos-runs/<time>-seed<seed>).")
     Path out;
@@ -80,7 +89,8 @@ public final class ChaosMain implements Callable<Integer> {
             return 0;
         }
         if (analyze != null) {
-            ChaosRunner.Result result = ChaosRunner.analyze(analyze.toAbsolutePath(), Duration.ofSeconds(stallBoundSeconds));
+            ChaosRunner.Result result = ChaosRunner.analyze(analyze.toAbsolutePath(),
+                    stallBoundSeconds == null ? null : Duration.ofSeconds(stallBoundSeconds));
             System.out.print(result.table());
             return result.verdict().passed() ? 0 : 1;
         }
@@ -94,8 +104,17 @@ public final class ChaosMain implements Callable<Integer> {
             System.err.println("chaos: " + e.getMessage());
             return 2;
         }
-        if (members < 2 || partitions < 1 || faults < 0 || rate < 1) {
-            System.err.println("chaos: --members must be at least 2, --partitions and --rate at least 1");
+        if (members < 0 || legacyMembers < 0 || members + legacyMembers < 2 || partitions < 1 || faults < 0 || rate < 1) {
+            System.err.println("chaos: --members plus --legacy-members must be at least 2 (neither negative), "
+                    + "--partitions and --rate at least 1");
+            return 2;
+        }
+        if (brokenMember != null && members < 1) {
+            System.err.println("chaos: --broken-member runs zkgroups member slot 0: it needs --members 1 or more");
+            return 2;
+        }
+        if (!offsetsStorage.equals("zookeeper") && !offsetsStorage.equals("kafka")) {
+            System.err.println("chaos: --offsets-storage must be zookeeper or kafka, not '" + offsetsStorage + "'");
             return 2;
         }
         long s = seed != null ? seed : System.nanoTime() & 0xffffffL;
@@ -103,9 +122,11 @@ public final class ChaosMain implements Callable<Integer> {
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-seed" + s);
         System.out.println("chaos: seed " + s + ", " + faults + " faults, run directory " + dir.toAbsolutePath());
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
-                members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500);
+                members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500, offsetsStorage.equals("kafka"),
+                slowProcessingMs != null ? slowProcessingMs : 3L * sessionMs / 2);
         ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s, cycle,
-                Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, Duration.ofSeconds(stallBoundSeconds), true));
+                Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, stallBoundSeconds == null
+                ? ChaosRunner.defaultStallBound(sessionMs) : Duration.ofSeconds(stallBoundSeconds), true));
         System.out.println();
         System.out.print(result.table());
         return result.verdict().passed() ? 0 : 1;

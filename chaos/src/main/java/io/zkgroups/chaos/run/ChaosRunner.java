@@ -9,6 +9,8 @@ import io.zkgroups.chaos.monitor.History;
 import io.zkgroups.chaos.monitor.HistoryReader;
 import io.zkgroups.chaos.monitor.InvariantMonitor;
 import io.zkgroups.chaos.monitor.Verdict;
+import io.zkgroups.chaos.offsets.ConsumerOffsetsReader;
+import io.zkgroups.chaos.offsets.OffsetCommitRecord;
 import org.apache.zookeeper.KeeperException;
 
 import java.nio.charset.StandardCharsets;
@@ -27,7 +29,8 @@ import static org.awaitility.Awaitility.await;
  * One chaos run: start the cluster, wait for a healthy group, then {@code faults} times draw a fault from the
  * seeded {@link Random}, inject and undo it, and wait for the group to be healthy again; then stop producing, let
  * the group commit everything acknowledged, leave gracefully, stop the servers and check the invariants over the
- * logs ({@link InvariantMonitor}). Writes {@code report.json} and {@code report.txt} into the run directory.
+ * logs ({@link InvariantMonitor}). Writes {@code report.json}, {@code report.txt} and {@code violations.txt} (every
+ * violation, one a line) into the run directory.
  */
 public final class ChaosRunner {
 
@@ -41,6 +44,30 @@ public final class ChaosRunner {
     }
 
     private static final int MAX_UNHEALTHY_IN_A_ROW = 3;
+
+    /**
+     * What one rebalance may take: the 0.8.2.2 consumer's own budget for it, {@code rebalance.max.retries} (4) times
+     * {@code rebalance.backoff.ms} (2000) at their defaults, after which it gives up with
+     * ConsumerRebalanceFailedException.
+     */
+    public static final Duration REBALANCE_ALLOWANCE = Duration.ofMillis(4 * 2_000);
+
+    /**
+     * The longest a partition may wait with a backlog: a member's death is noticed after one session timeout, then
+     * one rebalance hands its partitions over.
+     */
+    public static Duration defaultStallBound(int sessionTimeoutMs) {
+        return Duration.ofMillis(sessionTimeoutMs).plus(REBALANCE_ALLOWANCE);
+    }
+
+    /**
+     * The monitor's bounds for a run of these settings: a kill's window is judged with the members' commit interval
+     * and the produce rate per partition at the start (an upper bound: partitions are only ever added).
+     */
+    static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound) {
+        return new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5), Duration.ofMillis(s.commitIntervalMs()),
+                (double) s.recordsPerSecond() / s.partitions());
+    }
 
     private ChaosRunner() {
     }
@@ -90,15 +117,16 @@ public final class ChaosRunner {
             journal.clock();
             drain(cluster, journal);
             cluster.stopMembers(Duration.ofSeconds(60));
+            writeKafkaOffsets(cluster, journal);
             journal.clock();
         }
         History history = HistoryReader.read(s.runDir(), s.group(), s.topic());
-        Verdict checked = InvariantMonitor.check(history,
-                new InvariantMonitor.Bounds(options.stallBound(), Duration.ofMillis(5)));
+        Verdict checked = InvariantMonitor.check(history, bounds(s, options.stallBound()));
         Verdict verdict = aborted == null ? checked : checked.withNote("run aborted: " + aborted);
-        String table = Report.table(options, records, verdict);
+        String table = Report.table(options, records, verdict, history::faultAt);
         Files.writeString(s.runDir().resolve("report.txt"), table, StandardCharsets.UTF_8);
-        Files.writeString(s.runDir().resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);
+        Files.writeString(s.runDir().resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
+        Files.write(s.runDir().resolve("violations.txt"), Report.lines(verdict, history::faultAt), StandardCharsets.UTF_8);
         return new Result(s.runDir(), options.seed(), records, verdict, table);
     }
 
@@ -106,7 +134,7 @@ public final class ChaosRunner {
      * Checks the invariants over an existing run directory again (e.g. after a change of the monitor), with the
      * faults as its journal recorded them; writes {@code report.txt} and {@code report.json} anew.
      */
-    public static Result analyze(Path runDir, Duration stallBound) throws Exception {
+    public static Result analyze(Path runDir, Duration stallBoundOrNull) throws Exception {
         java.util.Properties p = new java.util.Properties();
         try (java.io.Reader in = Files.newBufferedReader(runDir.resolve("run.properties"))) {
             p.load(in);
@@ -115,16 +143,20 @@ public final class ChaosRunner {
         ChaosCluster.Settings s = new ChaosCluster.Settings(runDir, p.getProperty("group"), p.getProperty("topic"),
                 Integer.parseInt(p.getProperty("partitions")), Integer.parseInt(p.getProperty("members")),
                 Integer.parseInt(p.getProperty("legacy.members", "0")), Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
-                Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500);
+                Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500,
+                Boolean.parseBoolean(p.getProperty("kafka.offsets", "false")),
+                Long.parseLong(p.getProperty("slow.processing.ms", "0")));
+        Duration stallBound = stallBoundOrNull != null ? stallBoundOrNull : defaultStallBound(s.sessionTimeoutMs());
         Options options = new Options(s, io.zkgroups.chaos.fault.FaultCatalog.parse(p.getProperty("fault.set")),
                 Integer.parseInt(p.getProperty("faults")), Long.parseLong(p.getProperty("seed")),
                 "cycle".equals(p.getProperty("order")), Duration.ZERO, Duration.ZERO, stallBound, false);
         List<FaultRecord> records = JournalFaults.read(runDir.resolve("journal.log"));
         History history = HistoryReader.read(runDir, s.group(), s.topic());
-        Verdict verdict = InvariantMonitor.check(history, new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5)));
-        String table = Report.table(options, records, verdict);
+        Verdict verdict = InvariantMonitor.check(history, bounds(s, stallBound));
+        String table = Report.table(options, records, verdict, history::faultAt);
         Files.writeString(runDir.resolve("report.txt"), table, StandardCharsets.UTF_8);
-        Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict), StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
+        Files.write(runDir.resolve("violations.txt"), Report.lines(verdict, history::faultAt), StandardCharsets.UTF_8);
         return new Result(runDir, options.seed(), records, verdict, table);
     }
 
@@ -155,6 +187,23 @@ public final class ChaosRunner {
         }
     }
 
+    /**
+     * Copies the group's commits from {@code __consumer_offsets} into {@code kafka-offsets.log} while the broker still
+     * runs (dual commit, {@code migrate execute}): the monitor checks them too.
+     */
+    private static void writeKafkaOffsets(ChaosCluster cluster, Journal journal) {
+        Path file = cluster.settings().runDir().resolve("kafka-offsets.log");
+        try {
+            List<OffsetCommitRecord> commits = ConsumerOffsetsReader.read(cluster.broker().bootstrapServers(),
+                    cluster.settings().group(), Duration.ofSeconds(60));
+            Files.write(file, commits.stream().map(OffsetCommitRecord::line).toList(), StandardCharsets.US_ASCII);
+            journal.log("KAFKA-OFFSETS", commits.size() + " commits of " + cluster.settings().group() + " in "
+                    + ConsumerOffsetsReader.TOPIC);
+        } catch (RuntimeException | java.io.IOException e) {
+            journal.log("NOTE", "cannot read " + ConsumerOffsetsReader.TOPIC + ": " + e.toString().replace('\n', ' '));
+        }
+    }
+
     private static Map<Integer, Long> ackedEnds(Path acks) {
         Map<Integer, Long> ends = new HashMap<>();
         try {
@@ -178,7 +227,7 @@ public final class ChaosRunner {
                 + "\nlegacy.members=" + s.legacyMembers()
                 + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
                 + s.commitIntervalMs() + "\nbroken.member=" + (s.brokenMode() == null ? "" : s.brokenMode())
-                + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";
+                + "\nkafka.offsets=" + s.kafkaOffsets() + "\nslow.processing.ms=" + s.slowProcessingMs() + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";
         Files.writeString(s.runDir().resolve("run.properties"), text, StandardCharsets.UTF_8);
     }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 /** A run's report: a table for people, and one JSON document with the same facts (violations capped per kind). */
 final class Report {
@@ -20,7 +21,7 @@ final class Report {
     private Report() {
     }
 
-    static String table(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v) {
+    static String table(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v, LongFunction<String> faultAt) {
         StringBuilder b = new StringBuilder();
         b.append("chaos run: seed ").append(o.seed()).append(", ").append(faults.size()).append(" faults, ")
                 .append(o.cluster().members()).append(" members")
@@ -42,9 +43,20 @@ final class Report {
                     legacy == 0 ? "" : " (" + legacy + " involve 0.8.2.2 consumers)",
                     count == 0 ? "" : "   e.g. " + first(v, invariant)));
         });
+        if (!v.violations().isEmpty()) {
+            b.append('\n').append("violations by the process that committed them (0.8.2.2 consumers are l<slot>-<n>):\n");
+            byProcess(v).forEach((process, counts) -> b.append(String.format("  %-8s %s%n", process, counts)));
+            b.append("violations by the kind of fault in progress (or last begun) when they happened:\n");
+            byFault(v, faultAt).forEach((fault, counts) -> b.append(String.format("  %-22s %s%n", fault, counts)));
+        }
         b.append('\n').append("records: ").append(v.acked()).append(" acknowledged, ").append(v.handedOut())
                 .append(" hand-outs of ").append(v.distinctHandedOut()).append(" distinct records, ")
-                .append(v.duplicatesExplained()).append(" repeats within a kill's or lost session's uncommitted window\n");
+                .append(v.duplicatesExplained()).append(" repeats within an unclean end's uncommitted window\n");
+        for (Verdict.WindowSummary w : v.uncleanEnds()) {
+            b.append(String.format("repeats per %s tenure end: %d ends, %d repeats, max %d (largest bound %d, %d over it), "
+                    + "ends by repeats %s%n", w.endedBy(), w.ends(), w.repeats(), w.max(), w.maxBound(), w.overBound(),
+                    w.histogram()));
+        }
         long longest = v.longestStallMs().values().stream().mapToLong(Long::longValue).max().orElse(0);
         b.append("longest stall (backlog, no hand-out): ").append(longest).append(" ms (bound ")
                 .append(o.stallBound().toMillis()).append(" ms)\n");
@@ -53,6 +65,31 @@ final class Report {
         v.notes().forEach(n -> b.append("note: ").append(n).append('\n'));
         b.append(v.passed() ? "PASSED: no violation\n" : "FAILED: " + v.violations().size() + " violations (report.json)\n");
         return b.toString();
+    }
+
+    /** Every violation, one a line: invariant, partition@offset, process, nanos, fault in progress, message. */
+    static List<String> lines(Verdict v, LongFunction<String> faultAt) {
+        return v.violations().stream().map(x -> x.invariant() + " p" + x.partition() + "@" + x.offset() + " " + x.process()
+                + " " + x.nanos() + " [" + (x.nanos() < 0 ? "-" : faultAt.apply(x.nanos())) + "] " + x.message()).toList();
+    }
+
+    /** Per kind of fault in progress at the violation's time, its violations per invariant. */
+    static Map<String, Map<String, Integer>> byFault(Verdict v, LongFunction<String> faultAt) {
+        Map<String, Map<String, Integer>> result = new java.util.TreeMap<>();
+        for (Violation x : v.violations()) {
+            String fault = x.nanos() < 0 ? "-" : faultAt.apply(x.nanos()).replaceFirst("^#\\d+ ", "");
+            result.computeIfAbsent(fault, k -> new LinkedHashMap<>()).merge(x.invariant(), 1, Integer::sum);
+        }
+        return result;
+    }
+
+    /** Per process at fault ("-": none, e.g. a stall), its violations per invariant. */
+    static Map<String, Map<String, Integer>> byProcess(Verdict v) {
+        Map<String, Map<String, Integer>> result = new java.util.TreeMap<>();
+        for (Violation x : v.violations()) {
+            result.computeIfAbsent(x.process(), k -> new LinkedHashMap<>()).merge(x.invariant(), 1, Integer::sum);
+        }
+        return result;
     }
 
     private static final java.util.regex.Pattern LEGACY_PROCESS = java.util.regex.Pattern.compile("\\bl\\d+-\\d+\\b");
@@ -68,7 +105,7 @@ final class Report {
                         + x.message()).orElse("");
     }
 
-    static String json(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v) {
+    static String json(ChaosRunner.Options o, List<FaultRecord> faults, Verdict v, LongFunction<String> faultAt) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("passed", v.passed());
         doc.put("seed", o.seed());
@@ -80,9 +117,12 @@ final class Report {
                 "runDir", o.cluster().runDir().toString()));
         doc.put("faults", faults);
         doc.put("violationCounts", v.counts());
+        doc.put("violationsByProcess", byProcess(v));
+        doc.put("violationsByFault", byFault(v, faultAt));
         doc.put("records", Map.of("acknowledged", v.acked(), "handedOut", v.handedOut(),
                 "distinctHandedOut", v.distinctHandedOut(), "repeatsExplained", v.duplicatesExplained()));
         doc.put("longestStallMsByPartition", v.longestStallMs());
+        doc.put("uncleanEnds", v.uncleanEnds());
         Map<String, List<Violation>> examples = new LinkedHashMap<>();
         for (String invariant : InvariantMonitor.INVARIANTS) {
             List<Violation> some = new ArrayList<>();

@@ -25,6 +25,10 @@ final class Histories {
     private final List<OwnerChange> owners = new ArrayList<>();
     private final List<OffsetWrite> offsets = new ArrayList<>();
     private final Map<Integer, Long> unhealthy = new TreeMap<>();
+    private List<History.KafkaCommit> kafkaCommits;
+    private final java.util.NavigableMap<Long, String> faults = new TreeMap<>();
+    private final List<History.Span> brokerDown = new ArrayList<>();
+    private long groupFormed = Long.MIN_VALUE;
     private boolean zkKnown;
     private long zxid;
 
@@ -92,6 +96,50 @@ final class Histories {
         return this;
     }
 
+    /** The group committed {@code offset} for {@code partition} in __consumer_offsets at {@code atMs} (-1: deleted). */
+    Histories kafkaCommitted(int partition, long offset, long atMs) {
+        if (kafkaCommits == null) {
+            kafkaCommits = new ArrayList<>();
+        }
+        kafkaCommits.add(new History.KafkaCommit(ms(atMs), kafkaCommits.size(), partition, offset));
+        return this;
+    }
+
+    /** A REVOKE-TIMEOUT line, and the LOST after it: the consumer released the partitions without a commit. */
+    Histories revokeTimedOut(String process, long atMs, Integer... partitions) {
+        event(process, atMs, "REVOKE-TIMEOUT", Set.of(partitions), Map.of());
+        return event(process, atMs, "LOST", Set.of(partitions), Map.of());
+    }
+
+    /** Any member log line: {@code offset} non-null gives it {@code partition=offset} (a COMMIT's). */
+    Histories event(String process, long atMs, String kind, int partition, Long offset) {
+        return event(process, atMs, kind, Set.of(), offset == null ? Map.of() : Map.of(partition, offset));
+    }
+
+    /** restart-broker: the broker was stopped at {@code fromMs} and ran again at {@code untilMs}. */
+    Histories brokerDown(long fromMs, long untilMs) {
+        brokerDown.add(new History.Span(ms(fromMs), ms(untilMs)));
+        return this;
+    }
+
+    /** A revocation slower than the revoke timeout: REVOKED, its commit refused, then REVOKE-TIMEOUT. */
+    Histories revokedPastTimeout(String process, long atMs, Integer... partitions) {
+        event(process, atMs, "REVOKED", Set.of(partitions), Map.of());
+        event(process, atMs + 1, "COMMIT-FAILED", Set.of(), Map.of());
+        return event(process, atMs + 2, "REVOKE-TIMEOUT", Set.of(partitions), Map.of());
+    }
+
+    /** The group was first healthy at {@code atMs}. */
+    Histories groupFormed(long atMs) {
+        groupFormed = ms(atMs);
+        return this;
+    }
+
+    Histories fault(int index, String name, long atMs) {
+        faults.put(ms(atMs), "#" + index + " " + name);
+        return this;
+    }
+
     Histories zooKeeperKnown() {
         zkKnown = true;
         return this;
@@ -109,7 +157,8 @@ final class Histories {
     }
 
     History build() {
-        return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy, Set.of());
+        return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy, Set.of(), kafkaCommits,
+                faults, brokerDown, groupFormed);
     }
 
     Verdict check() {
@@ -119,5 +168,11 @@ final class Histories {
     Verdict check(long stallBoundMs) {
         return InvariantMonitor.check(build(), new InvariantMonitor.Bounds(java.time.Duration.ofMillis(stallBoundMs),
                 java.time.Duration.ofMillis(5)));
+    }
+
+    /** Checked with a commit interval and a produce rate per partition: kills' windows are judged against them. */
+    Verdict checkWindows(long commitIntervalMs, double recordsPerSecondPerPartition) {
+        return InvariantMonitor.check(build(), new InvariantMonitor.Bounds(java.time.Duration.ofSeconds(60),
+                java.time.Duration.ofMillis(5), java.time.Duration.ofMillis(commitIntervalMs), recordsPerSecondPerPartition));
     }
 }

@@ -41,6 +41,29 @@ class HistoryReaderTest {
     }
 
     @Test
+    void readsARevocationThatTimedOutTheRunsBrokerRestartsAndItsKafkaCommits(@TempDir Path run) throws Exception {
+        Files.createDirectories(run.resolve("members"));
+        Files.writeString(run.resolve("members").resolve("m0-1.log"), String.join("\n",
+                "START 90 chaos_m0-1 4242 correct", "ASSIGNED 110 2,3", "REVOKE-TIMEOUT 200 3", "LOST 201 3") + "\n");
+        Files.writeString(run.resolve("journal.log"), String.join("\n", "CLOCK 1000000000 5000",
+                "FAULT 300 4 restart-broker", "TERM 301 kafka", "FAULT-END 900 4 restarted the broker in 599 ms") + "\n");
+        Files.writeString(run.resolve("kafka-offsets.log"), String.join("\n",
+                "KAFKA-OFFSET 7 0 chaos chaos-t 3 41 5002", "KAFKA-OFFSET 7 1 other chaos-t 3 9 5003",
+                "KAFKA-OFFSET 7 2 chaos chaos-t 3 -1 -1") + "\n");
+
+        History h = HistoryReader.read(run, "chaos", "chaos-t");
+
+        assertThat(h.events().get("m0-1").get(2)).satisfies(e -> {
+            assertThat(e.kind()).isEqualTo("REVOKE-TIMEOUT");
+            assertThat(e.partitions()).containsExactly(3);
+        });
+        assertThat(h.brokerDown()).containsExactly(new History.Span(301, 900));
+        assertThat(h.faultAt(500)).isEqualTo("#4 restart-broker");
+        assertThat(h.kafkaCommits()).containsExactly(new History.KafkaCommit(1_002_500_000L, 0, 3, 41),
+                new History.KafkaCommit(-1, 2, 3, -1));
+    }
+
+    @Test
     void mapsZooKeepersWallClockOntoNanoTimeWithTheNearestPair() {
         ClockMap clock = new ClockMap(List.of(new ClockMap.Pair(5_000_000_000L, 1_000), new ClockMap.Pair(9_000_000_000L, 5_010)));
 

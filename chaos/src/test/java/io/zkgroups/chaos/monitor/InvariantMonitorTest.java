@@ -215,6 +215,86 @@ class InvariantMonitorTest {
     }
 
     @Test
+    void aCommitInConsumerOffsetsThatMovesBackwardsIsReportedWithItsWriter() {
+        Verdict v = new Histories()
+                .event("m1", 90, "COMMIT", 0, 20L)
+                .kafkaCommitted(0, 20, 100)
+                .event("m2", 190, "COMMIT", 0, 15L)
+                .kafkaCommitted(0, 15, 200) // backwards
+                .kafkaCommitted(1, 30, 210)
+                .kafkaCommitted(1, -1, 220) // the commit deleted: the partition starts afresh
+                .kafkaCommitted(1, 5, 230)
+                .check();
+
+        assertThat(v.counts()).containsEntry("offset-backwards", 1);
+        assertThat(v.violations()).singleElement().satisfies(x -> {
+            assertThat(x.process()).isEqualTo("m2");
+            assertThat(x.message()).contains("committed 15 in __consumer_offsets").contains("after 20").contains("by m1");
+        });
+        assertThat(v.notes()).anySatisfy(n -> assertThat(n).contains("from __consumer_offsets: 5 offset commits"));
+    }
+
+    @Test
+    void aZombieInterleavingWithTheOwnerIsTheOneAtFault() {
+        Verdict v = new Histories()
+                .acked(0, 0, 5, 100)
+                .assigned("m2", 400, 0)
+                .handedOut("m2", 0, 0, 1, 500)
+                .handedOut("z1", 0, 0, 0, 510) // z1 holds no tenure: a zombie
+                .handedOut("m2", 0, 2, 3, 600)
+                .handedOut("z1", 0, 1, 1, 610)
+                .handedOut("m2", 0, 4, 5, 700)
+                .closed("m2", 900)
+                .check();
+
+        assertThat(v.violations()).filteredOn(x -> x.invariant().equals("exclusivity") || x.invariant().equals("duplicate"))
+                .isNotEmpty().allSatisfy(x -> assertThat(x.process()).as(x.toString()).isEqualTo("z1"));
+    }
+
+    @Test
+    void aStallSaysWhichFaultItCameWith() {
+        Verdict v = new Histories()
+                .fault(1, "kill-member", 500)
+                .fault(2, "pause-member", 900)
+                .acked(0, 0, 4, 1_000)
+                .assigned("m1", 10, 0)
+                .handedOut("m1", 0, 0, 4, 9_100)
+                .closed("m1", 30_000)
+                .check(5_000);
+
+        assertThat(v.violations()).singleElement().extracting(Violation::message).asString().contains("from #2 pause-member");
+    }
+
+    @Test
+    void timeWhileTheBrokerWasDownOnPurposeIsNoStallOfTheGroup() {
+        Histories h = new Histories()
+                .acked(0, 0, 4, 1_000)
+                .acked(1, 0, 0, 1_000)
+                .assigned("m1", 10, 0, 1)
+                .brokerDown(2_000, 6_000)
+                .handedOut("m1", 1, 0, 0, 6_500) // the first hand-out after the restart ends the outage
+                .handedOut("m1", 0, 0, 4, 8_000) // 7 s with a backlog, 4.5 s of them the broker's
+                .closed("m1", 30_000);
+
+        assertThat(h.check(3_000).violations()).isEmpty();
+        Verdict strict = h.check(2_000);
+        assertThat(strict.violations()).singleElement().extracting(Violation::message).asString()
+                .contains("2500 ms").contains("4500 ms more excused");
+    }
+
+    @Test
+    void theMembersStartingOneAfterAnotherIsNoStall() {
+        java.util.function.Supplier<Histories> slowStart = () -> new Histories()
+                .acked(0, 0, 4, 1_000) // the producer runs while the members start
+                .assigned("m1", 8_500, 0)
+                .handedOut("m1", 0, 0, 4, 9_200)
+                .closed("m1", 30_000);
+
+        assertThat(slowStart.get().groupFormed(9_000).check(5_000).violations()).isEmpty();
+        assertThat(slowStart.get().check(5_000).counts()).as("without the journal's first HEALTHY").containsEntry("stall", 1);
+    }
+
+    @Test
     void aBacklogWithoutHandOutsLongerThanTheBoundIsAStall() {
         Histories h = new Histories()
                 .acked(0, 0, 4, 1_000)
