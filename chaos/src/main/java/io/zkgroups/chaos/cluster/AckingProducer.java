@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,7 @@ public final class AckingProducer implements AutoCloseable {
     });
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong acked = new AtomicLong();
+    private final Map<Integer, Long> ackedEnds = new ConcurrentHashMap<>();
     private long next;
 
     public AckingProducer(String bootstrapServers, String topic, int recordsPerSecond, Path ackLog) {
@@ -78,6 +80,7 @@ public final class AckingProducer implements AutoCloseable {
             producer.send(new ProducerRecord<>(topic, partition, null, "r" + next), (metadata, error) -> {
                 if (error == null) {
                     acked.incrementAndGet();
+                    ackedEnds.merge(metadata.partition(), metadata.offset() + 1, Math::max);
                     write("ACK " + System.nanoTime() + " " + metadata.partition() + " " + metadata.offset());
                 } else {
                     write("NACK " + System.nanoTime() + " " + partition + " " + String.valueOf(error).replace('\n', ' '));
@@ -110,6 +113,11 @@ public final class AckingProducer implements AutoCloseable {
 
     public long acked() {
         return acked.get();
+    }
+
+    /** Per partition, the offset after the last acknowledged record: what the group has to consume up to. */
+    public Map<Integer, Long> ackedEnds() {
+        return Map.copyOf(ackedEnds);
     }
 
     /** Stops producing and waits for the acknowledgements of everything sent. */

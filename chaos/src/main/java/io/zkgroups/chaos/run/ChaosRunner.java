@@ -44,6 +44,8 @@ public final class ChaosRunner {
     }
 
     private static final int MAX_UNHEALTHY_IN_A_ROW = 3;
+    /** How long the next fault waits for consumption to resume (a fault that stalls longer is the stall invariant's). */
+    private static final Duration RESUME_TIMEOUT = Duration.ofSeconds(30);
 
     /**
      * What one rebalance may take: the 0.8.2.2 consumer's own budget for it, {@code rebalance.max.retries} (4) times
@@ -107,6 +109,9 @@ public final class ChaosRunner {
                 journal.log(health.healthy() ? "HEALTHY" : "UNHEALTHY", i + " " + health.millis()
                         + (health.healthy() ? "" : " " + health.output().replace('\n', ' ')));
                 records.add(new FaultRecord(i, fault.name(), detail, health.healthy(), health.millis(), health.exitCode()));
+                if (health.healthy()) {
+                    awaitResumed(cluster, journal, i);
+                }
                 unhealthyInARow = health.healthy() ? 0 : unhealthyInARow + 1;
                 if (unhealthyInARow >= MAX_UNHEALTHY_IN_A_ROW) {
                     aborted = "the group stayed unhealthy after " + MAX_UNHEALTHY_IN_A_ROW + " faults in a row";
@@ -160,30 +165,50 @@ public final class ChaosRunner {
         return new Result(runDir, options.seed(), records, verdict, table);
     }
 
+    /**
+     * Waits until the group has committed past what was acknowledged when it was healthy again: consumption has
+     * resumed on every partition. Without it the next fault could move partitions nobody has consumed since the
+     * last one, and their stall would be the sum of a chain of faults instead of each fault's own.
+     */
+    private static void awaitResumed(ChaosCluster cluster, Journal journal, int fault) {
+        long start = System.nanoTime();
+        boolean resumed = awaitCommittedPast(cluster, cluster.producer().ackedEnds(), RESUME_TIMEOUT);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        journal.log(resumed ? "RESUMED" : "NOT-RESUMED", fault + " " + ms);
+    }
+
     /** Stops the producer and waits until the group has committed past every acknowledged record. */
     private static void drain(ChaosCluster cluster, Journal journal) {
         cluster.producer().stop();
-        Map<Integer, Long> ends = ackedEnds(cluster.settings().runDir().resolve("acks.log"));
+        Map<Integer, Long> ends = cluster.producer().ackedEnds();
         journal.log("DRAIN", "acked ends " + ends);
+        if (awaitCommittedPast(cluster, ends, Duration.ofSeconds(90))) {
+            journal.log("DRAINED", "");
+        } else {
+            journal.log("NOT-DRAINED", "within 90 s: the monitor will name what is missing");
+        }
+    }
+
+    /** Whether every partition's committed offset in ZooKeeper reaches its end in {@code ends} within {@code atMost}. */
+    private static boolean awaitCommittedPast(ChaosCluster cluster, Map<Integer, Long> ends, Duration atMost) {
         String base = "/consumers/" + cluster.settings().group() + "/offsets/" + cluster.settings().topic() + "/";
         try {
-            await("the group commits past every acknowledged record").atMost(Duration.ofSeconds(90))
-                    .pollInterval(Duration.ofMillis(200)).until(() -> {
-                        for (Map.Entry<Integer, Long> e : ends.entrySet()) {
-                            try {
-                                String v = new String(cluster.curator().getData().forPath(base + e.getKey()), StandardCharsets.UTF_8);
-                                if (Long.parseLong(v.trim()) < e.getValue()) {
-                                    return false;
-                                }
-                            } catch (KeeperException.NoNodeException | NumberFormatException missing) {
-                                return false;
-                            }
+            await("the group commits past " + ends).atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+                for (Map.Entry<Integer, Long> e : ends.entrySet()) {
+                    try {
+                        String v = new String(cluster.curator().getData().forPath(base + e.getKey()), StandardCharsets.UTF_8);
+                        if (Long.parseLong(v.trim()) < e.getValue()) {
+                            return false;
                         }
-                        return true;
-                    });
-            journal.log("DRAINED", "");
+                    } catch (KeeperException.NoNodeException | NumberFormatException missing) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            return true;
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            journal.log("NOT-DRAINED", "within 90 s: the monitor will name what is missing");
+            return false;
         }
     }
 
@@ -202,21 +227,6 @@ public final class ChaosRunner {
         } catch (RuntimeException | java.io.IOException e) {
             journal.log("NOTE", "cannot read " + ConsumerOffsetsReader.TOPIC + ": " + e.toString().replace('\n', ' '));
         }
-    }
-
-    private static Map<Integer, Long> ackedEnds(Path acks) {
-        Map<Integer, Long> ends = new HashMap<>();
-        try {
-            for (String line : Files.readAllLines(acks, StandardCharsets.US_ASCII)) {
-                String[] f = line.split(" ");
-                if (f[0].equals("ACK") && f.length == 4) {
-                    ends.merge(Integer.parseInt(f[2]), Long.parseLong(f[3]) + 1, Math::max);
-                }
-            }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        return ends;
     }
 
     private static void writeSettings(Options o) throws java.io.IOException {
