@@ -103,18 +103,17 @@ public final class HealthCheck {
                 foreign.add(label(owner.partition()) + " by '" + owner.value() + "'");
                 continue;
             }
-            if (expected != null && !byBalance) {
-                ThreadId wanted = expected.owners().get(owner.partition());
-                if (wanted == null) {
-                    misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", which no member should own");
-                } else if (!wanted.toString().equals(owner.value())) {
-                    misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", the " + assignor.name()
-                            + " assignor gives it to " + wanted);
-                }
-            } else if (expected != null && !expected.owners().containsKey(owner.partition())) {
+            if (expected == null) {
+                continue;
+            }
+            ThreadId wanted = expected.owners().get(owner.partition());
+            if (wanted == null) {
                 misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", which no member should own");
             } else if (byBalance) {
-                ownedByMembers.put(owner.partition(), thread);
+                ownedByMembers.put(owner.partition(), thread); // judged as a whole below
+            } else if (!wanted.toString().equals(owner.value())) {
+                misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", the " + assignor.name()
+                        + " assignor gives it to " + wanted);
             }
         }
         if (expected != null && byBalance) {

@@ -20,10 +20,15 @@ import java.util.TreeMap;
  * {@code floor(P/N)}, or exactly that many while some of the {@code P mod N} places for one more are left. Every
  * partition is assigned (the capacities add up to {@code P}) and per topic thread counts differ by at most one.
  * <p>
- * Example: topic {@code T} with 4 partitions and threads {@code a-0}, {@code b-0}; if {@code c-0} joins, it takes
- * the partitions whose heaviest pair is with {@code c-0} (about a third of them), and the pairs {@code a-0} and
- * {@code b-0} already won stay won unless a thread's share shrinks below what it held: a join or a leave moves
- * about {@code P/N} partitions, where range moves most of them.
+ * Example: members {@code g_a} and {@code g_b}, one stream each, topic {@code T} with 6 partitions; then
+ * {@code g_c} joins (the weights decide, so the rows are what this build computes):
+ * <pre>
+ *   a, b:     g_a-0: [T,1] [T,2] [T,4]   g_b-0: [T,0] [T,3] [T,5]
+ *   a, b, c:  g_a-0: [T,1] [T,2]         g_b-0: [T,0] [T,3]         g_c-0: [T,4] [T,5]
+ * </pre>
+ * Only the two partitions {@code g_c} takes move; range moves three ({@code [T,2]} from a to b as well). Over
+ * random groups a join or a leave moves 1.1–2 times the changed member's share on average (a thread that must
+ * give up load can push a partition on to another thread); range moves most of each topic.
  * <p>
  * Because the result depends only on who is subscribed and how many partitions exist, every member computes the
  * same target from the same member list, and a stable group recomputes to itself: no history, no owner reads.
