@@ -39,6 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>burst</b>: N members (JVMs up and connected) are told to {@code start()} at once; from the first
  *       {@code start()}.</li>
  * </ul>
+ * The join/leave series is also a rolling bounce (each rep one member joins, then the oldest leaves): the report
+ * counts its ownership moves, partitions whose owner znode names another thread at consecutive stable points
+ * ({@code --strategy range} against {@code sticky}).
  * "Stable and complete" for our members: every live member's latest {@code STATE} line is {@code STABLE}
  * with exactly the partitions the assignor gives it for the live membership; the time is the latest of those
  * lines. The owner znodes are then checked against the same assignment (a mismatch is reported as an anomaly).
@@ -60,6 +63,8 @@ public final class RebalanceBench {
     private final AtomicInteger names = new AtomicInteger();
     final List<Result> results = new ArrayList<>();
     private final List<String> anomalies = new ArrayList<>();
+    /** Ownership moves of each size's join/leave series, one line each. */
+    private final List<String> ownershipMoves = new ArrayList<>();
     private final List<RebalanceProcess> everything = new ArrayList<>();
     /** nanoTime → RTT (ms) of the coordinator's sampling requests. */
     private final java.util.concurrent.ConcurrentSkipListMap<Long, Double> rtts = new java.util.concurrent.ConcurrentSkipListMap<>();
@@ -235,6 +240,8 @@ public final class RebalanceBench {
             awaitReady(live);
             live.forEach(m -> m.send("start"));
             awaitStable("setup " + size, live, topic, p, observer);
+            Map<Integer, String> ownersBefore = observer.owners();
+            int moves = 0;
 
             for (int rep = 0; rep < options.reps; rep++) {
                 RebalanceProcess joining = launchOurs(group, topic);
@@ -254,6 +261,9 @@ public final class RebalanceBench {
                         joinFromRegistration.add(millis(end - registered));
                     }
                 }
+                Map<Integer, String> ownersNow = observer.owners();
+                moves += moved(ownersBefore, ownersNow);
+                ownersBefore = ownersNow;
 
                 RebalanceProcess leaving = live.remove(0); // the oldest
                 packets = packets();
@@ -267,9 +277,15 @@ public final class RebalanceBench {
                     cpuProbe(leaveProbe, cpu, live, coordinatorCpu);
                     leave.add(millis(end - leaving.leavingAt));
                 }
+                ownersNow = observer.owners();
+                moves += moved(ownersBefore, ownersNow);
+                ownersBefore = ownersNow;
                 leaving.awaitExit(WAIT);
                 progress(size, "join/leave", rep);
             }
+            ownershipMoves.add(String.format(Locale.ROOT, "%s %s, strategy %s: %d ownership moves over %d joins and %d"
+                    + " leaves (each rep: one member joins, then the oldest leaves)", "zkgroups", size, options.strategy,
+                    moves, options.reps, options.reps));
 
             live.add(launchOurs(group, topic));
             awaitReady(live.subList(live.size() - 1, live.size()));
@@ -326,6 +342,18 @@ public final class RebalanceBench {
                 "≤ session + 200 = " + (options.sessionMs + 200) + " ms", killProbe));
         results.add(new Result("zkgroups", size, "burst of " + n + " (from first start())", burst,
                 n == 10 && p == 100 ? "≤ 400 ms" : "", burstProbe));
+    }
+
+    /** Partitions owned at both stable points, by different threads. */
+    private static int moved(Map<Integer, String> before, Map<Integer, String> after) {
+        int moved = 0;
+        for (Map.Entry<Integer, String> row : before.entrySet()) {
+            String now = after.get(row.getKey());
+            if (now != null && !now.equals(row.getValue())) {
+                moved++;
+            }
+        }
+        return moved;
     }
 
     private RebalanceProcess launchOurs(String group, String topic) {
@@ -389,8 +417,9 @@ public final class RebalanceBench {
                                           Map<ConsumerId, Set<Integer>> rows) {
         Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
         live.forEach(m -> subscriptions.put(m.id, Map.of(topic, 1)));
+        // Every bench member runs --strategy: with sticky they all advertise it (other assignors ignore the set).
         Map<TopicAndPartition, ThreadId> owners = PartitionAssignor.forStrategy(options.strategy)
-                .assign(new GroupSnapshot(subscriptions, Map.of(topic, p))).owners();
+                .assign(new GroupSnapshot(subscriptions, Map.of(topic, p), subscriptions.keySet())).owners();
         Map<Integer, String> text = new TreeMap<>();
         owners.forEach((tp, thread) -> {
             text.put(tp.partition(), thread.toString());
@@ -553,6 +582,7 @@ public final class RebalanceBench {
                     r.millis().stream().map(RebalanceBench::fmt).toList());
         }
         reportRatios();
+        ownershipMoves.forEach(System.out::println);
         System.out.println("anomalies: " + (anomalies.isEmpty() ? "none" : ""));
         anomalies.forEach(a -> System.out.println("  " + a));
     }

@@ -3,6 +3,10 @@ package io.zkgroups.it;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.rebalancer.assign.RangeAssignor;
+import io.zkgroups.rebalancer.assign.RendezvousAssignor;
+import io.zkgroups.rebalancer.assign.StickyAssignor;
+import io.zkgroups.rebalancer.assign.StickyCapability;
 import io.zkgroups.rebalancer.group.GroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MemberState;
@@ -21,6 +25,7 @@ import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -109,11 +114,82 @@ class MixedGroupInteropIT {
         }
     }
 
+    /**
+     * Our members on the sticky strategy: alone they are assigned by rendezvous hashing and a join moves only a
+     * few partitions, each revoked from and assigned to exactly the members it moves between; a real 0.8.2.2
+     * consumer joining turns everyone to range exactly, and when it leaves the group is sticky again. The watcher
+     * checks that no partition is believed owned twice at any moment; every stable point has every partition owned.
+     */
+    @Test
+    void aStickyGroupIsRangeExactlyWhileA082MemberIsInItAndStickyAgainWhenItLeaves() throws Exception {
+        try (MixedGroup group = new MixedGroup("mix-sticky", PartitionAssignor.STICKY)) {
+            group.createTopic("a", 40);
+            group.createTopic("b", 12);
+            group.startOurs("new1", 1);
+            group.startOurs("new2", 2);
+            group.startOurs("new3", 1);
+            group.startOurs("new4", 1);
+            group.awaitConverged("4 sticky members started together");
+            assertThat(group.inEffect()).isInstanceOf(RendezvousAssignor.class);
+
+            Map<TopicAndPartition, String> before = group.ownerZnodes();
+            Map<TopicAndPartition, ThreadId> rangeBefore = group.rangeOfRegistered();
+            group.callbacks.clear();
+            group.startOurs("new5", 1);
+            group.awaitConverged("new5 joined");
+            Map<TopicAndPartition, String> after = group.ownerZnodes();
+            Set<TopicAndPartition> moved = new TreeSet<>();
+            before.forEach((tp, owner) -> {
+                if (!owner.equals(after.get(tp))) {
+                    moved.add(tp);
+                }
+            });
+            int rangeMoved = 0;
+            Map<TopicAndPartition, ThreadId> rangeAfter = group.rangeOfRegistered();
+            for (Map.Entry<TopicAndPartition, ThreadId> row : rangeBefore.entrySet()) {
+                rangeMoved += row.getValue().equals(rangeAfter.get(row.getKey())) ? 0 : 1;
+            }
+            System.out.printf("[mix-sticky] new5 joined 6 threads: %d of 52 partitions moved (range: %d)%n",
+                    moved.size(), rangeMoved);
+            // 52 partitions over 7 threads: the joiner's share is 7 or 8; three times that is the bound of the
+            // assignor's property tests
+            assertThat(moved).as("moved partitions").hasSizeLessThanOrEqualTo(3 * 8);
+            assertThat(moved.size()).as("moved partitions vs range's").isLessThan(rangeMoved);
+            group.assertCallbacksNamedOnlyWhatMoved(before, after);
+
+            group.startLegacy("old1", 1, 6_000);
+            group.awaitLegacyReady();
+            group.awaitConverged("a 0.8.2.2 member joined");
+            assertThat(group.inEffect()).isInstanceOf(RangeAssignor.class);
+            assertThat(group.ownerZnodes()).as("owner znodes are 0.8.2.2's range assignment")
+                    .isEqualTo(text(group.rangeOfRegistered()));
+
+            group.shutdownLegacy("old1");
+            group.awaitConverged("the 0.8.2.2 member left");
+            assertThat(group.inEffect()).isInstanceOf(RendezvousAssignor.class);
+            assertThat(group.ownerZnodes()).isEqualTo(after);
+
+            group.stopWatching();
+            assertThat(group.samples.get()).as("ownership samples taken").isGreaterThan(20);
+            assertThat(group.violations).as("partitions two live members believed they owned at once").isEmpty();
+        }
+    }
+
+    private static Map<TopicAndPartition, String> text(Map<TopicAndPartition, ThreadId> owners) {
+        Map<TopicAndPartition, String> text = new TreeMap<>();
+        owners.forEach((tp, thread) -> text.put(tp, thread.toString()));
+        return text;
+    }
+
     /** One mixed group: its members, the convergence check and the double-ownership watcher. */
     private static final class MixedGroup implements AutoCloseable {
         private final String group;
-        private final String strategy;
+        /** What the 0.8.2.2 members use: sticky is zkgroups' own, which falls back to range. */
+        private final String legacyStrategy;
         private final PartitionAssignor assignor;
+        /** Every listener call of our members, in order: "member revoked|assigned [partitions]". */
+        final List<String> callbacks = Collections.synchronizedList(new ArrayList<>());
+        private final String strategy;
         private final Map<String, Integer> partitions = new TreeMap<>();
         private final Map<String, LegacyConsumerProcess> legacy = new ConcurrentHashMap<>();
         private final Map<String, GroupMember> ours = new ConcurrentHashMap<>();
@@ -135,6 +211,7 @@ class MixedGroupInteropIT {
         MixedGroup(String group, String strategy) {
             this.group = group;
             this.strategy = strategy;
+            this.legacyStrategy = strategy.equals(PartitionAssignor.STICKY) ? PartitionAssignor.RANGE : strategy;
             this.assignor = PartitionAssignor.forStrategy(strategy);
             watcher.scheduleWithFixedDelay(this::sample, 0, 2, TimeUnit.MILLISECONDS);
         }
@@ -157,7 +234,7 @@ class MixedGroupInteropIT {
                     .zookeeperConnect(zk.connectString())
                     .groupId(group)
                     .consumerId(name)
-                    .property("partition.assignment.strategy", strategy)
+                    .property("partition.assignment.strategy", legacyStrategy)
                     .property("zookeeper.session.timeout.ms", Integer.toString(sessionTimeoutMs))
                     // claims collide while the group changes: retry fast, and long enough to outlast a dead
                     // member's session (0.8.2.2's 2 s x 4 does not)
@@ -185,7 +262,7 @@ class MixedGroupInteropIT {
             CuratorFramework client = zk.newClient(4_000);
             GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(),
                     GroupMemberConfig.of(group, id, Subscription.topics(subscription(streams))).withAssignmentStrategy(strategy),
-                    MembershipListener.NONE);
+                    recorder(id.value()));
             clients.put(id.value(), client);
             ours.put(id.value(), member);
             live.add(id.value());
@@ -250,14 +327,82 @@ class MixedGroupInteropIT {
             change = "after " + step;
         }
 
-        /** 0.8.2.2's assignment for the union of the registered members. */
+        /** The strategy's assignment for the registered members (0.8.2.2's, unless every one advertises sticky). */
         private Map<TopicAndPartition, ThreadId> expected(List<Member> registered) {
+            return assignor.assign(snapshot(registered)).owners();
+        }
+
+        private GroupSnapshot snapshot(List<Member> registered) {
             List<String> topics = observer.topics().topics();
             Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
+            Set<ConsumerId> sticky = new TreeSet<>();
             for (Member m : registered) {
                 subscriptions.put(m.id(), m.registration().subscription().topicStreams(topics, true));
+                if (StickyCapability.advertisedBy(m.registration().capabilities())) {
+                    sticky.add(m.id());
+                }
             }
-            return assignor.assign(new GroupSnapshot(subscriptions, partitions)).owners();
+            return new GroupSnapshot(subscriptions, partitions, sticky);
+        }
+
+        /** The assignor the strategy uses for the members registered now. */
+        PartitionAssignor inEffect() {
+            return ((StickyAssignor) assignor).inEffect(snapshot(observer.members().list(group).entries()));
+        }
+
+        /** 0.8.2.2's range assignment of the members registered now. */
+        Map<TopicAndPartition, ThreadId> rangeOfRegistered() {
+            return new RangeAssignor().assign(snapshot(observer.members().list(group).entries())).owners();
+        }
+
+        private MembershipListener recorder(String id) {
+            return new MembershipListener() {
+                @Override
+                public void onRevoked(Set<TopicAndPartition> partitions) {
+                    callbacks.add(id + " revoked " + new TreeSet<>(partitions));
+                }
+
+                @Override
+                public void onLost(Set<TopicAndPartition> partitions) {
+                    callbacks.add(id + " lost " + new TreeSet<>(partitions));
+                }
+
+                @Override
+                public void onAssigned(Set<TopicAndPartition> partitions) {
+                    callbacks.add(id + " assigned " + new TreeSet<>(partitions));
+                }
+            };
+        }
+
+        /**
+         * Between {@code before} and {@code after} (owner znodes of two stable points, {@link #callbacks} cleared
+         * at the first) each of our members was told exactly of what it lost (revoked) and gained (assigned), in
+         * at most one call each, and a member whose partitions stayed heard nothing.
+         */
+        void assertCallbacksNamedOnlyWhatMoved(Map<TopicAndPartition, String> before, Map<TopicAndPartition, String> after) {
+            List<String> expectedCalls = new ArrayList<>();
+            for (String id : new TreeSet<>(ours.keySet())) {
+                Set<TopicAndPartition> lost = new TreeSet<>();
+                Set<TopicAndPartition> gained = new TreeSet<>();
+                before.forEach((tp, owner) -> {
+                    if (owner.startsWith(id + "-") && !owner.equals(after.get(tp))) {
+                        lost.add(tp);
+                    }
+                });
+                after.forEach((tp, owner) -> {
+                    if (owner.startsWith(id + "-") && !owner.equals(before.get(tp))) {
+                        gained.add(tp);
+                    }
+                });
+                if (!lost.isEmpty()) {
+                    expectedCalls.add(id + " revoked " + lost);
+                }
+                if (!gained.isEmpty()) {
+                    expectedCalls.add(id + " assigned " + gained);
+                }
+            }
+            assertThat(callbacks).as("listener calls of our members")
+                    .containsExactlyInAnyOrderElementsOf(expectedCalls);
         }
 
         private Map<TopicAndPartition, String> ownerZnodes() {

@@ -110,12 +110,17 @@ final class CliCluster implements AutoCloseable {
 
     /** Registers a member in its own ZooKeeper session (closing the session deregisters it). */
     Member member(String group, String consumerId, Map<String, Integer> subscription) {
+        return member(group, consumerId, subscription, Map.of());
+    }
+
+    /** Registers a member that advertises {@code capabilities} (a zkgroups member), in its own session. */
+    Member member(String group, String consumerId, Map<String, Integer> subscription, Map<String, String> capabilities) {
         CuratorFramework session = zk.newClient(10_000);
         sessions.add(session);
         ZkRegistry r = new ZkRegistry(session, ZkLayout.withChroot(CHROOT));
         ConsumerId id = new ConsumerId(group + "_" + consumerId);
-        r.members().register(group, id, MemberRegistration.of(Subscription.topics(subscription), System.currentTimeMillis()),
-                Duration.ZERO);
+        r.members().register(group, id, MemberRegistration.of(Subscription.topics(subscription), System.currentTimeMillis())
+                        .withCapabilities(capabilities), Duration.ZERO);
         return new Member(group, id, r, session);
     }
 
@@ -127,6 +132,14 @@ final class CliCluster implements AutoCloseable {
                 claims.put(new TopicAndPartition(topic, p), id.thread(thread));
             }
             registry.owners().claim(group, id, claims);
+        }
+
+        void release(String topic, int... partitions) {
+            List<TopicAndPartition> released = new ArrayList<>();
+            for (int p : partitions) {
+                released.add(new TopicAndPartition(topic, p));
+            }
+            registry.owners().release(group, released);
         }
 
         void leave() {

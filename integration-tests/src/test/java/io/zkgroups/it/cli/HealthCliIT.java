@@ -15,6 +15,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -42,6 +43,7 @@ class HealthCliIT {
         c.kafka.createTopic("h2", 3);
         c.kafka.createTopic("legacy", 2);
         c.kafka.createTopic("hb", 2);
+        c.kafka.createTopic("hs", 4);
     }
 
     @AfterAll
@@ -87,6 +89,49 @@ class HealthCliIT {
         c.setZk("gempty", "h", 0, 1);
         assertThat(c.cli("health", "--group", "gempty").code()).isEqualTo(ExitCode.HEALTH_MEMBERS.code());
         assertThat(c.cli("health", "--group", "nosuchgroup").code()).isEqualTo(ExitCode.NOT_FOUND.code());
+    }
+
+    @Test
+    void aStickyGroupIsHealthyWhenValidAndBalancedAndAMixedOneOnlyWhenItIsRangeExactly() throws Exception {
+        String g = "gsticky";
+        Map<String, String> sticky = new LinkedHashMap<>();
+        sticky.put("assignor", "sticky");
+        sticky.put("sticky", "1");
+        sticky.put("v", "1");
+        CliCluster.Member a = c.member(g, "a", Map.of("hs", 1), sticky);
+        CliCluster.Member b = c.member(g, "b", Map.of("hs", 1), sticky);
+        // balanced, but not range's answer (a: 0, 1; b: 2, 3)
+        a.claim("hs", 0, 1, 3);
+        b.claim("hs", 0, 0, 2);
+        CliCluster.Run balanced = c.cli("health", "--group", g);
+        assertThat(balanced.code()).as(balanced.toString()).isZero();
+        assertThat(balanced.out()).contains("HEALTHY").contains("sticky");
+
+        b.release("hs", 2);
+        a.claim("hs", 0, 2);
+        CliCluster.Run unbalanced = c.cli("health", "--group", g);
+        assertThat(unbalanced.code()).as(unbalanced.toString()).isEqualTo(ExitCode.HEALTH_ASSIGNMENT.code());
+        assertThat(unbalanced.out()).contains("hs is unbalanced: gsticky_a-0 owns 3 partitions and gsticky_b-0 owns 1");
+
+        a.release("hs", 2);
+        a.claim("hs", 1, 2); // a has one stream: thread a-1 does not exist
+        CliCluster.Run invalid = c.cli("health", "--group", g);
+        assertThat(invalid.code()).as(invalid.toString()).isEqualTo(ExitCode.HEALTH_ASSIGNMENT.code());
+        assertThat(invalid.out()).contains("[hs,2] is owned by gsticky_a-1, which does not consume hs");
+
+        a.release("hs", 1, 2, 3);
+        b.release("hs", 0);
+        a.claim("hs", 0, 0, 1);
+        b.claim("hs", 0, 2, 3);
+        CliCluster.Member legacy = c.member(g, "legacy", Map.of("hs", 1));
+        // three members, range: a-0 hs:0,1; b-0 hs:2; legacy-0 hs:3
+        CliCluster.Run mixed = c.cli("health", "--group", g);
+        assertThat(mixed.code()).as(mixed.toString()).isEqualTo(ExitCode.HEALTH_ASSIGNMENT.code());
+        assertThat(mixed.out()).contains("hs:3 owned by gsticky_b-0, the range assignor gives it to gsticky_legacy-0");
+        b.release("hs", 3);
+        legacy.claim("hs", 0, 3);
+        CliCluster.Run range = c.cli("health", "--group", g);
+        assertThat(range.code()).as(range.toString()).isZero();
     }
 
     @Test

@@ -73,7 +73,7 @@ final class GroupsCommand extends ParentCommand {
             }
         }
 
-        @Option(names = "--strategy", description = "range or roundrobin: the assignor the state is checked against "
+        @Option(names = "--strategy", description = "range, roundrobin or sticky: the assignor the state is checked against "
                 + "(default: what the members advertise, else range).")
         String strategy;
 

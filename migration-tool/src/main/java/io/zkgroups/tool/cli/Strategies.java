@@ -11,8 +11,9 @@ final class Strategies {
     }
 
     static void validate(String strategy) {
-        if (strategy != null && !strategy.equals(PartitionAssignor.RANGE) && !strategy.equals(PartitionAssignor.ROUND_ROBIN)) {
-            throw new CliException(ExitCode.USAGE, "--strategy must be range or roundrobin, got '" + strategy + "'");
+        if (strategy != null && !strategy.equals(PartitionAssignor.RANGE) && !strategy.equals(PartitionAssignor.ROUND_ROBIN)
+                && !strategy.equals(PartitionAssignor.STICKY)) {
+            throw new CliException(ExitCode.USAGE, "--strategy must be range, roundrobin or sticky, got '" + strategy + "'");
         }
     }
 }

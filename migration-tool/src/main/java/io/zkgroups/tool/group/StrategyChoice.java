@@ -1,5 +1,6 @@
 package io.zkgroups.tool.group;
 
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.store.Member;
 
 import java.util.List;
@@ -9,7 +10,9 @@ import java.util.TreeSet;
 /**
  * Which assignor to check a group against: {@code --strategy} if given; else the {@code assignor} that every
  * registered zkgroups member advertises in its registration's capability key; else {@code range}, 0.8.2.2's
- * default ({@code partition.assignment.strategy} is not visible in a 0.8.2.2 registration). Pure.
+ * default ({@code partition.assignment.strategy} is not visible in a 0.8.2.2 registration). If only some members
+ * advertise {@code sticky}, it is still {@code sticky}: that strategy is range exactly while a member without it
+ * is in the group. Pure.
  */
 public record StrategyChoice(String strategy, String reason) {
 
@@ -28,6 +31,10 @@ public record StrategyChoice(String strategy, String reason) {
         }
         if (advertised.size() == 1 && advertising == members.size() && !members.isEmpty()) {
             return new StrategyChoice(advertised.iterator().next(), "advertised by every member");
+        }
+        if (advertised.equals(Set.of(PartitionAssignor.STICKY))) {
+            return new StrategyChoice(PartitionAssignor.STICKY, "advertised by the zkgroups members; it is range"
+                    + " exactly while a member that does not advertise sticky is in the group");
         }
         if (advertised.size() > 1) {
             return new StrategyChoice("range", "members advertise different assignors " + advertised

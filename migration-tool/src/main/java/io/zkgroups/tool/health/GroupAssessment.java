@@ -1,6 +1,8 @@
 package io.zkgroups.tool.health;
 
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.rebalancer.assign.StickyCapability;
+import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.group.GroupState;
@@ -37,8 +39,12 @@ public final class GroupAssessment {
                 topics.add(unreadable);
             }
         });
+        Set<ConsumerId> sticky = new TreeSet<>();
+        view.members().entries().stream().filter(m -> StickyCapability.advertisedBy(m.registration().capabilities()))
+                .forEach(m -> sticky.add(m.id()));
         return new HealthInput(view.group(), view.subscriptions(), view.members().unreadable(), counts,
-                view.owners().entries(), view.owners().unreadable(), offsets, topics, assignor, expectMembers, stores);
+                view.owners().entries(), view.owners().unreadable(), offsets, topics, assignor, expectMembers, stores,
+                sticky);
     }
 
     /** The store check of a view: its phase, its offsets, and {@code tolerance}. */
@@ -48,7 +54,8 @@ public final class GroupAssessment {
 
     /**
      * {@code dead} without members, owners and offsets; {@code empty} without members; {@code stable} when the
-     * owners are complete and match the assignor; {@code rebalancing} otherwise.
+     * owners are complete and match the assignor (for a sticky group: are valid and balanced); {@code rebalancing}
+     * otherwise.
      */
     public static GroupState state(GroupView view, PartitionAssignor assignor) {
         if (!view.hasMembers()) {

@@ -7,7 +7,11 @@ import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.rebalancer.assign.Assignment;
 import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
+import io.zkgroups.rebalancer.assign.BalanceCheck;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.rebalancer.assign.RendezvousAssignor;
+import io.zkgroups.rebalancer.assign.StickyAssignor;
 import io.zkgroups.tool.group.MigrationPhase;
 
 import java.util.ArrayList;
@@ -30,7 +34,9 @@ import java.util.TreeSet;
  *   <li>every partition of every subscribed topic has an owner znode;</li>
  *   <li>every owner is a thread of a registered member;</li>
  *   <li>every owner is the thread the assignor gives the partition for the registered members — the
- *       assignment is complete and no rebalance is pending;</li>
+ *       assignment is complete and no rebalance is pending; in a sticky group (every member advertises the
+ *       sticky assignor) instead: every owner is a thread of a member subscribed to the topic, and per topic the
+ *       threads' counts differ by at most one;</li>
  *   <li>in the {@code dual-commit} phase (when the store check is on): for every partition of the subscribed
  *       topics, ZooKeeper and Kafka both hold an offset, or neither does, and they differ by at most the
  *       tolerance.</li>
@@ -63,12 +69,17 @@ public final class HealthCheck {
         Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
         in.owners().forEach(o -> owners.put(o.partition(), o));
 
+        GroupSnapshot snapshot = in.snapshot();
+        PartitionAssignor assignor = in.assignor() instanceof StickyAssignor sticky ? sticky.inEffect(snapshot)
+                : in.assignor();
+        // A sticky group promises validity and balance, not one exact answer; a mixed group is range exactly.
+        boolean byBalance = assignor instanceof RendezvousAssignor;
         Assignment expected = null;
         if (!members.isEmpty()) {
             try {
-                expected = in.assignor().assign(new GroupSnapshot(in.subscriptions(), in.partitionCounts()));
+                expected = assignor.assign(snapshot);
             } catch (AssignmentRefusedException e) {
-                findings.add(finding(HealthCondition.ASSIGNOR_REFUSED, "the " + in.assignor().name()
+                findings.add(finding(HealthCondition.ASSIGNOR_REFUSED, "the " + assignor.name()
                         + " assignor refuses this group: " + e.getMessage()));
             }
         }
@@ -76,6 +87,7 @@ public final class HealthCheck {
         List<String> unowned = new ArrayList<>();
         List<String> foreign = new ArrayList<>();
         List<String> misplaced = new ArrayList<>();
+        Map<TopicAndPartition, ThreadId> ownedByMembers = new TreeMap<>();
         int owned = 0;
         if (expected != null) {
             for (Map.Entry<TopicAndPartition, ThreadId> e : expected.owners().entrySet()) {
@@ -91,15 +103,21 @@ public final class HealthCheck {
                 foreign.add(label(owner.partition()) + " by '" + owner.value() + "'");
                 continue;
             }
-            if (expected != null) {
-                ThreadId wanted = expected.owners().get(owner.partition());
-                if (wanted == null) {
-                    misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", which no member should own");
-                } else if (!wanted.toString().equals(owner.value())) {
-                    misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", the " + in.assignor().name()
-                            + " assignor gives it to " + wanted);
-                }
+            if (expected == null) {
+                continue;
             }
+            ThreadId wanted = expected.owners().get(owner.partition());
+            if (wanted == null) {
+                misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", which no member should own");
+            } else if (byBalance) {
+                ownedByMembers.put(owner.partition(), thread); // judged as a whole below
+            } else if (!wanted.toString().equals(owner.value())) {
+                misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", the " + assignor.name()
+                        + " assignor gives it to " + wanted);
+            }
+        }
+        if (expected != null && byBalance) {
+            misplaced.addAll(BalanceCheck.problems(snapshot, ownedByMembers));
         }
         if (!unowned.isEmpty()) {
             findings.add(finding(HealthCondition.UNOWNED, unowned.size() + " partitions have no owner: " + shortList(unowned)));
@@ -109,14 +127,17 @@ public final class HealthCheck {
                     + " partitions are owned by threads of no registered member: " + shortList(foreign)));
         }
         if (!misplaced.isEmpty()) {
-            findings.add(finding(HealthCondition.ASSIGNMENT, misplaced.size()
-                    + " owners differ from the assignment of the registered members: " + shortList(misplaced)));
+            findings.add(finding(HealthCondition.ASSIGNMENT, byBalance
+                    ? "the owners are not a valid, balanced sticky assignment of the registered members: "
+                    + shortList(misplaced)
+                    : misplaced.size() + " owners differ from the assignment of the registered members: "
+                    + shortList(misplaced)));
         }
 
         String storeStatus = checkStores(in, findings);
         int partitions = expected == null ? in.partitionCounts().values().stream().mapToInt(Integer::intValue).sum()
                 : expected.size();
-        return new HealthReport(in.group(), in.assignor().name(), memberCount, partitions, owned, findings, storeStatus,
+        return new HealthReport(in.group(), assignor.name(), memberCount, partitions, owned, findings, storeStatus,
                 unreadable);
     }
 

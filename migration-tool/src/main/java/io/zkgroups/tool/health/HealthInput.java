@@ -4,12 +4,14 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.Unreadable;
+import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.tool.group.MigrationPhase;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Everything {@link HealthCheck} looks at, read at one moment.
@@ -23,12 +25,29 @@ import java.util.Objects;
  * @param unreadableTopics   registrations of subscribed topics that could not be read
  * @param expectMembers      {@code --expect-members}, or null
  * @param stores             the store check, or null when it is off
+ * @param stickyMembers      the members whose registration advertises the sticky assignor
  */
 public record HealthInput(String group, Map<ConsumerId, Map<String, Integer>> subscriptions,
                           List<Unreadable> unreadableMembers, Map<String, Integer> partitionCounts,
                           List<PartitionOwner> owners, List<Unreadable> unreadableOwners,
                           List<Unreadable> unreadableOffsets, List<Unreadable> unreadableTopics,
-                          PartitionAssignor assignor, Integer expectMembers, StoreCheck stores) {
+                          PartitionAssignor assignor, Integer expectMembers, StoreCheck stores,
+                          Set<ConsumerId> stickyMembers) {
+
+    /** An input in which no member advertises the sticky assignor. */
+    public HealthInput(String group, Map<ConsumerId, Map<String, Integer>> subscriptions,
+                       List<Unreadable> unreadableMembers, Map<String, Integer> partitionCounts,
+                       List<PartitionOwner> owners, List<Unreadable> unreadableOwners,
+                       List<Unreadable> unreadableOffsets, List<Unreadable> unreadableTopics,
+                       PartitionAssignor assignor, Integer expectMembers, StoreCheck stores) {
+        this(group, subscriptions, unreadableMembers, partitionCounts, owners, unreadableOwners, unreadableOffsets,
+                unreadableTopics, assignor, expectMembers, stores, Set.of());
+    }
+
+    /** What the assignor sees: subscriptions, partition counts and who advertises sticky. */
+    public GroupSnapshot snapshot() {
+        return new GroupSnapshot(subscriptions, partitionCounts, stickyMembers);
+    }
 
     /**
      * The dual-commit agreement check.
@@ -64,5 +83,6 @@ public record HealthInput(String group, Map<ConsumerId, Map<String, Integer>> su
         unreadableOffsets = List.copyOf(unreadableOffsets);
         unreadableTopics = List.copyOf(unreadableTopics);
         Objects.requireNonNull(assignor, "assignor");
+        stickyMembers = Set.copyOf(stickyMembers);
     }
 }

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -27,9 +28,11 @@ import java.util.stream.IntStream;
  * @param partitionCounts topic → number of partitions, numbered {@code 0..n-1}; a topic that is absent has no
  *                        partitions (vector V10 of docs/compatibility.md#assignment-vectors: its subscribers
  *                        simply get nothing)
+ * @param stickyMembers   the members whose registration advertises {@link StickyCapability the sticky assignor};
+ *                        only when it holds every member may the group be assigned by {@link StickyAssignor}
  */
 public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
-                            Map<String, Integer> partitionCounts) {
+                            Map<String, Integer> partitionCounts, Set<ConsumerId> stickyMembers) {
 
     /**
      * @throws NullPointerException     if a map, id, topic or count is null
@@ -39,6 +42,23 @@ public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
     public GroupSnapshot {
         subscriptions = copySubscriptions(subscriptions);
         partitionCounts = copyPartitionCounts(partitionCounts);
+        Objects.requireNonNull(stickyMembers, "sticky members cannot be null");
+        stickyMembers = Collections.unmodifiableSortedSet(new TreeSet<>(stickyMembers));
+    }
+
+    /** A snapshot in which no member advertises the sticky assignor (every 0.8.2.2 member's case). */
+    public GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions, Map<String, Integer> partitionCounts) {
+        this(subscriptions, partitionCounts, Set.of());
+    }
+
+    /** The same snapshot with {@code members} as the members that advertise the sticky assignor. */
+    public GroupSnapshot withStickyMembers(Set<ConsumerId> members) {
+        return new GroupSnapshot(subscriptions, partitionCounts, members);
+    }
+
+    /** True if the group has members and every one of them advertises the sticky assignor. */
+    public boolean everyMemberSticky() {
+        return !subscriptions.isEmpty() && stickyMembers.containsAll(subscriptions.keySet());
     }
 
     /** A snapshot of a group with no members and no topics. */
@@ -51,7 +71,7 @@ public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
         Objects.requireNonNull(member, "member cannot be null");
         Map<ConsumerId, Map<String, Integer>> changed = new TreeMap<>(subscriptions);
         changed.put(member, subscription);
-        return new GroupSnapshot(changed, partitionCounts);
+        return new GroupSnapshot(changed, partitionCounts, stickyMembers);
     }
 
     /** All members, in String order. */

@@ -14,6 +14,9 @@ public interface PartitionAssignor {
     /** The {@code partition.assignment.strategy} value of {@link RoundRobinAssignor}. */
     String ROUND_ROBIN = "roundrobin";
 
+    /** The {@code partition.assignment.strategy} value of {@link StickyAssignor}: zkgroups only, never 0.8.2.2's. */
+    String STICKY = "sticky";
+
     /** The strategy name as written in {@code partition.assignment.strategy}. */
     String name();
 
@@ -27,14 +30,14 @@ public interface PartitionAssignor {
 
     /**
      * The assignor for a {@code partition.assignment.strategy} value: {@code "roundrobin"} or {@code "range"},
-     * compared exactly (case-sensitive), like 0.8.2.2.
+     * compared exactly (case-sensitive), like 0.8.2.2, or zkgroups' {@code "sticky"} ({@link StickyAssignor}).
      * <p>
      * Deviation from 0.8.2.2: {@code PartitionAssignor.createInstance} maps <em>any</em> other string, including
      * typos such as {@code "RoundRobin"}, silently to range. We reject such values instead, because a member that
      * silently runs a different strategy than the rest of its group fights them over partitions.
      *
      * @throws NullPointerException     if {@code strategy} is null
-     * @throws IllegalArgumentException if {@code strategy} is neither {@code "range"} nor {@code "roundrobin"};
+     * @throws IllegalArgumentException if {@code strategy} is not {@code "range"}, {@code "roundrobin"} or {@code "sticky"};
      *                                  the message names the value and the allowed ones
      */
     static PartitionAssignor forStrategy(String strategy) {
@@ -42,8 +45,10 @@ public interface PartitionAssignor {
         return switch (strategy) {
             case RANGE -> new RangeAssignor();
             case ROUND_ROBIN -> new RoundRobinAssignor();
+            case STICKY -> new StickyAssignor();
             default -> throw new IllegalArgumentException("unknown partition.assignment.strategy '" + strategy
-                    + "': allowed values are '" + RANGE + "' and '" + ROUND_ROBIN + "' (exact, case-sensitive; "
+                    + "': allowed values are '" + RANGE + "', '" + ROUND_ROBIN + "' and '" + STICKY
+                    + "' (exact, case-sensitive; "
                     + "0.8.2.2 would silently treat this value as '" + RANGE + "')");
         };
     }

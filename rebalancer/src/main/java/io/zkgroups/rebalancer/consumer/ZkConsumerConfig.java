@@ -168,8 +168,13 @@ public final class ZkConsumerConfig {
         resetPolicy();
         restartGrace();
         String strategy = get("partition.assignment.strategy");
-        if (!strategy.equals("range") && !strategy.equals("roundrobin")) {
-            throw bad("partition.assignment.strategy", "must be range or roundrobin (0.8.2.2 would silently use range)");
+        if (!strategy.equals("range") && !strategy.equals("roundrobin") && !strategy.equals("sticky")) {
+            throw bad("partition.assignment.strategy", "must be range, roundrobin or sticky (0.8.2.2 would silently use"
+                    + " range; sticky is zkgroups' own, see docs/sticky.md)");
+        }
+        if (strategy.equals("sticky") && "false".equalsIgnoreCase(values.get(ADVERTISE_CAPABILITIES))) {
+            throw bad(ADVERTISE_CAPABILITIES, "cannot be false with partition.assignment.strategy=sticky: members learn"
+                    + " from the advertised capabilities that everyone computes the sticky assignment");
         }
         String consumerTimeout = get("consumer.timeout.ms");
         try {
@@ -329,8 +334,9 @@ public final class ZkConsumerConfig {
         return Duration.ofMillis(Integer.parseInt(get("rebalance.backoff.ms")));
     }
 
+    /** True if set, and always for the sticky strategy, which is chosen through the advertised capabilities. */
     public boolean advertiseCapabilities() {
-        return Boolean.parseBoolean(get(ADVERTISE_CAPABILITIES));
+        return Boolean.parseBoolean(get(ADVERTISE_CAPABILITIES)) || assignmentStrategy().equals("sticky");
     }
 
     public Duration metadataRefresh() {

@@ -639,7 +639,8 @@ public final class GroupMember implements Closeable {
         malformed = listing.unreadable();
         reportUnreadable("topics", List.copyOf(topicCounts.unreadable().values()));
         return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
-                counts, topicCounts.unreadable(), new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts));
+                counts, topicCounts.unreadable(), new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts,
+                        GroupView.advertisingSticky(admitted)));
     }
 
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {

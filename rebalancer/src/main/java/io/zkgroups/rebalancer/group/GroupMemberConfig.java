@@ -1,5 +1,7 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.rebalancer.assign.StickyCapability;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
@@ -14,7 +16,8 @@ import java.util.Objects;
  * @param group                 the group id
  * @param consumerId            this member's consumer id (znode name under {@code /consumers/G/ids})
  * @param subscription          what it consumes
- * @param assignmentStrategy    {@code range} or {@code roundrobin}, as in 0.8.2.2
+ * @param assignmentStrategy    {@code range} or {@code roundrobin}, as in 0.8.2.2, or {@code sticky} (which
+ *                              always advertises: the group is sticky only while every member says so)
  * @param excludeInternalTopics wildcards skip {@code __consumer_offsets}
  * @param debounce              how long events are gathered before an attempt runs
  * @param initialBackoff        first wait after a failed attempt; doubles up to {@code maxBackoff}, with jitter
@@ -85,11 +88,15 @@ public record GroupMemberConfig(String group, ConsumerId consumerId, Subscriptio
 
     /** The capability key's content when advertised. */
     Map<String, String> capabilities() {
-        if (!advertiseCapabilities) {
+        boolean sticky = assignmentStrategy.equals(PartitionAssignor.STICKY);
+        if (!advertiseCapabilities && !sticky) {
             return Map.of();
         }
         Map<String, String> capabilities = new java.util.LinkedHashMap<>(); // a fixed key order: the same bytes every run
         capabilities.put("assignor", assignmentStrategy);
+        if (sticky) {
+            capabilities.put(StickyCapability.KEY, StickyCapability.VERSION);
+        }
         capabilities.put("v", "1");
         return java.util.Collections.unmodifiableMap(capabilities);
     }

@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
+import io.zkgroups.rebalancer.assign.StickyCapability;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.store.Member;
@@ -63,6 +64,17 @@ record GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Se
             subscriptions.put(id, streams);
         });
         return subscriptions;
+    }
+
+    /** The members whose registration says they compute the sticky assignment (see {@link StickyCapability}). */
+    static Set<ConsumerId> advertisingSticky(Map<ConsumerId, Member> admitted) {
+        Set<ConsumerId> sticky = new TreeSet<>();
+        admitted.forEach((id, member) -> {
+            if (StickyCapability.advertisedBy(member.registration().capabilities())) {
+                sticky.add(id);
+            }
+        });
+        return sticky;
     }
 
     /** The first {@code cap} members in registration order (czxid); everyone when {@code cap == 0}. */

@@ -15,15 +15,17 @@ class PartitionAssignorTest {
                 .extracting(PartitionAssignor::name).isEqualTo("range");
         assertThat(PartitionAssignor.forStrategy("roundrobin")).isInstanceOf(RoundRobinAssignor.class)
                 .extracting(PartitionAssignor::name).isEqualTo("roundrobin");
+        assertThat(PartitionAssignor.forStrategy("sticky")).isInstanceOf(StickyAssignor.class)
+                .extracting(PartitionAssignor::name).isEqualTo("sticky");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"RoundRobin", "round-robin", "Range", "range ", "", "sticky"})
+    @ValueSource(strings = {"RoundRobin", "round-robin", "Range", "range ", "", "Sticky"})
     void rejectsAnyOtherValueInsteadOfSilentlyFallingBackToRangeLike082(String strategy) {
         assertThatThrownBy(() -> PartitionAssignor.forStrategy(strategy))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown partition.assignment.strategy '" + strategy + "': allowed values are 'range'"
-                        + " and 'roundrobin' (exact, case-sensitive; 0.8.2.2 would silently treat this value as"
+                .hasMessage("unknown partition.assignment.strategy '" + strategy + "': allowed values are 'range',"
+                        + " 'roundrobin' and 'sticky' (exact, case-sensitive; 0.8.2.2 would silently treat this value as"
                         + " 'range')");
     }
 
