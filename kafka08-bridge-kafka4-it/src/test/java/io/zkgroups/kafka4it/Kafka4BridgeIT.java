@@ -1,8 +1,11 @@
 package io.zkgroups.kafka4it;
 
+import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.registry.testing.ChildOutput;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,9 +20,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -31,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * consumes from a Kafka 4.4 broker in KRaft mode — which a 0.8.2.2 consumer cannot talk to at all (Kafka 4.0 removed
  * the request versions it speaks). The group lives in ZooKeeper as before; only the brokers' address is new, given
  * outside the program as {@code -Dzkgroups.consumer.bootstrap.servers} (a KRaft broker registers nothing in ZooKeeper).
+ * The same for {@code ZkGroupConsumer} itself: two members of one ZooKeeper group share a Kafka 4.4 topic.
  */
 @Timeout(180)
 class Kafka4BridgeIT {
@@ -92,6 +99,69 @@ class Kafka4BridgeIT {
             String offset = new String(curator.getData().forPath("/consumers/" + group + "/offsets/" + topic + "/" + p),
                     StandardCharsets.UTF_8);
             assertThat(offset).as("offset of partition %d committed in ZooKeeper at shutdown", p).isEqualTo("80");
+        }
+    }
+
+    @Test
+    void zkGroupConsumersCoordinatedInZooKeeperConsumeFromAKafka44BrokerInKRaftMode() throws Exception {
+        String group = "kafka4-zkgroups";
+        String topic = group + "-t";
+        int partitions = 4;
+        kafka.createTopic(topic, partitions);
+        Properties p = new Properties();
+        p.setProperty("zookeeper.connect", zk.connectString());
+        p.setProperty("group.id", group);
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers()); // partitions from Kafka: nothing in /brokers
+        p.setProperty("auto.offset.reset", "smallest");
+        p.setProperty("auto.commit.enable", "false");
+        Map<String, String> consumedBy = new HashMap<>(); // "partition@offset" -> consumer
+        List<String> repeats = new ArrayList<>();
+        try (ZkGroupConsumer<String, String> a = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+             ZkGroupConsumer<String, String> b = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            a.subscribe(List.of(topic));
+            b.subscribe(List.of(topic));
+            await("both members own two partitions (range)").atMost(WAIT).until(() -> {
+                pollInto(a, "a", consumedBy, repeats);
+                pollInto(b, "b", consumedBy, repeats);
+                return a.assignment().size() == 2 && b.assignment().size() == 2;
+            });
+            kafka.produce(topic, partitions, 0, 30);
+            await("the 120 records produced").atMost(WAIT).until(() -> {
+                pollInto(a, "a", consumedBy, repeats);
+                pollInto(b, "b", consumedBy, repeats);
+                return consumedBy.size() >= 120;
+            });
+            a.commitSync();
+            b.commitSync();
+
+            assertThat(repeats).as("records handed out twice").isEmpty();
+            assertThat(consumedBy).hasSize(120);
+            for (int partition = 0; partition < partitions; partition++) {
+                String owner = consumedBy.get(partition + "@0");
+                for (int offset = 0; offset < 30; offset++) {
+                    assertThat(consumedBy.get(partition + "@" + offset)).as("partition %d consumed by its owner", partition)
+                            .isEqualTo(owner);
+                }
+            }
+            CuratorFramework curator = zk.newClient();
+            assertThat(curator.getChildren().forPath("/consumers/" + group + "/ids")).hasSize(2);
+            assertThat(curator.getChildren().forPath("/consumers/" + group + "/owners/" + topic))
+                    .containsExactlyInAnyOrder("0", "1", "2", "3");
+            for (int partition = 0; partition < partitions; partition++) {
+                assertThat(new String(curator.getData().forPath("/consumers/" + group + "/offsets/" + topic + "/" + partition),
+                        StandardCharsets.UTF_8)).as("offset of partition %d in ZooKeeper", partition).isEqualTo("30");
+            }
+            assertThat(curator.checkExists().forPath("/brokers/ids")).as("a KRaft broker is not in ZooKeeper").isNull();
+        }
+    }
+
+    private static void pollInto(ZkGroupConsumer<String, String> consumer, String name, Map<String, String> consumedBy,
+                                 List<String> repeats) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(50))) {
+            String key = r.partition() + "@" + r.offset();
+            if (consumedBy.putIfAbsent(key, name) != null) {
+                repeats.add(key + " by " + name);
+            }
         }
     }
 
