@@ -1,6 +1,13 @@
 package io.zkgroups.rebalancer.assign;
 
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A 0.8.2.2 {@code partition.assignment.strategy}: a pure function from a group snapshot to the whole group's
@@ -27,6 +34,22 @@ public interface PartitionAssignor {
      * @throws AssignmentRefusedException when the strategy cannot assign this group the way 0.8.2.2 members would
      */
     Assignment assign(GroupSnapshot group);
+
+    /** How an assignor that treats each topic on its own assigns one topic's partitions to its threads. */
+    @FunctionalInterface
+    interface TopicAssigner {
+        void assign(List<ThreadId> threads, List<TopicAndPartition> partitions, Map<TopicAndPartition, ThreadId> owners);
+    }
+
+    /** The group's assignment, each subscribed topic assigned on its own by {@code assigner} (range, sticky). */
+    static Assignment topicByTopic(GroupSnapshot group, TopicAssigner assigner) {
+        Objects.requireNonNull(group, "group snapshot cannot be null");
+        SortedMap<TopicAndPartition, ThreadId> owners = new TreeMap<>();
+        for (String topic : group.subscribedTopics()) {
+            assigner.assign(group.threadsOf(topic), group.partitionsOf(topic), owners);
+        }
+        return new Assignment(owners);
+    }
 
     /**
      * The assignor for a {@code partition.assignment.strategy} value: {@code "roundrobin"} or {@code "range"},

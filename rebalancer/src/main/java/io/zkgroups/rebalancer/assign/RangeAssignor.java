@@ -5,9 +5,6 @@ import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * 0.8.2.2's default {@code range} strategy (docs/compatibility.md#range), topic by topic.
@@ -41,12 +38,7 @@ public final class RangeAssignor implements PartitionAssignor {
 
     @Override
     public Assignment assign(GroupSnapshot group) {
-        Objects.requireNonNull(group, "group snapshot cannot be null");
-        SortedMap<TopicAndPartition, ThreadId> owners = new TreeMap<>();
-        for (String topic : group.subscribedTopics()) {
-            assignTopic(group.threadsOf(topic), group.partitionsOf(topic), owners);
-        }
-        return new Assignment(owners);
+        return PartitionAssignor.topicByTopic(group, RangeAssignor::assignTopic);
     }
 
     private static void assignTopic(List<ThreadId> threads, List<TopicAndPartition> partitions,

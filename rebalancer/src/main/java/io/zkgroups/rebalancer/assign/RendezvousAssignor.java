@@ -6,9 +6,7 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
-import java.util.SortedMap;
-import java.util.TreeMap;
+import java.util.Map;
 
 /**
  * Rendezvous (highest-random-weight) hashing with bounded loads, per topic: a pure function of the group's
@@ -44,16 +42,11 @@ public final class RendezvousAssignor implements PartitionAssignor {
 
     @Override
     public Assignment assign(GroupSnapshot group) {
-        Objects.requireNonNull(group, "group snapshot cannot be null");
-        SortedMap<TopicAndPartition, ThreadId> owners = new TreeMap<>();
-        for (String topic : group.subscribedTopics()) {
-            assignTopic(group.threadsOf(topic), group.partitionsOf(topic), owners);
-        }
-        return new Assignment(owners);
+        return PartitionAssignor.topicByTopic(group, RendezvousAssignor::assignTopic);
     }
 
     private static void assignTopic(List<ThreadId> threads, List<TopicAndPartition> partitions,
-                                    SortedMap<TopicAndPartition, ThreadId> owners) {
+                                    Map<TopicAndPartition, ThreadId> owners) {
         int n = threads.size();
         int p = partitions.size();
         if (n == 0 || p == 0) {

@@ -140,6 +140,11 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         }
         bridge.pollThreadGone();
         member.close();
+        forgetMember();
+    }
+
+    /** After the member left or handed its session off: no member, no subscription, no events for it. */
+    private void forgetMember() {
         metrics.detach(member);
         events.removeIf(e -> !(e instanceof RebalanceEvent.Wakeup));
         member = null;
@@ -165,12 +170,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         }
         bridge.pollThreadGone();
         Optional<SessionOwnership> handedOver = member.handOff();
-        metrics.detach(member);
-        events.removeIf(e -> !(e instanceof RebalanceEvent.Wakeup));
-        member = null;
-        bridge = null;
-        subscription = Set.of();
-        subscribedPattern = null;
+        forgetMember();
         return handedOver;
     }
 
