@@ -36,6 +36,14 @@ final class CliCluster implements AutoCloseable {
 
     /** What one CLI run printed and returned. */
     record Run(int code, String out, String err) {
+        private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+        /** Standard output read as JSON (it must be a JSON document, or the assertion names the run). */
+        com.fasterxml.jackson.databind.JsonNode json() throws java.io.IOException {
+            org.assertj.core.api.Assertions.assertThat(out).as(toString()).startsWith("{");
+            return JSON.readTree(out);
+        }
+
         @Override
         public String toString() {
             return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -42,15 +41,7 @@ class ConsumeOverTlsCliIT {
         plain = CuratorFrameworkFactory.newClient(zk.connectString(), new ExponentialBackoffRetry(100, 5));
         plain.start();
         assertThat(plain.blockUntilConnected(30, TimeUnit.SECONDS)).isTrue();
-        tlsConfig = dir.resolve("zk-tls.properties");
-        Files.writeString(tlsConfig, """
-                zookeeper.ssl.client.enable=true
-                zookeeper.clientCnxnSocket=org.apache.zookeeper.ClientCnxnSocketNetty
-                zookeeper.ssl.keystore.location=%1$s
-                zookeeper.ssl.keystore.password=%3$s
-                zookeeper.ssl.truststore.location=%2$s
-                zookeeper.ssl.truststore.password=%3$s
-                """.formatted(stores.keyStore(), stores.trustStore(), stores.password()));
+        tlsConfig = stores.writeZooKeeperClientConfig(dir.resolve("zk-tls.properties"));
     }
 
     @AfterAll

@@ -1,7 +1,6 @@
 package io.zkgroups.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(120)
 class DescribeViewsCliIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static CliCluster c;
 
     /** views-a: stable, two members (host1 owns 0,1; c2 owns 2 — range order); views-b: empty, offsets only. */
@@ -44,11 +42,6 @@ class DescribeViewsCliIT {
         }
     }
 
-    private static JsonNode json(CliCluster.Run run) throws Exception {
-        assertThat(run.out()).as(run.toString()).startsWith("{");
-        return JSON.readTree(run.out());
-    }
-
     @Test
     void membersViewShowsEachMembersHostThreadsAndOwnedPartitions() throws Exception {
         CliCluster.Run table = c.cli("groups", "describe", "--group", "views-a", "--members");
@@ -59,7 +52,7 @@ class DescribeViewsCliIT {
                 .matches("GROUP\\s+CONSUMER-ID\\s+HOST\\s+THREADS\\s+#PARTITIONS\\s+ASSIGNMENT\\s+SUBSCRIPTION");
         assertThat(table.out()).containsPattern("views-a\\s+views-a_a1-1795988905284-59cb08f9\\s+a1\\s+2\\s+2\\s+views:0,1\\s+views:2")
                 .containsPattern("views-a\\s+views-a_c2\\s+-\\s+1\\s+1\\s+views:2\\s+views:1");
-        JsonNode d = json(json);
+        JsonNode d = json.json();
         assertThat(d.path("group").asText()).isEqualTo("views-a");
         JsonNode first = d.path("members").get(0);
         assertThat(first.path("consumerId").asText()).isEqualTo("views-a_a1-1795988905284-59cb08f9");
@@ -79,7 +72,7 @@ class DescribeViewsCliIT {
         assertThat(table.out()).containsPattern("views-a\\s+stable\\s+2\\s+range\\s+zookeeper-only\\s+3/3\\s+"
                         + java.util.regex.Pattern.quote(c.zookeeper() + " /consumers/views-a"))
                 .containsPattern("views-b\\s+empty\\s+0\\s+range\\s+zookeeper-only\\s+0/1\\s+");
-        JsonNode s = json(json);
+        JsonNode s = json.json();
         assertThat(s.path("state").asText()).isEqualTo("stable");
         assertThat(s.path("members").asInt()).isEqualTo(2);
         assertThat(s.path("strategy").asText()).isEqualTo("range");
@@ -99,7 +92,7 @@ class DescribeViewsCliIT {
         assertThat(table.out()).contains("GROUP views-a  STATE stable").contains("GROUP views-b  STATE empty")
                 .doesNotContain("nope");
         assertThat(json.code()).isEqualTo(3);
-        JsonNode doc = json(json);
+        JsonNode doc = json.json();
         assertThat(doc.path("groups")).hasSize(1);
         assertThat(doc.path("groups").get(0).path("group").asText()).isEqualTo("views-a");
         assertThat(doc.path("unknownGroups").toString()).isEqualTo("[\"nope\"]");
@@ -110,7 +103,7 @@ class DescribeViewsCliIT {
         CliCluster.Run run = c.cli("groups", "describe", "--all-groups", "--state", "--output", "json");
 
         assertThat(run.code()).as(run.toString()).isZero();
-        assertThat(json(run).path("groups").findValuesAsText("group")).contains("views-a", "views-b");
+        assertThat(run.json().path("groups").findValuesAsText("group")).contains("views-a", "views-b");
     }
 
     @Test

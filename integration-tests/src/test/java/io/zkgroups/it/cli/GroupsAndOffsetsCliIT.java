@@ -1,7 +1,6 @@
 package io.zkgroups.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zkgroups.tool.ExitCode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +23,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(120)
 class GroupsAndOffsetsCliIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static CliCluster c;
 
     @BeforeAll
@@ -39,11 +37,6 @@ class GroupsAndOffsetsCliIT {
         if (c != null) {
             c.close();
         }
-    }
-
-    private static JsonNode json(CliCluster.Run run) throws Exception {
-        assertThat(run.out()).as(run.toString()).startsWith("{");
-        return JSON.readTree(run.out());
     }
 
     @Test
@@ -61,7 +54,7 @@ class GroupsAndOffsetsCliIT {
         CliCluster.Run run = c.cli("groups", "describe", "--group", g, "--output", "json");
 
         assertThat(run.code()).as(run.toString()).isZero();
-        JsonNode d = json(run);
+        JsonNode d = run.json();
         assertThat(d.path("state").asText()).isEqualTo("stable");
         assertThat(d.path("phase").asText()).isEqualTo("zookeeper-only");
         assertThat(d.path("strategy").asText()).isEqualTo("range");
@@ -87,7 +80,7 @@ class GroupsAndOffsetsCliIT {
 
         CliCluster.Run list = c.cli("groups", "list", "--output", "json");
         assertThat(list.code()).isZero();
-        assertThat(json(list).path("groups").findValuesAsText("group")).contains(g);
+        assertThat(list.json().path("groups").findValuesAsText("group")).contains(g);
         assertThat(c.cli("groups", "list").out()).containsPattern("gdesc\\s+active\\s+3\\s+orders");
     }
 

@@ -60,15 +60,7 @@ class SecureZooKeeperIT {
         anonymous = CuratorFrameworkFactory.newClient(zk.connectString(), new ExponentialBackoffRetry(100, 5));
         anonymous.start();
         assertThat(anonymous.blockUntilConnected(30, TimeUnit.SECONDS)).isTrue();
-        tlsConfig = dir.resolve("zk-tls.properties");
-        Files.writeString(tlsConfig, """
-                zookeeper.ssl.client.enable=true
-                zookeeper.clientCnxnSocket=org.apache.zookeeper.ClientCnxnSocketNetty
-                zookeeper.ssl.keystore.location=%1$s
-                zookeeper.ssl.keystore.password=%3$s
-                zookeeper.ssl.truststore.location=%2$s
-                zookeeper.ssl.truststore.password=%3$s
-                """.formatted(stores.keyStore(), stores.trustStore(), stores.password()));
+        tlsConfig = stores.writeZooKeeperClientConfig(dir.resolve("zk-tls.properties"));
     }
 
     @AfterAll

@@ -1,6 +1,7 @@
 package io.zkgroups.registry.testing;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,5 +50,18 @@ public record TestKeyStores(Path keyStore, Path trustStore, String password) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running keytool", e);
         }
+    }
+
+    /** Writes a ZooKeeper client configuration (as for {@code --zk-tls-config-file}) for mutual TLS with this pair. */
+    public Path writeZooKeeperClientConfig(Path file) throws IOException {
+        Files.writeString(file, """
+                zookeeper.ssl.client.enable=true
+                zookeeper.clientCnxnSocket=org.apache.zookeeper.ClientCnxnSocketNetty
+                zookeeper.ssl.keystore.location=%1$s
+                zookeeper.ssl.keystore.password=%3$s
+                zookeeper.ssl.truststore.location=%2$s
+                zookeeper.ssl.truststore.password=%3$s
+                """.formatted(keyStore, trustStore, password));
+        return file;
     }
 }
