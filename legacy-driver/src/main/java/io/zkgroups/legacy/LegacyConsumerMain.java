@@ -20,11 +20,13 @@ import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -79,6 +81,10 @@ public final class LegacyConsumerMain {
     private final PrintStream out;
     private final Options options;
     private final AtomicLong remaining;
+    /** How long close() waits for the streams to finish their current message (ConsumerGroupExample: 5 s). */
+    private static final Duration STREAM_DRAIN = Duration.ofSeconds(5);
+
+    private final List<Thread> streamThreads = new CopyOnWriteArrayList<>();
     private ZookeeperConsumerConnector connector;
     private volatile boolean closed;
 
@@ -142,6 +148,7 @@ public final class LegacyConsumerMain {
         for (KafkaStream<byte[], byte[]> stream : streams) {
             Thread t = new Thread(() -> consume(stream), "legacy-driver-stream-" + i++);
             t.setDaemon(true);
+            streamThreads.add(t);
             t.start();
         }
         if (!closed) {
@@ -208,8 +215,33 @@ public final class LegacyConsumerMain {
         closed = true;
         if (connector != null) {
             connector.shutdown();
+            awaitStreams();
         }
         emit("CLOSED");
+    }
+
+    /**
+     * Lets each stream finish the message it holds, as ConsumerGroupExample's executor.awaitTermination does:
+     * 0.8.2.2's next() moves the consumed offset before it returns, so the shutdown's commit already covers that
+     * message; exiting before the stream prints it would lose it.
+     */
+    private void awaitStreams() {
+        long deadline = System.nanoTime() + STREAM_DRAIN.toNanos();
+        for (Thread stream : streamThreads) {
+            long left = deadline - System.nanoTime();
+            try {
+                if (left > 0) {
+                    stream.join(Math.max(1, left / 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (stream.isAlive()) {
+                System.err.println("stream " + stream.getName() + " still busy " + STREAM_DRAIN.toMillis()
+                        + " ms after shutdown; exiting without it");
+            }
+        }
     }
 
     private void fatal(Throwable e) {

@@ -189,6 +189,10 @@ class Kafka08BridgeIT {
             LegacyConsumerProcess killed = members.join(member(group, "a-killed", topic, 1).onBridge()
                     .property("zookeeper.session.timeout.ms", "2000"));
             awaitOwners(group, topic, "a-killed-0", "a-killed-0", "a-killed-0", "a-killed-0");
+            // Partitions 2 and 3 move to b-zk gracefully; the log shows that hand-over only if a-killed delivered
+            // from them first.
+            await("a-killed delivers from every partition").atMost(WAIT).until(() -> IntStream.range(0, partitions)
+                    .allMatch(p -> "a-killed".equals(log.lastDeliverer(new TopicPartition(topic, p)))));
             members.zk("b-zk", servers.consumerProperties(group, "b-zk", 6000));
             awaitOwners(group, topic, "a-killed-0", "a-killed-0", "b-zk-0", "b-zk-0");
 
