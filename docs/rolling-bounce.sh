@@ -8,9 +8,9 @@
 # `kill` does not): a gate that runs while the old member is still leaving can see the group as it was.
 #
 # Before the first bounce and after each one, the group must be healthy: exactly --members members registered,
-# every partition owned, owners exactly as the assignor computes them, no change for --settle. The store check is
-# off during a bounce (members of both configurations commit differently while the bounce is in progress); run
-# `zkgroups health` without --no-store-check and `zkgroups migrate verify` after the last bounce
+# every partition owned, owners exactly as the assignor computes them, no change of members, owners or topics for
+# --settle. The store check is off during a bounce (members of both configurations commit differently while the
+# bounce is in progress); run `zkgroups health` without --no-store-check and `zkgroups migrate verify` after the last bounce
 # (docs/migration-runbook.md).
 #
 # Exit codes (each outcome also says what happened on stderr, prefixed `rolling-bounce:`):

@@ -19,7 +19,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.zkgroups.it.cli.CliCluster.tp;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,6 +47,7 @@ class HealthCliIT {
         c.kafka.createTopic("legacy", 2);
         c.kafka.createTopic("hb", 2);
         c.kafka.createTopic("hs", 4);
+        c.kafka.createTopic("hset", 2);
     }
 
     @AfterAll
@@ -241,6 +245,75 @@ class HealthCliIT {
         JsonNode doc = JSON.readTree(out.toString(StandardCharsets.UTF_8));
         assertThat(doc.path("evaluations").asInt()).isGreaterThanOrEqualTo(2);
         assertThat(doc.path("elapsedMillis").asLong()).isLessThan(30_000);
+    }
+
+    @Test
+    void aSettleIsNotRestartedByTheOffsetsALiveGroupCommits() throws Exception {
+        String g = "gsettle";
+        CliCluster.Member a = c.member(g, "a", Map.of("hset", 1));
+        a.claim("hset", 0, 0, 1);
+        try (Repeating commits = new Repeating(n -> c.setZk(g, "hset", (int) (n % 2), n))) {
+            commits.awaitRounds(3);
+            CompletableFuture<CliCluster.Run> health = CompletableFuture.supplyAsync(
+                    () -> c.cli("health", "--group", g, "--wait", "30s", "--settle", "1s"));
+            CliCluster.Run settled = health.get(60, TimeUnit.SECONDS);
+            assertThat(settled.code()).as(settled.toString()).isZero();
+            assertThat(commits.rounds()).as("offsets were committed while it settled").isGreaterThan(3);
+        }
+    }
+
+    @Test
+    void aGroupThatKeepsChangingWithinTheSettleTimeFailsWhenTheWaitIsOver() throws Exception {
+        String g = "gunsettled";
+        CliCluster.Member a = c.member(g, "a", Map.of("hset", 1));
+        a.claim("hset", 0, 0, 1);
+        String registration = a.registry().layout().member(g, a.id());
+        byte[] bytes = a.session().getData().forPath(registration);
+        // the same bytes again: a NodeDataChanged on the registration, the group stays healthy throughout
+        try (Repeating touches = new Repeating(n -> a.session().setData().forPath(registration, bytes))) {
+            touches.awaitRounds(2);
+            CompletableFuture<CliCluster.Run> health = CompletableFuture.supplyAsync(
+                    () -> c.cli("health", "--group", g, "--wait", "2s", "--settle", "1s"));
+            CliCluster.Run unsettled = health.get(60, TimeUnit.SECONDS);
+            assertThat(unsettled.code()).as(unsettled.toString()).isEqualTo(ExitCode.HEALTH_ASSIGNMENT.code());
+            assertThat(unsettled.out()).contains("not settled");
+        }
+        assertThat(c.cli("health", "--group", g, "--wait", "30s", "--settle", "1s").code())
+                .as("settles once the changes stop").isZero();
+    }
+
+    /** Runs {@code step} every 100 ms (the pace of a member's commits) on a thread of its own. */
+    private static final class Repeating implements AutoCloseable {
+        interface Step {
+            void run(long round) throws Exception;
+        }
+
+        private final AtomicLong rounds = new AtomicLong();
+        private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor();
+
+        Repeating(Step step) {
+            thread.scheduleWithFixedDelay(() -> {
+                try {
+                    step.run(rounds.incrementAndGet());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, 0, 100, TimeUnit.MILLISECONDS);
+        }
+
+        long rounds() {
+            return rounds.get();
+        }
+
+        void awaitRounds(long n) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> rounds.get() >= n);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            thread.shutdown();
+            assertThat(thread.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
     }
 
     @Test

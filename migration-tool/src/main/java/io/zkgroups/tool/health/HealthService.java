@@ -1,5 +1,6 @@
 package io.zkgroups.tool.health;
 
+import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.tool.CliException;
@@ -27,7 +28,8 @@ import java.util.function.Consumer;
 /**
  * {@code health}: evaluates {@link HealthCheck} on a fresh read of the group; with a wait, re-evaluates on every
  * ZooKeeper change under the group (members, owners, offsets) and of its subscribed topics until the group is
- * healthy or the time is up. Kafka has no watches: while the only failure is the store check, or Kafka did not answer,
+ * healthy or the time is up. A settle then waits for members, owners and topics (not offsets) to stay still, within
+ * the wait. Kafka has no watches: while the only failure is the store check, or Kafka did not answer,
  * Kafka is re-read every {@link #KAFKA_RECHECK}. With {@code --max-stall}, {@link StallCheck} looks at the progress of
  * every partition with an offset; offsets read from Kafka are watched for that long before they are judged.
  */
@@ -66,7 +68,9 @@ public final class HealthService {
         if (stalls != null) {
             clients.requireKafka("health --max-stall (it compares offsets with the log end)");
         }
-        Signal signal = new Signal();
+        // Committed offsets change all the time in a live group: they wake a wait for health, never restart a settle.
+        String offsets = ZkLayout.root().offsets(request.group());
+        Signal signal = new Signal(path -> path.equals(offsets) || path.startsWith(offsets + "/"));
         boolean waiting = !request.waitFor().isZero();
         long start = System.nanoTime();
         long deadline = start + request.waitFor().toNanos();
@@ -74,6 +78,7 @@ public final class HealthService {
         try {
             while (true) {
                 long seen = signal.version();
+                long seenShape = signal.shapeVersion();
                 GroupView view = reader.read(request.group(), waiting ? signal : null, request.storeCheck() || stalls != null);
                 if (!view.existsInZk() && !waiting) {
                     throw new CliException(ExitCode.NOT_FOUND, "group " + request.group() + " not found: no /consumers/"
@@ -105,10 +110,13 @@ public final class HealthService {
                 long now = System.nanoTime();
                 boolean complete = kafkaProblem == null && judgeableAt.isEmpty();
                 if (report.healthy() && complete) {
-                    if (request.settle().isZero() || !signal.awaitChange(seen, request.settle().toNanos())) {
+                    if (request.settle().isZero() || !signal.awaitShapeChange(seenShape, request.settle().toNanos())) {
                         return result;
                     }
-                    continue; // something moved while settling: look again
+                    if (System.nanoTime() >= deadline) {
+                        return unsettled(result, request.settle(), start);
+                    }
+                    continue; // members, owners or topics moved while settling: look again
                 }
                 long waitNanos;
                 if (judgeableAt.isPresent() && report.healthy()) {
@@ -135,6 +143,15 @@ public final class HealthService {
             Thread.currentThread().interrupt();
             throw new CliException(ExitCode.INTERNAL, "interrupted while waiting for group " + request.group(), e);
         }
+    }
+
+    /** A healthy evaluation whose group changed again within the settle time, when the wait is over. */
+    private static Result unsettled(Result healthy, Duration settle, long start) {
+        HealthReport report = healthy.report().withFindings(List.of(new HealthReport.Finding(HealthCondition.ASSIGNMENT,
+                "not settled: the group's members, owners or topics changed within " + settle.toMillis()
+                        + " ms (--settle) of its last healthy evaluation, until the wait was over")));
+        return new Result(report, healthy.phase(), healthy.phaseEvidence(), healthy.strategyReason(), healthy.evaluations(),
+                Duration.ofNanos(System.nanoTime() - start).toMillis(), healthy.kafkaProblem());
     }
 
     /** Every partition of an existing topic with an offset the group reads: that offset, the log end, its mtime. */
