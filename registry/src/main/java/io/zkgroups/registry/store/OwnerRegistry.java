@@ -44,12 +44,15 @@ public final class OwnerRegistry {
     private final ClaimWriter claimWriter;
     /** Armed on every owner znode this registry reads with a watch: vouches for our claims, wakes deletion waiters. */
     private final WatchedOwners watched = new WatchedOwners();
+    /** The same watcher, armed once per topic directory where the server has persistent watches (3.6+). */
+    private final OwnerDirectoryWatch directoryWatch;
 
     public OwnerRegistry(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
         this.writes = new SessionWrites(znodes);
         this.claimWriter = new ClaimWriter(znodes, writes, layout);
+        this.directoryWatch = new OwnerDirectoryWatch(znodes, watched);
     }
 
     /**
@@ -74,6 +77,7 @@ public final class OwnerRegistry {
      */
     public void prepareClaims(String group, Collection<String> topics) {
         claimWriter.ensureTopicParents(group, topics);
+        directoryWatch.covers(znodes.sessionId(), topics.stream().map(topic -> layout.owners(group, topic)).toList());
     }
 
     /**
@@ -97,13 +101,17 @@ public final class OwnerRegistry {
                                                                   Watcher letGo) {
         claimWriter.ensureParents(group, claims.keySet());
         long session = znodes.sessionId();
+        // a persistent watch on each claimed topic's directory: nothing claimed needs reading to be watched
+        boolean covered = !claims.isEmpty() && directoryWatch.covers(session, claims.keySet().stream()
+                .map(TopicAndPartition::topic).distinct().map(topic -> layout.owners(group, topic)).toList());
+        long mark = watched.mark();
         Map<String, Integer> releasable = ownNodes(group, release, List.of(), session);
         Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
         if (letGo != null) {
             claimPaths.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before the read: no event is missed
         }
         releasable.keySet().forEach(watched::forget);
-        ClaimWriter.Round round = claimWriter.send(session, group, member, releasable, claims, watched);
+        ClaimWriter.Round round = claimWriter.send(session, group, member, releasable, claims, watched, !covered);
         if (!round.released()) {
             // a node we vouched for changed under us (or the session ended): read, then release what is still ours
             releaseAnd(session, group, release, Map.of(), List.of());
@@ -115,8 +123,12 @@ public final class OwnerRegistry {
             }
         });
         Set<String> undone = claimWriter.undo(round); // nothing, if everything was claimed
-        claimPaths.keySet().stream().filter(path -> round.isOurs(path) && !undone.contains(path))
-                .forEach(path -> watched.vouch(path, session, round.read(path).orElseThrow().stat().getVersion()));
+        if (covered && round.claimed()) {
+            claimPaths.keySet().forEach(path -> watched.vouch(path, session, 0, mark)); // created now: version 0
+        } else {
+            claimPaths.keySet().stream().filter(path -> round.isOurs(path) && !undone.contains(path))
+                    .forEach(path -> watched.vouch(path, session, round.read(path).orElseThrow().stat().getVersion(), mark));
+        }
         if (round.claimed()) {
             return Map.of();
         }
