@@ -2,6 +2,7 @@ package io.zkgroups.registry.store;
 
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,12 +13,15 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One persistent recursive watch per owner topic directory ({@code /consumers/G/owners/T}), armed once per session
- * and connection with {@link WatchedOwners} as its watcher: it hears the deletion or change of every owner znode
- * below, so a claim needs no read of what it created to be vouched for, nor a read per held znode to wait for it.
+ * and connection with {@link WatchedOwners} as its watcher, then listed: it hears the creation, deletion or change of
+ * every owner znode below, so a claim needs no read of what it created to be vouched for, nor a read per held znode to
+ * wait for it, and a member can tell which of the partitions it is about to claim are still held before it claims.
  * <p>
- * Persistent watches are ZooKeeper 3.6+. An older server (3.4, 3.5) answers {@code addWatch} with UNIMPLEMENTED:
- * from then on this registry never asks again and {@link #covers} is false, so claims read their owner znodes back
- * under one-shot watches, as they always did. A directory is armed again after every disconnection (ZooKeeper does
+ * Persistent watches are ZooKeeper 3.6+. An older server (3.4, 3.5) answers {@code addWatch} with UNIMPLEMENTED and
+ * then closes the connection (its {@code UnimplementedRequestProcessor}; the session lives on and the client
+ * reconnects, as after {@code getEphemerals}): from then on this registry never asks again and {@link #covers} is
+ * false, so claims read their owner znodes back under one-shot watches, as they always did. A member asks first when
+ * it prepares its join, before it registers, where the reconnection costs the group nothing. A directory is armed again after every disconnection (ZooKeeper does
  * not replay what a persistent watch missed, and the next server may be an older one) and every new session.
  * A per-topic children watch would not do instead: it says that some child changed, not which, and during a
  * rebalance it fires on every other member's claim, so it could vouch for nothing.
@@ -41,8 +45,8 @@ final class OwnerDirectoryWatch {
     }
 
     /**
-     * Whether every directory of {@code dirs} is watched in {@code session} since its last disconnection, arming those
-     * that are not (one request each). False on a server without persistent watches, or if arming failed: then the
+     * Whether every directory of {@code dirs} is watched and listed in {@code session} since its last disconnection,
+     * arming and listing those that are not (two requests each). False on a server without persistent watches, or if arming failed: then the
      * caller reads what it claims, as on such a server.
      */
     boolean covers(long session, Collection<String> dirs) {
@@ -74,12 +78,35 @@ final class OwnerDirectoryWatch {
             LOG.debug("persistent watch on {} not armed (claims read back their owner znodes): {}", dir, e.toString());
             return false;
         }
+        try {
+            watched.listed(dir, znodes.children(dir), disconnection); // what exists already: the events tell the rest
+        } catch (RuntimeException e) {
+            LOG.debug("owner directory {} not listed: {}", dir, e.toString());
+            return false;
+        }
         // armed on the session and connection we looked at, unless either changed while the request was out
         if (!inSession(session) || watched.lastDisconnection() != disconnection) {
             return false;
         }
         armed.put(dir, new Armed(session, disconnection));
         return true;
+    }
+
+    /**
+     * Stops hearing the directories' events on this client, without a request (the server drops the watches with the
+     * session). Curator's {@code removeWatchers()} does not: it forgets a watch once it has fired, and a persistent one
+     * keeps firing.
+     */
+    void stop() {
+        unsupported = true; // nothing is armed again
+        for (String dir : armed.keySet()) {
+            try {
+                znodes.client().watchers().remove(watched).ofType(Watcher.WatcherType.Any).locally().forPath(dir);
+            } catch (Exception e) {
+                LOG.debug("persistent watch on {} not removed: {}", dir, e.toString());
+            }
+        }
+        armed.clear();
     }
 
     private boolean inSession(long session) {

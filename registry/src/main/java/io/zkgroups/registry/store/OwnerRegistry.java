@@ -141,6 +141,50 @@ public final class OwnerRegistry {
         return Map.of();
     }
 
+    /**
+     * Which of {@code partitions} have an owner znode now, as the persistent watches on their topic directories tell
+     * (no request once they are armed); {@code letGo} hears the deletion of each of them. Empty where the server has no
+     * persistent watches (before 3.6) or they could not be armed: then only a claim can tell. A hint for when to claim,
+     * not a promise: the claim still decides.
+     */
+    public Optional<Set<TopicAndPartition>> heldAmong(String group, Collection<TopicAndPartition> partitions,
+                                                      Watcher letGo) {
+        if (partitions.isEmpty()) {
+            return Optional.of(Set.of());
+        }
+        long session = znodes.sessionId();
+        if (!directoryWatch.covers(session, partitions.stream().map(TopicAndPartition::topic).distinct()
+                .map(topic -> layout.owners(group, topic)).toList())) {
+            return Optional.empty();
+        }
+        Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
+        byPath.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before looking: no event is missed
+        Set<TopicAndPartition> held = new TreeSet<>();
+        boolean known = true;
+        for (Map.Entry<String, TopicAndPartition> entry : byPath.entrySet()) {
+            Optional<Boolean> exists = watched.exists(entry.getKey());
+            known &= exists.isPresent();
+            if (exists.orElse(false)) {
+                held.add(entry.getValue());
+            } else {
+                watched.stopAwaiting(entry.getKey());
+            }
+        }
+        if (!known) { // the connection dropped meanwhile
+            byPath.keySet().forEach(watched::stopAwaiting);
+            return Optional.empty();
+        }
+        return Optional.of(Collections.unmodifiableSet(held));
+    }
+
+    /**
+     * Stops the watches on owner topic directories (see {@link #heldAmong}) on this client, for a member that leaves
+     * while the client lives on. Claims made afterwards read their owner znodes back, as on a server without them.
+     */
+    public void stopWatching() {
+        directoryWatch.stop();
+    }
+
     /** The claim the slow way, when the pipelined one failed without anyone else holding a partition. */
     private void claimWithRetries(long session, String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
         Map<TopicAndPartition, ThreadId> toCreate = claims;

@@ -3,9 +3,13 @@ package io.zkgroups.registry.store;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * The one watcher an {@link OwnerRegistry} arms on owner znodes — on each one it reads, or once per topic directory
@@ -20,6 +24,11 @@ import java.util.OptionalInt;
  * and the vouch is not lost. A disconnection drops every vouch: ZooKeeper does not replay the events a persistent
  * watch missed meanwhile.
  * <p>
+ * <b>Presence.</b> Under a directory its persistent watch covers, which owner znodes exist: the listing taken after
+ * arming the watch, then every {@code NodeCreated} and {@code NodeDeleted} (each sets the state of its path, so events
+ * older than the listing that are handled after it leave the state of the listing's moment). A hint for when to claim;
+ * the claim itself decides. Forgotten on a disconnection, like the vouches.
+ * <p>
  * <b>Deletion waiters.</b> A claim blocked by a previous owner waits for that owner znode to be deleted; the waiter
  * registered for a path hears the {@code NodeDeleted} of the watch this class arms. One watcher per registry means
  * repeated reads of a znode that never goes away do not pile up watches.
@@ -33,6 +42,8 @@ final class WatchedOwners implements Watcher {
     private final Map<String, Watcher> deletionWaiters = new HashMap<>();
     /** The mark of the last event of each path that was deleted or changed. */
     private final Map<String, Long> lastChange = new HashMap<>();
+    /** The owner znode names under each listed directory (see Presence above). */
+    private final Map<String, Set<String>> present = new HashMap<>();
     private long marks;
     private long lastDisconnection;
 
@@ -54,6 +65,22 @@ final class WatchedOwners implements Watcher {
         if (lastDisconnection < since && lastChange.getOrDefault(path, 0L) < since) {
             vouched.put(path, new Vouched(session, version));
         }
+    }
+
+    /**
+     * {@code dir} was listed after its persistent watch was armed, when {@link #lastDisconnection()} was
+     * {@code disconnection}; ignored if the connection dropped since.
+     */
+    synchronized void listed(String dir, Collection<String> children, long disconnection) {
+        if (lastDisconnection == disconnection) {
+            present.put(dir, new HashSet<>(children));
+        }
+    }
+
+    /** Whether the owner znode {@code path} exists as far as the events tell; empty if its directory is not listed. */
+    synchronized Optional<Boolean> exists(String path) {
+        Set<String> children = present.get(Znodes.parentOf(path));
+        return children == null ? Optional.empty() : Optional.of(children.contains(path.substring(path.lastIndexOf('/') + 1)));
     }
 
     /** The version of {@code path} if it is a vouched claim of {@code session}. */
@@ -91,10 +118,20 @@ final class WatchedOwners implements Watcher {
             if (event.getState() != Event.KeeperState.SyncConnected) {
                 lastDisconnection = ++marks;
                 vouched.clear();
+                present.clear();
             }
             return null;
         }
-        if (path == null || event.getType() == Event.EventType.NodeCreated) {
+        if (path == null) {
+            return null;
+        }
+        Set<String> siblings = present.get(Znodes.parentOf(path));
+        if (siblings != null && event.getType() == Event.EventType.NodeCreated) {
+            siblings.add(path.substring(path.lastIndexOf('/') + 1));
+        } else if (siblings != null && event.getType() == Event.EventType.NodeDeleted) {
+            siblings.remove(path.substring(path.lastIndexOf('/') + 1));
+        }
+        if (event.getType() == Event.EventType.NodeCreated) {
             return null; // a creation changes nothing we vouch for: a vouched path is deleted first
         }
         lastChange.put(path, ++marks);

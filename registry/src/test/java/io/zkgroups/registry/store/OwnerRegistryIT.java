@@ -399,4 +399,52 @@ class OwnerRegistryIT {
                     .extracting(PartitionOwner::value).isEqualTo("o21_thief-0");
         }
     }
+
+    @Test
+    void theDirectoryWatchTellsWhichPartitionsAreStillHeldWithoutARequestAndWakesWhenTheyGo() throws Exception {
+        ZkRegistry holderRegistry = ZkRegistry.of(zk.newClient());
+        ConsumerId holder = join(holderRegistry, "o22", "holder");
+        holderRegistry.owners().claim("o22", holder, claims(holder, 0, 2)); // before the reader's watch: the listing tells
+        CuratorFramework client = zk.newClient();
+        ZkRegistry reader = ZkRegistry.of(client);
+        reader.owners().prepareClaims("o22", List.of("T"));
+        holderRegistry.owners().claim("o22", holder, claims(holder, 3)); // after it: an event tells
+        drainEvents(client);
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(3);
+        long before = ConnectionRequests.of(zk.connectString(), client);
+
+        java.util.Optional<java.util.Set<TopicAndPartition>> held = reader.owners().heldAmong("o22",
+                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1), TopicAndPartition.of("T", 2),
+                        TopicAndPartition.of("T", 3)), event -> letGo.countDown());
+
+        assertThat(ConnectionRequests.of(zk.connectString(), client)).as("requests").isEqualTo(before);
+        assertThat(held).contains(java.util.Set.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 2),
+                TopicAndPartition.of("T", 3)));
+        holderRegistry.owners().release("o22", List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 2),
+                TopicAndPartition.of("T", 3)));
+        assertThat(letGo.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(reader.owners().heldAmong("o22", List.of(TopicAndPartition.of("T", 0)), event -> { })).contains(java.util.Set.of());
+    }
+
+    @Test
+    void afterStopWatchingTheDirectoryWatchTellsThisClientNothingMore() throws Exception {
+        ZkRegistry holderRegistry = ZkRegistry.of(zk.newClient());
+        ConsumerId holder = join(holderRegistry, "o23", "holder");
+        holderRegistry.owners().claim("o23", holder, claims(holder, 0, 1));
+        CuratorFramework client = zk.newClient();
+        ZkRegistry reader = ZkRegistry.of(client);
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(2);
+        assertThat(reader.owners().heldAmong("o23", List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)),
+                event -> letGo.countDown())).contains(java.util.Set.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)));
+        holderRegistry.owners().release("o23", List.of(TopicAndPartition.of("T", 0)));
+        drainEvents(client);
+        assertThat(letGo.getCount()).as("waiters not yet told").isEqualTo(1);
+
+        reader.owners().stopWatching();
+        holderRegistry.owners().release("o23", List.of(TopicAndPartition.of("T", 1)));
+        drainEvents(client);
+
+        assertThat(letGo.getCount()).as("waiters not yet told").isEqualTo(1);
+        assertThat(reader.owners().heldAmong("o23", List.of(TopicAndPartition.of("T", 1)), event -> { })).isEmpty();
+    }
 }
