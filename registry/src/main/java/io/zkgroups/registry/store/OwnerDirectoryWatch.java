@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * every owner znode below, so a claim needs no read of what it created to be vouched for, nor a read per held znode to
  * wait for it, and a member can tell which of the partitions it is about to claim are still held before it claims.
  * <p>
- * Persistent watches are ZooKeeper 3.6+. An older server (3.4, 3.5) answers {@code addWatch} with UNIMPLEMENTED and
- * then closes the connection (its {@code UnimplementedRequestProcessor}; the session lives on and the client
+ * Persistent watches are ZooKeeper 3.6+. An older server (3.4, 3.5) answers {@code addWatch} with UNIMPLEMENTED (and
+ * 3.4.6's {@code UnimplementedRequestProcessor} then closes the connection; the session lives on and the client
  * reconnects, as after {@code getEphemerals}): from then on this registry never asks again and {@link #covers} is
  * false, so claims read their owner znodes back under one-shot watches, as they always did. A member asks first when
  * it prepares its join, before it registers, where the reconnection costs the group nothing. A directory is armed again after every disconnection (ZooKeeper does
