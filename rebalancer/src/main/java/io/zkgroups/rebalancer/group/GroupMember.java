@@ -61,9 +61,9 @@ import java.util.function.Consumer;
  * claims the new partitions all-or-nothing, and what tells who still holds what could not be claimed (see
  * {@link io.zkgroups.registry.store.OwnerRegistry#releaseAndClaim}) → {@link MembershipListener#onAssigned}. Where the
  * owner directories' watches already say that previous owners hold part of the claim (ZooKeeper 3.6+,
- * {@link io.zkgroups.registry.store.OwnerRegistry#heldAmong}), the round trip only releases, and the claim waits. Partitions it keeps are neither released nor
- * re-claimed; 0.8.2.2 members only need an owner znode gone when they are the ones assigned the partition, so this
- * is wire-compatible.
+ * {@link io.zkgroups.registry.store.OwnerRegistry#heldAmong}), the round trip only releases, and the claim waits.
+ * Partitions it keeps are neither released nor re-claimed; 0.8.2.2 members only need an owner znode gone when they
+ * are the ones assigned the partition, so this is wire-compatible.
  * <p>
  * It never gives up: failed attempts retry with capped exponential backoff and jitter; a claim blocked by previous
  * owners is sent the moment the last of their owner znodes is deleted (a watch), without reading the group again —
