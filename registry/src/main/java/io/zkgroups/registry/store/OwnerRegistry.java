@@ -102,8 +102,7 @@ public final class OwnerRegistry {
         claimWriter.ensureParents(group, claims.keySet());
         long session = znodes.sessionId();
         // a persistent watch on each claimed topic's directory: nothing claimed needs reading to be watched
-        boolean covered = !claims.isEmpty() && directoryWatch.covers(session, claims.keySet().stream()
-                .map(TopicAndPartition::topic).distinct().map(topic -> layout.owners(group, topic)).toList());
+        boolean covered = !claims.isEmpty() && directoryWatch.covers(session, topicDirs(group, claims.keySet()));
         long mark = watched.mark();
         Map<String, Integer> releasable = ownNodes(group, release, List.of(), session);
         Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
@@ -153,8 +152,7 @@ public final class OwnerRegistry {
             return Optional.of(Set.of());
         }
         long session = znodes.sessionId();
-        if (!directoryWatch.covers(session, partitions.stream().map(TopicAndPartition::topic).distinct()
-                .map(topic -> layout.owners(group, topic)).toList())) {
+        if (!directoryWatch.covers(session, topicDirs(group, partitions))) {
             return Optional.empty();
         }
         Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
@@ -220,6 +218,11 @@ public final class OwnerRegistry {
         if (round.parentMissing()) {
             claimWriter.recreateParents(group, round.partitions()); // an operator deleted a topic directory
         }
+    }
+
+    /** The owner directories of the topics of {@code partitions}. */
+    private List<String> topicDirs(String group, Collection<TopicAndPartition> partitions) {
+        return partitions.stream().map(TopicAndPartition::topic).distinct().map(topic -> layout.owners(group, topic)).toList();
     }
 
     /** The owner znode path of each partition. */
