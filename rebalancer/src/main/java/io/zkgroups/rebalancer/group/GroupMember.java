@@ -58,11 +58,12 @@ import java.util.function.Consumer;
  * registrations that are new or changed; partition counts are kept while their watch is armed) → compute the whole
  * group's assignment (0.8.2.2-identical) → for partitions that move away: {@link MembershipListener#onRevoked}
  * (commit) → in one round trip, a transaction that deletes this session's owner znodes of what moved away, one that
- * claims the new partitions all-or-nothing, and a read of the claimed owner znodes that tells who still holds what
- * could not be claimed (see {@link io.zkgroups.registry.store.OwnerRegistry#releaseAndClaim}) →
- * {@link MembershipListener#onAssigned}. Partitions it keeps are neither released nor
- * re-claimed; 0.8.2.2 members only need an owner znode gone when they are the ones assigned the partition, so this
- * is wire-compatible.
+ * claims the new partitions all-or-nothing, and what tells who still holds what could not be claimed (see
+ * {@link io.zkgroups.registry.store.OwnerRegistry#releaseAndClaim}) → {@link MembershipListener#onAssigned}. Where the
+ * owner directories' watches already say that previous owners hold part of the claim (ZooKeeper 3.6+,
+ * {@link io.zkgroups.registry.store.OwnerRegistry#heldAmong}), the round trip only releases, and the claim waits.
+ * Partitions it keeps are neither released nor re-claimed; 0.8.2.2 members only need an owner znode gone when they
+ * are the ones assigned the partition, so this is wire-compatible.
  * <p>
  * It never gives up: failed attempts retry with capped exponential backoff and jitter; a claim blocked by previous
  * owners is sent the moment the last of their owner znodes is deleted (a watch), without reading the group again —
@@ -403,9 +404,20 @@ public final class GroupMember implements Closeable {
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
             toClaim.keySet().removeAll(owned.keySet());
             checkNotClosing();
+            OwnerWait wait = new OwnerWait();
+            Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait).orElse(Set.of());
+            if (!stillHeld.isEmpty()) {
+                // Previous owners still hold part of it (the owner directories' watches say so): release what moved
+                // away now and claim when they let go, rather than send a claim that must fail. Who holds what is
+                // read for health and for how long to wait.
+                releaseHandedOver();
+                waitingView = view;
+                waitingClaim = toClaim;
+                waitForOwners(new ClaimConflictException(group, registry.owners().owners(group, stillHeld, wait)), view, wait);
+                return;
+            }
             // One round trip releases what moved away and, unless someone else still holds part of it, claims
             // what is new; the owner znodes it found held are watched.
-            OwnerWait wait = new OwnerWait();
             Map<TopicAndPartition, PartitionOwner> held;
             try {
                 held = registry.owners().releaseAndClaim(group, me, unreleased, toClaim, wait);
@@ -687,10 +699,7 @@ public final class GroupMember implements Closeable {
             wait = new OwnerWait();
             stillHeld = registry.owners().owners(group, conflict.heldBy().keySet(), wait).keySet();
         }
-        Set<String> paths = new TreeSet<>();
-        stillHeld.forEach(tp -> paths.add(registry.layout().owner(group, tp)));
-        awaitingRelease = Collections.unmodifiableSortedSet(new TreeSet<>(stillHeld));
-        wait.await(paths);
+        awaitRelease(stillHeld, wait);
         boolean holderAlive = false;
         Set<ConsumerId> members = view != null ? view.members().keySet() : lastKnownMembers();
         for (PartitionOwner holder : conflict.heldBy().values()) {
@@ -706,6 +715,14 @@ public final class GroupMember implements Closeable {
             publishHealth();
             schedule(config.maxBackoff());
         }
+    }
+
+    /** Waits for the owner znodes of {@code stillHeld}, watched by {@code wait}, to go: the last one asks for the claim. */
+    private void awaitRelease(Set<TopicAndPartition> stillHeld, OwnerWait wait) {
+        Set<String> paths = new TreeSet<>();
+        stillHeld.forEach(tp -> paths.add(registry.layout().owner(group, tp)));
+        awaitingRelease = Collections.unmodifiableSortedSet(new TreeSet<>(stillHeld));
+        wait.await(paths);
     }
 
     /**
@@ -968,6 +985,7 @@ public final class GroupMember implements Closeable {
         lease.close();
         client.getConnectionStateListenable().removeListener(connectionListener);
         if (removeWatches) {
+            registry.owners().stopWatching(); // persistent watches: removeWatchers() forgets them once they fired
             client.removeWatchers();
         }
         publishHealth();

@@ -82,6 +82,16 @@ final class ClaimWriter {
      */
     Round send(long session, String group, ConsumerId member, Map<String, Integer> release,
                Map<TopicAndPartition, ThreadId> claims, Watcher watcher) {
+        return send(session, group, member, release, claims, watcher, true);
+    }
+
+    /**
+     * As {@link #send(long, String, ConsumerId, Map, Map, Watcher)}; without {@code readBack}, the claimed owner znodes
+     * are read (unwatched) only if the claim failed, in a second round trip: a persistent watch covers them already, and
+     * a committed claim needs no read to know what it created.
+     */
+    Round send(long session, String group, ConsumerId member, Map<String, Integer> release,
+               Map<TopicAndPartition, ThreadId> claims, Watcher watcher, boolean readBack) {
         String registration = layout.member(group, member);
         Map<String, TopicAndPartition> partitions = new TreeMap<>();
         Map<String, byte[]> data = new TreeMap<>();
@@ -98,9 +108,15 @@ final class ClaimWriter {
             batch.forEach((path, bytes) -> ops.add(writes.createEphemeral(path, bytes)));
             transactions.add(ops);
         }
-        SessionWrites.Committed done = writes.deleteCommitRead(session, release, transactions, partitions.keySet(),
-                watcher, claims.isEmpty() ? List.of() : List.of(registration));
-        return new Round(session, registration, partitions, Map.copyOf(claims), batches, done);
+        SessionWrites.Committed done = writes.deleteCommitRead(session, release, transactions,
+                readBack ? partitions.keySet() : List.of(), watcher, claims.isEmpty() ? List.of() : List.of(registration));
+        Round round = new Round(session, registration, partitions, Map.copyOf(claims), batches, done);
+        if (readBack || round.claimed()) {
+            return round;
+        }
+        // who holds what could not be claimed, and what to undo
+        return new Round(session, registration, partitions, round.claims, batches,
+                done.withReads(znodes.readAll(partitions.keySet(), null)));
     }
 
     /**

@@ -44,12 +44,15 @@ public final class OwnerRegistry {
     private final ClaimWriter claimWriter;
     /** Armed on every owner znode this registry reads with a watch: vouches for our claims, wakes deletion waiters. */
     private final WatchedOwners watched = new WatchedOwners();
+    /** The same watcher, armed once per topic directory where the server has persistent watches (3.6+). */
+    private final OwnerDirectoryWatch directoryWatch;
 
     public OwnerRegistry(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
         this.writes = new SessionWrites(znodes);
         this.claimWriter = new ClaimWriter(znodes, writes, layout);
+        this.directoryWatch = new OwnerDirectoryWatch(znodes, watched);
     }
 
     /**
@@ -74,6 +77,7 @@ public final class OwnerRegistry {
      */
     public void prepareClaims(String group, Collection<String> topics) {
         claimWriter.ensureTopicParents(group, topics);
+        directoryWatch.covers(znodes.sessionId(), topics.stream().map(topic -> layout.owners(group, topic)).toList());
     }
 
     /**
@@ -97,13 +101,16 @@ public final class OwnerRegistry {
                                                                   Watcher letGo) {
         claimWriter.ensureParents(group, claims.keySet());
         long session = znodes.sessionId();
+        // a persistent watch on each claimed topic's directory: nothing claimed needs reading to be watched
+        boolean covered = !claims.isEmpty() && directoryWatch.covers(session, topicDirs(group, claims.keySet()));
+        long mark = watched.mark();
         Map<String, Integer> releasable = ownNodes(group, release, List.of(), session);
         Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
         if (letGo != null) {
             claimPaths.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before the read: no event is missed
         }
         releasable.keySet().forEach(watched::forget);
-        ClaimWriter.Round round = claimWriter.send(session, group, member, releasable, claims, watched);
+        ClaimWriter.Round round = claimWriter.send(session, group, member, releasable, claims, watched, !covered);
         if (!round.released()) {
             // a node we vouched for changed under us (or the session ended): read, then release what is still ours
             releaseAnd(session, group, release, Map.of(), List.of());
@@ -115,8 +122,12 @@ public final class OwnerRegistry {
             }
         });
         Set<String> undone = claimWriter.undo(round); // nothing, if everything was claimed
-        claimPaths.keySet().stream().filter(path -> round.isOurs(path) && !undone.contains(path))
-                .forEach(path -> watched.vouch(path, session, round.read(path).orElseThrow().stat().getVersion()));
+        if (covered && round.claimed()) {
+            claimPaths.keySet().forEach(path -> watched.vouch(path, session, 0, mark)); // created now: version 0
+        } else {
+            claimPaths.keySet().stream().filter(path -> round.isOurs(path) && !undone.contains(path))
+                    .forEach(path -> watched.vouch(path, session, round.read(path).orElseThrow().stat().getVersion(), mark));
+        }
         if (round.claimed()) {
             return Map.of();
         }
@@ -127,6 +138,49 @@ public final class OwnerRegistry {
         // Nobody holds any of it: our own node from a lost reply, a missing parent, or holders that let go meanwhile.
         claimWithRetries(session, group, member, round.toRetry());
         return Map.of();
+    }
+
+    /**
+     * Which of {@code partitions} have an owner znode now, as the persistent watches on their topic directories tell
+     * (no request once they are armed); {@code letGo} hears the deletion of each of them. Empty where the server has no
+     * persistent watches (before 3.6) or they could not be armed: then only a claim can tell. A hint for when to claim,
+     * not a promise: the claim still decides.
+     */
+    public Optional<Set<TopicAndPartition>> heldAmong(String group, Collection<TopicAndPartition> partitions,
+                                                      Watcher letGo) {
+        if (partitions.isEmpty()) {
+            return Optional.of(Set.of());
+        }
+        long session = znodes.sessionId();
+        if (!directoryWatch.covers(session, topicDirs(group, partitions))) {
+            return Optional.empty();
+        }
+        Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
+        byPath.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before looking: no event is missed
+        Set<TopicAndPartition> held = new TreeSet<>();
+        boolean known = true;
+        for (Map.Entry<String, TopicAndPartition> entry : byPath.entrySet()) {
+            Optional<Boolean> exists = watched.exists(entry.getKey());
+            known &= exists.isPresent();
+            if (exists.orElse(false)) {
+                held.add(entry.getValue());
+            } else {
+                watched.stopAwaiting(entry.getKey());
+            }
+        }
+        if (!known) { // the connection dropped meanwhile
+            byPath.keySet().forEach(watched::stopAwaiting);
+            return Optional.empty();
+        }
+        return Optional.of(Collections.unmodifiableSet(held));
+    }
+
+    /**
+     * Stops the watches on owner topic directories (see {@link #heldAmong}) on this client, for a member that leaves
+     * while the client lives on. Claims made afterwards read their owner znodes back, as on a server without them.
+     */
+    public void stopWatching() {
+        directoryWatch.stop();
     }
 
     /** The claim the slow way, when the pipelined one failed without anyone else holding a partition. */
@@ -164,6 +218,11 @@ public final class OwnerRegistry {
         if (round.parentMissing()) {
             claimWriter.recreateParents(group, round.partitions()); // an operator deleted a topic directory
         }
+    }
+
+    /** The owner directories of the topics of {@code partitions}. */
+    private List<String> topicDirs(String group, Collection<TopicAndPartition> partitions) {
+        return partitions.stream().map(TopicAndPartition::topic).distinct().map(topic -> layout.owners(group, topic)).toList();
     }
 
     /** The owner znode path of each partition. */

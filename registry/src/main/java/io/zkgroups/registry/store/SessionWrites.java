@@ -72,6 +72,13 @@ final class SessionWrites {
     record Committed(List<Map<String, Integer>> deleteBatches, List<Outcome> deletes, List<Outcome> transactions,
                      Map<String, Znodes.Data> reads) {
 
+        /** The same outcomes with {@code more} reads added (reads sent after these requests). */
+        Committed withReads(Map<String, Znodes.Data> more) {
+            Map<String, Znodes.Data> all = new TreeMap<>(reads);
+            all.putAll(more);
+            return new Committed(deleteBatches, deletes, transactions, all);
+        }
+
         /** Whether every delete went through. */
         boolean deleted() {
             return deletes.stream().allMatch(Outcome::ok);

@@ -5,6 +5,8 @@ import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.ConnectionRequests;
+import io.zkgroups.registry.testing.TcpProxy;
 import io.zkgroups.registry.testing.TestZooKeeper;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
@@ -338,5 +340,111 @@ class OwnerRegistryIT {
                 TopicAndPartition.of("T", 1), TopicAndPartition.of("U", 3), TopicAndPartition.of("V", 7));
         assertThat(other.owners().ownedBySession("o19")).containsExactly(TopicAndPartition.of("T", 2));
         assertThat(registry.owners().ownedBySession("no-such-group")).isEmpty();
+    }
+
+    @Test
+    void onAServerWithPersistentWatchesAClaimReadsNothingBackAndItsReleaseIsOneRequest() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ConsumerId me = join(registry, "o20", "me");
+        registry.owners().prepareClaims("o20", List.of("T")); // arms the watch on owners/T, as a member joining does
+        long before = ConnectionRequests.of(zk.connectString(), client);
+
+        registry.owners().claim("o20", me, Members.firstPartitions(me, "T", 10));
+        long claimed = ConnectionRequests.of(zk.connectString(), client);
+        registry.owners().release("o20", Members.firstPartitions(me, "T", 10).keySet());
+        long released = ConnectionRequests.of(zk.connectString(), client);
+
+        // one transaction and the read of the registration, not a read of each of the ten owner znodes
+        // (the bound leaves room for a ping: the figure before persistent watches was 12)
+        assertThat(claimed - before).as("requests of the claim").isLessThanOrEqualTo(3);
+        assertThat(released - claimed).as("requests of the release: no read first").isLessThanOrEqualTo(2);
+        assertThat(registry.owners().owners("o20").entries()).isEmpty();
+    }
+
+    @Test
+    void aDisconnectionEndsWhatThePersistentWatchVouchesFor() throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(new java.net.InetSocketAddress("127.0.0.1", zk.server().server().getPort()))) {
+            CuratorFramework client = zk.server().adopt(org.apache.curator.framework.CuratorFrameworkFactory.builder()
+                    .connectString("127.0.0.1:" + proxy.port()).sessionTimeoutMs(10_000).connectionTimeoutMs(5_000)
+                    .retryPolicy(new org.apache.curator.retry.RetryOneTime(10)).build());
+            ZkRegistry registry = ZkRegistry.of(client);
+            ZkRegistry other = ZkRegistry.of(zk.newClient());
+            ConsumerId me = join(registry, "o21", "me");
+            ConsumerId thief = join(other, "o21", "thief");
+            registry.owners().claim("o21", me, claims(me, 0, 1)); // vouched for by the persistent watch on owners/T
+            java.util.concurrent.CountDownLatch suspended = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch reconnected = new java.util.concurrent.CountDownLatch(1);
+            client.getConnectionStateListenable().addListener((c, state) -> {
+                if (state == org.apache.curator.framework.state.ConnectionState.SUSPENDED) {
+                    suspended.countDown();
+                } else if (state == org.apache.curator.framework.state.ConnectionState.RECONNECTED) {
+                    reconnected.countDown();
+                }
+            });
+
+            proxy.cut(); // no reconnection until the heal, and what the server sends meanwhile is lost with the socket
+            client.getZookeeperClient().getZooKeeper().getTestable().closeSocket();
+            assertThat(suspended.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            zk.newClient().delete().forPath("/consumers/o21/owners/T/0"); // our owner znode goes behind our back...
+            other.owners().claim("o21", thief, claims(thief, 0)); // ...and another member takes it, at version 0 too
+            proxy.heal();
+            assertThat(reconnected.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue(); // the same session
+
+            List<TopicAndPartition> released = registry.owners().release("o21",
+                    List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)));
+
+            assertThat(released).containsExactly(TopicAndPartition.of("T", 1));
+            assertThat(other.owners().owner("o21", TopicAndPartition.of("T", 0))).get()
+                    .extracting(PartitionOwner::value).isEqualTo("o21_thief-0");
+        }
+    }
+
+    @Test
+    void theDirectoryWatchTellsWhichPartitionsAreStillHeldWithoutARequestAndWakesWhenTheyGo() throws Exception {
+        ZkRegistry holderRegistry = ZkRegistry.of(zk.newClient());
+        ConsumerId holder = join(holderRegistry, "o22", "holder");
+        holderRegistry.owners().claim("o22", holder, claims(holder, 0, 2)); // before the reader's watch: the listing tells
+        CuratorFramework client = zk.newClient();
+        ZkRegistry reader = ZkRegistry.of(client);
+        reader.owners().prepareClaims("o22", List.of("T"));
+        holderRegistry.owners().claim("o22", holder, claims(holder, 3)); // after it: an event tells
+        drainEvents(client);
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(3);
+        long before = ConnectionRequests.of(zk.connectString(), client);
+
+        java.util.Optional<java.util.Set<TopicAndPartition>> held = reader.owners().heldAmong("o22",
+                List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1), TopicAndPartition.of("T", 2),
+                        TopicAndPartition.of("T", 3)), event -> letGo.countDown());
+
+        assertThat(ConnectionRequests.of(zk.connectString(), client)).as("requests").isEqualTo(before);
+        assertThat(held).contains(java.util.Set.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 2),
+                TopicAndPartition.of("T", 3)));
+        holderRegistry.owners().release("o22", List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 2),
+                TopicAndPartition.of("T", 3)));
+        assertThat(letGo.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(reader.owners().heldAmong("o22", List.of(TopicAndPartition.of("T", 0)), event -> { })).contains(java.util.Set.of());
+    }
+
+    @Test
+    void afterStopWatchingTheDirectoryWatchTellsThisClientNothingMore() throws Exception {
+        ZkRegistry holderRegistry = ZkRegistry.of(zk.newClient());
+        ConsumerId holder = join(holderRegistry, "o23", "holder");
+        holderRegistry.owners().claim("o23", holder, claims(holder, 0, 1));
+        CuratorFramework client = zk.newClient();
+        ZkRegistry reader = ZkRegistry.of(client);
+        java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(2);
+        assertThat(reader.owners().heldAmong("o23", List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)),
+                event -> letGo.countDown())).contains(java.util.Set.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)));
+        holderRegistry.owners().release("o23", List.of(TopicAndPartition.of("T", 0)));
+        drainEvents(client);
+        assertThat(letGo.getCount()).as("waiters not yet told").isEqualTo(1);
+
+        reader.owners().stopWatching();
+        holderRegistry.owners().release("o23", List.of(TopicAndPartition.of("T", 1)));
+        drainEvents(client);
+
+        assertThat(letGo.getCount()).as("waiters not yet told").isEqualTo(1);
+        assertThat(reader.owners().heldAmong("o23", List.of(TopicAndPartition.of("T", 1)), event -> { })).isEmpty();
     }
 }

@@ -1,0 +1,119 @@
+package io.zkgroups.registry.store;
+
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One persistent recursive watch per owner topic directory ({@code /consumers/G/owners/T}), armed once per session
+ * and connection with {@link WatchedOwners} as its watcher, then listed: it hears the creation, deletion or change of
+ * every owner znode below, so a claim needs no read of what it created to be vouched for, nor a read per held znode to
+ * wait for it, and a member can tell which of the partitions it is about to claim are still held before it claims.
+ * <p>
+ * Persistent watches are ZooKeeper 3.6+. An older server (3.4, 3.5) answers {@code addWatch} with UNIMPLEMENTED (and
+ * 3.4.6's {@code UnimplementedRequestProcessor} then closes the connection; the session lives on and the client
+ * reconnects, as after {@code getEphemerals}): from then on this registry never asks again and {@link #covers} is
+ * false, so claims read their owner znodes back under one-shot watches, as they always did. A member asks first when
+ * it prepares its join, before it registers, where the reconnection costs the group nothing. A directory is armed again after every disconnection (ZooKeeper does
+ * not replay what a persistent watch missed, and the next server may be an older one) and every new session.
+ * A per-topic children watch would not do instead: it says that some child changed, not which, and during a
+ * rebalance it fires on every other member's claim, so it could vouch for nothing.
+ */
+final class OwnerDirectoryWatch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OwnerDirectoryWatch.class);
+
+    /** The session and disconnection mark a directory's watch was armed in. */
+    private record Armed(long session, long afterDisconnection) {
+    }
+
+    private final Znodes znodes;
+    private final WatchedOwners watched;
+    private final Map<String, Armed> armed = new ConcurrentHashMap<>();
+    private volatile boolean unsupported;
+
+    OwnerDirectoryWatch(Znodes znodes, WatchedOwners watched) {
+        this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
+        this.watched = Objects.requireNonNull(watched, "watched cannot be null");
+    }
+
+    /**
+     * Whether every directory of {@code dirs} is watched and listed in {@code session} since its last disconnection,
+     * arming and listing those that are not (two requests each). False on a server without persistent watches, or if arming failed: then the
+     * caller reads what it claims, as on such a server.
+     */
+    boolean covers(long session, Collection<String> dirs) {
+        if (unsupported) {
+            return false;
+        }
+        boolean all = true;
+        for (String dir : dirs) {
+            all &= isArmed(dir, session) || arm(dir, session);
+        }
+        return all;
+    }
+
+    private boolean isArmed(String dir, long session) {
+        Armed a = armed.get(dir);
+        return a != null && a.session() == session && a.afterDisconnection() == watched.lastDisconnection();
+    }
+
+    private boolean arm(String dir, long session) {
+        long disconnection = watched.lastDisconnection();
+        try {
+            znodes.client().watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watched)
+                    .forPath(dir);
+        } catch (KeeperException.UnimplementedException olderServer) {
+            LOG.info("ZooKeeper has no persistent watches (a server before 3.6): owner znodes are read back to be watched");
+            unsupported = true;
+            return false;
+        } catch (Exception e) {
+            LOG.debug("persistent watch on {} not armed (claims read back their owner znodes): {}", dir, e.toString());
+            return false;
+        }
+        try {
+            watched.listed(dir, znodes.children(dir), disconnection); // what exists already: the events tell the rest
+        } catch (RuntimeException e) {
+            LOG.debug("owner directory {} not listed: {}", dir, e.toString());
+            return false;
+        }
+        // armed on the session and connection we looked at, unless either changed while the request was out
+        if (!inSession(session) || watched.lastDisconnection() != disconnection) {
+            return false;
+        }
+        armed.put(dir, new Armed(session, disconnection));
+        return true;
+    }
+
+    /**
+     * Stops hearing the directories' events on this client, without a request (the server drops the watches with the
+     * session). Curator's {@code removeWatchers()} does not: it forgets a watch once it has fired, and a persistent one
+     * keeps firing.
+     */
+    void stop() {
+        unsupported = true; // nothing is armed again
+        for (String dir : armed.keySet()) {
+            try {
+                znodes.client().watchers().remove(watched).ofType(Watcher.WatcherType.Any).locally().forPath(dir);
+            } catch (Exception e) {
+                LOG.debug("persistent watch on {} not removed: {}", dir, e.toString());
+            }
+        }
+        armed.clear();
+    }
+
+    private boolean inSession(long session) {
+        try {
+            return znodes.sessionId() == session;
+        } catch (RuntimeException reconnecting) {
+            return false;
+        }
+    }
+}
