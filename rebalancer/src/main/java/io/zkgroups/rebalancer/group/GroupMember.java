@@ -413,7 +413,8 @@ public final class GroupMember implements Closeable {
                 releaseHandedOver();
                 waitingView = view;
                 waitingClaim = toClaim;
-                waitForOwners(new ClaimConflictException(group, registry.owners().owners(group, stillHeld, wait)), view, wait);
+                waitForOwners(ClaimConflictException.notSent(group, registry.owners().owners(group, stillHeld, wait)),
+                        view, wait);
                 return;
             }
             // One round trip releases what moved away and, unless someone else still holds part of it, claims

@@ -8,15 +8,24 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-/** A claim failed because some partitions are still owned by someone else; nothing was claimed. */
+/** A claim failed (or was not sent) because some partitions are still owned by someone else; nothing was claimed. */
 public final class ClaimConflictException extends RegistryException {
 
     private static final long serialVersionUID = 1L;
     private final transient SortedMap<TopicAndPartition, PartitionOwner> heldBy;
 
     public ClaimConflictException(String group, Map<TopicAndPartition, PartitionOwner> heldBy) {
-        super("claim in group " + group + " failed, nothing was claimed: " + describe(heldBy));
+        this(heldBy, "claim in group " + group + " failed, nothing was claimed: ");
+    }
+
+    private ClaimConflictException(Map<TopicAndPartition, PartitionOwner> heldBy, String what) {
+        super(what + describe(heldBy));
         this.heldBy = new TreeMap<>(heldBy);
+    }
+
+    /** A claim not sent: the owner directories' watches said that previous owners still hold part of it. */
+    public static ClaimConflictException notSent(String group, Map<TopicAndPartition, PartitionOwner> heldBy) {
+        return new ClaimConflictException(heldBy, "claim in group " + group + " waits for the previous owners: ");
     }
 
     /** The partitions that were held, and by whom. */
