@@ -30,13 +30,13 @@ public record BounceReport(BounceConfig config, Path runDir, BounceFigures figur
         }
         b.append('\n');
         b.append(String.format("total bounce time (first SIGTERM to the last gate):      %d ms%n", f.bounceMs()));
-        b.append(String.format("caught up (every record acked before the last gate delivered): %s%n",
-                f.catchUpMs() < 0 ? "never" : f.catchUpMs() + " ms after the first SIGTERM"));
-        b.append(String.format("backlog without delivery, bounce window:                %.2f partition-s%n", f.backlogSeconds()));
-        b.append(String.format("backlog without delivery, to the catch-up:              %.2f partition-s%n",
-                f.backlogCatchUpSeconds()));
-        b.append(String.format("backlog without delivery, steady state before:          %.3f partition-s per s%n",
-                f.steadyBacklogPerSecond()));
+        b.append(String.format("caught up (every record acked before the last gate delivered): %d ms after the first "
+                + "SIGTERM%n", f.catchUpMs()));
+        for (BounceFigures.Backlog x : f.backlog()) {
+            b.append(String.format("backlog without delivery, %4d ms slices: %.2f partition-s in the bounce window, "
+                    + "%.2f to the catch-up; steady state before: %.3f partition-s per s%n", x.sliceMs(),
+                    x.bounceWindow(), x.toCatchUp(), x.steadyPerSecond()));
+        }
         b.append(String.format("ownership moves (every change of owner):                %d%n", f.moves()));
         b.append(String.format("ownership moves (owner at a gate vs the gate before):   %d%n", f.netMoves()));
         b.append(String.format("unowned partition-seconds, bounce window:               %.2f%n", f.unownedSeconds()));
@@ -75,10 +75,16 @@ public record BounceReport(BounceConfig config, Path runDir, BounceFigures figur
         doc.put("steps", steps);
         doc.put("bounceMs", f.bounceMs());
         doc.put("catchUpMs", f.catchUpMs());
-        doc.put("backlogPartitionSeconds", f.backlogSeconds());
-        doc.put("backlogPartitionSecondsToCatchUp", f.backlogCatchUpSeconds());
-        doc.put("steadyBacklogPartitionSecondsPerSecond", Double.isNaN(f.steadyBacklogPerSecond()) ? null
-                : f.steadyBacklogPerSecond());
+        List<Map<String, Object>> backlog = new ArrayList<>();
+        for (BounceFigures.Backlog x : f.backlog()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("sliceMs", x.sliceMs());
+            m.put("bounceWindowPartitionSeconds", x.bounceWindow());
+            m.put("toCatchUpPartitionSeconds", x.toCatchUp());
+            m.put("steadyPartitionSecondsPerSecond", Double.isNaN(x.steadyPerSecond()) ? null : x.steadyPerSecond());
+            backlog.add(m);
+        }
+        doc.put("backlogWithoutDelivery", backlog);
         doc.put("ownershipMoves", f.moves());
         doc.put("ownershipMovesBetweenGates", f.netMoves());
         doc.put("unownedPartitionSeconds", f.unownedSeconds());
