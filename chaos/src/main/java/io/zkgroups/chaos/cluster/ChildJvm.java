@@ -152,13 +152,15 @@ public final class ChildJvm {
 
     /** SIGKILL; returns once the process is gone and its stdout is read to the end. */
     public void kill() {
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
         awaitExit(Duration.ofSeconds(30));
     }
 
     /** SIGTERM; waits up to {@code timeout} for the exit (shutdown hooks run), then SIGKILL. Returns the exit code. */
     public int terminate(Duration timeout) {
-        process.destroy();
+        // Through the ProcessHandle: Process.destroy() also closes our end of the child's stdout at once, losing
+        // the lines its shutdown hook still prints (a 0.8.2.2 consumer's last messages).
+        process.toHandle().destroy();
         if (!waitFor(timeout)) {
             kill();
         }
