@@ -97,14 +97,4 @@ final class OwnerHistory {
         }
         return owner;
     }
-
-    /** Per consumer, the partitions it owned at {@code t} (for the report). */
-    Map<String, Integer> countsAt(long t) {
-        Map<String, Integer> counts = new TreeMap<>();
-        byPartition.values().forEach(list -> {
-            String owner = ownerAt(list, t);
-            counts.merge(owner == null ? "(none)" : owner, 1, Integer::sum);
-        });
-        return counts;
-    }
 }
