@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.bounce;
 
+import io.zkgroups.chaos.cluster.ChaosException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,7 +14,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code bench/bounce.sh}: one rolling bounce under load of one configuration. Exit 0: a valid run (every gate passed,
- * no invariant violated); 1: an invalid run (the report says why); 2: bad usage.
+ * no invariant violated); 1: an invalid run (the report says why) or one that could not start; 2: bad usage.
  */
 @Command(name = "bounce", mixinStandardHelpOptions = true, sortOptions = false,
         description = "A rolling bounce of every member of a group under load (3 ZooKeeper servers, a Kafka broker, a "
@@ -97,7 +98,13 @@ public final class BounceMain implements Callable<Integer> {
                     LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + config.label()))
                     .toAbsolutePath();
             System.out.println("bounce: " + config.label() + ", run directory " + dir);
-            report = BounceRun.run(config, dir, Duration.ofSeconds(healthTimeoutSeconds), true);
+            try {
+                report = BounceRun.run(config, dir, Duration.ofSeconds(healthTimeoutSeconds), true);
+            } catch (ChaosException e) {
+                // a part that did not start or a group that never formed: no figures to report
+                System.err.println("bounce: the run in " + dir + " failed: " + e.getMessage());
+                return 1;
+            }
         }
         System.out.println();
         System.out.print(report.text());
