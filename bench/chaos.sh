@@ -10,7 +10,8 @@
 #   bench/chaos.sh --list-faults
 #
 # Exit 0: no violation; 1: violations (see report.txt / report.json in the run directory); 2: bad usage.
-# Set MVN_OPTS="-o" to build offline; CHAOS_JAVA_OPTS replaces the orchestrator's JVM options.
+# Set MVN_OPTS="-o" to build offline; CHAOS_JAVA_OPTS replaces the orchestrator's JVM options; CHAOS_MAIN the main
+# class (bench/bounce.sh runs the rolling-bounce benchmark this way).
 # The run uses a copy of what it built (classes and the repository's own jars), so rebuilding the tree during a long
 # run does not change the member JVMs it starts later.
 set -euo pipefail
@@ -36,4 +37,4 @@ cp -r legacy-driver/target/classes legacy-driver/target/legacy-classpath.txt "$C
 exec java ${CHAOS_JAVA_OPTS:--Xmx768m -XX:+UseSerialGC} -cp "$CP" \
   -Dchaos.legacy.target="$COPY/legacy-driver" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-  io.zkgroups.chaos.run.ChaosMain "$@"
+  "${CHAOS_MAIN:-io.zkgroups.chaos.run.ChaosMain}" "$@"

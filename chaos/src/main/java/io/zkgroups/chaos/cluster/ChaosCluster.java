@@ -29,11 +29,22 @@ public final class ChaosCluster implements AutoCloseable {
      * The shape of the run: {@code members} zkgroups members, then {@code legacyMembers} real 0.8.2.2 consumers
      * (slots {@code members..members+legacyMembers-1}); {@code brokenMode} is slot 0's, if any;
      * {@code kafkaOffsets}: the zkgroups members store offsets in Kafka with dual commit
-     * ({@code offsets.storage=kafka}, {@code dual.commit.enabled=true}) instead of ZooKeeper only.
+     * ({@code offsets.storage=kafka}, {@code dual.commit.enabled=true}) instead of ZooKeeper only;
+     * {@code strategy}: the zkgroups members' {@code partition.assignment.strategy} (null: their default, range);
+     * {@code handover}: each zkgroups slot restarts by session hand-over (docs/restarts.md), so its processes share
+     * one consumer id, {@code m<slot>}, and one hand-over file.
      */
     public record Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
                            int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
-                           boolean kafkaOffsets, long slowProcessingMs) {
+                           boolean kafkaOffsets, long slowProcessingMs, String strategy, boolean handover) {
+
+        /** zkgroups members on {@code range} (unless set otherwise), leaving on close rather than handing over. */
+        public Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
+                        int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
+                        boolean kafkaOffsets, long slowProcessingMs) {
+            this(runDir, group, topic, partitions, members, legacyMembers, recordsPerSecond, sessionTimeoutMs,
+                    commitIntervalMs, brokenMode, tickMs, kafkaOffsets, slowProcessingMs, null, false);
+        }
 
         /** The defaults of the last two: ZooKeeper offsets, slow-processing for 1.5 session timeouts. */
         public Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
@@ -147,7 +158,7 @@ public final class ChaosCluster implements AutoCloseable {
         props.put("zookeeper.connect", slot.zookeeperConnect());
         props.put("bootstrap.servers", broker.memberBootstrap(slot.index()));
         props.put("group.id", settings.group());
-        props.put("consumer.id", name);
+        props.put("consumer.id", settings.handover() && !slot.legacy() ? slot.stableId() : name);
         props.put("auto.offset.reset", "smallest");
         props.put("zookeeper.session.timeout.ms", Integer.toString(settings.sessionTimeoutMs()));
         props.put("rebalance.backoff.ms", "500");
@@ -161,6 +172,13 @@ public final class ChaosCluster implements AutoCloseable {
                     settings.commitIntervalMs(), props);
         } else {
             props.put("zkgroups.revoke.timeout.ms", Long.toString(settings.revokeTimeoutMs()));
+            if (settings.strategy() != null) {
+                props.put("partition.assignment.strategy", settings.strategy());
+            }
+            if (settings.handover()) {
+                props.put("zkgroups.restart.handover.file",
+                        settings.runDir().resolve("handover").resolve(slot.stableId() + ".ticket").toString());
+            }
             if (settings.kafkaOffsets()) {
                 props.put("offsets.storage", "kafka");
                 props.put("dual.commit.enabled", "true");

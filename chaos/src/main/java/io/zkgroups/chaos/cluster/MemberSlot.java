@@ -53,6 +53,11 @@ public final class MemberSlot implements AutoCloseable {
         return mode.equals(LEGACY);
     }
 
+    /** The consumer id every incarnation shares when the slot restarts by session hand-over: {@code m<slot>}. */
+    String stableId() {
+        return "m" + index;
+    }
+
     /** The name of the next incarnation, {@code m<slot>-<n>} ({@code l<slot>-<n>} for 0.8.2.2). */
     String nextName() {
         incarnations++;

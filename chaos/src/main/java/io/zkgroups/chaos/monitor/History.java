@@ -25,12 +25,19 @@ import java.util.Set;
  * @param brokerDown  when the broker was stopped on purpose ({@code restart-broker}): from its SIGTERM until it ran again
  * @param groupFormed when the group was first healthy (the members start one after another while the producer runs);
  *                    {@code Long.MIN_VALUE} if unknown
+ * @param consumerIds per zkgroups process, the consumer id its owner znodes name (the processes of a slot that restarts
+ *                    by session hand-over share one); a process not in it is named by its own name
  */
 public record History(List<Ack> acks, List<Delivery> deliveries, Map<String, List<MemberEvent>> events,
                       Map<String, ProcessEnd> processEnds, List<OwnerChange> owners, List<OffsetWrite> offsets,
                       boolean zkHistoryKnown, Map<Integer, Long> unhealthy, Set<String> legacyProcesses,
                       List<KafkaCommit> kafkaCommits, NavigableMap<Long, String> faults, List<Span> brokerDown,
-                      long groupFormed) {
+                      long groupFormed, Map<String, String> consumerIds) {
+
+    /** The consumer id {@code process}'s owner znodes name. */
+    public String consumerId(String process) {
+        return consumerIds.getOrDefault(process, process);
+    }
 
     /** A span of time, both ends included. */
     public record Span(long from, long until) {

@@ -87,7 +87,24 @@ public final class HistoryReader {
         List<History.KafkaCommit> kafka = readKafkaCommits(runDir.resolve("kafka-offsets.log"), group, topic,
                 journal.clocks.isEmpty() ? null : new ClockMap(journal.clocks));
         return new History(acks, deliveries, all, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy, legacy,
-                kafka, journal.faults, journal.brokerDown, journal.groupFormed);
+                kafka, journal.faults, journal.brokerDown, journal.groupFormed, consumerIds(events, legacy, group));
+    }
+
+    /**
+     * Each zkgroups process's consumer id from its {@code START nanos <group>_<consumerId> pid mode} line, as owner
+     * znodes name it (without the group).
+     */
+    private static Map<String, String> consumerIds(Map<String, List<MemberEvent>> events, Set<String> legacy, String group) {
+        Map<String, String> ids = new HashMap<>();
+        events.forEach((process, list) -> {
+            if (!legacy.contains(process)) {
+                list.stream().filter(e -> e.kind().equals("START")).findFirst()
+                        .map(e -> e.detail().split(" ")[0])
+                        .filter(id -> id.startsWith(group + "_") && id.length() > group.length() + 1)
+                        .ifPresent(id -> ids.put(process, id.substring(group.length() + 1)));
+            }
+        });
+        return ids;
     }
 
     /** The group's commits of {@code topic} from {@code kafka-offsets.log}; null if the run did not read the topic. */

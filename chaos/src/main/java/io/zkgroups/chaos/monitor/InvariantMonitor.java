@@ -59,7 +59,7 @@ public final class InvariantMonitor {
         UncleanWindows.check(windows, history, violations);
         Exclusivity.check(deliveries, tenures, violations);
         Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(), history.legacyProcesses(),
-                bounds.ownershipTolerance().toNanos(), violations);
+                history::consumerId, bounds.ownershipTolerance().toNanos(), violations);
         if (history.zkHistoryKnown()) {
             OffsetMonotonicity.check(history.offsets(), history.owners(), violations);
             notes.add("from ZooKeeper's transaction logs: " + history.owners().size() + " owner changes, "

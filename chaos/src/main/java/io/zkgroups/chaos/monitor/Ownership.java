@@ -14,6 +14,8 @@ import java.util.Map;
  * named another member, or none, throughout {@code [t - tolerance, t + tolerance]}; the tolerance absorbs the
  * millisecond resolution of ZooKeeper's transaction times). One violation per run of consecutive such records.
  * A 0.8.2.2 consumer's tenures are ZooKeeper's history already ({@link LegacyTenures}): only they are checked.
+ * Owner znodes name consumer ids: a process's is the one its {@code START} line gives (the processes of a slot that
+ * restarts by session hand-over share one), else its name.
  */
 final class Ownership {
 
@@ -21,7 +23,8 @@ final class Ownership {
     }
 
     static void check(DeliveryIndex deliveries, Tenures tenures, List<OwnerChange> owners, boolean zkKnown,
-                      java.util.Set<String> legacy, long toleranceNanos, List<Violation> out) {
+                      java.util.Set<String> legacy, java.util.function.UnaryOperator<String> consumerIds, long toleranceNanos,
+                      List<Violation> out) {
         Map<Integer, List<OwnerChange>> byPartition = new HashMap<>();
         owners.forEach(c -> byPartition.computeIfAbsent(c.partition(), k -> new ArrayList<>()).add(c));
         // zxid order is the truth; around a leader change the millisecond times may step back a little
@@ -38,7 +41,8 @@ final class Ownership {
                     problem = legacy.contains(d.process()) ? "ZooKeeper's owner znode was not its (0.8.2.2 consumer)"
                             : "not assigned by its own rebalance listener";
                 } else if (zkKnown && !legacy.contains(d.process())
-                        && !ownedAround(changes, d.process(), d.nanos(), toleranceNanos)) {
+                        && !ownedAround(changes, consumerIds.apply(d.process()), d.nanos(),
+                        toleranceNanos)) {
                     problem = "ZooKeeper's owner znode named " + ownerAt(changes, d.nanos());
                 }
                 String key = problem == null ? null : d.process() + problem;

@@ -2,6 +2,7 @@ package io.zkgroups.chaos.run;
 
 import io.zkgroups.chaos.cluster.ChaosCluster;
 import io.zkgroups.chaos.cluster.ChaosException;
+import io.zkgroups.chaos.cluster.Consumption;
 import io.zkgroups.chaos.cluster.HealthGate;
 import io.zkgroups.chaos.cluster.Journal;
 import io.zkgroups.chaos.fault.Fault;
@@ -11,19 +12,14 @@ import io.zkgroups.chaos.monitor.InvariantMonitor;
 import io.zkgroups.chaos.monitor.Verdict;
 import io.zkgroups.chaos.offsets.ConsumerOffsetsReader;
 import io.zkgroups.chaos.offsets.OffsetCommitRecord;
-import org.apache.zookeeper.KeeperException;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * One chaos run: start the cluster, wait for a healthy group, then {@code faults} times draw a fault from the
@@ -66,7 +62,7 @@ public final class ChaosRunner {
      * The monitor's bounds for a run of these settings: a kill's window is judged with the members' commit interval
      * and the produce rate per partition at the start (an upper bound: partitions are only ever added).
      */
-    static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound) {
+    public static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound) {
         return new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5), Duration.ofMillis(s.commitIntervalMs()),
                 (double) s.recordsPerSecond() / s.partitions());
     }
@@ -76,15 +72,7 @@ public final class ChaosRunner {
 
     public static Result run(Options options) throws Exception {
         ChaosCluster.Settings s = options.cluster();
-        if (Files.isDirectory(s.runDir())) {
-            try (java.util.stream.Stream<Path> entries = Files.list(s.runDir())) {
-                if (entries.findAny().isPresent()) {
-                    throw new ChaosException("run directory " + s.runDir() + " is not empty (its servers' data would be "
-                            + "reused): choose another one or delete it");
-                }
-            }
-        }
-        Files.createDirectories(s.runDir());
+        createRunDirectory(s.runDir());
         writeSettings(options);
         List<FaultRecord> records = new ArrayList<>();
         String aborted = null;
@@ -120,7 +108,7 @@ public final class ChaosRunner {
                 }
             }
             journal.clock();
-            drain(cluster, journal);
+            Consumption.drain(cluster, journal, Duration.ofSeconds(90));
             cluster.stopMembers(Duration.ofSeconds(60));
             writeKafkaOffsets(cluster, journal);
             journal.clock();
@@ -133,6 +121,19 @@ public final class ChaosRunner {
         Files.writeString(s.runDir().resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
         Files.write(s.runDir().resolve("violations.txt"), Report.lines(verdict, history::faultAt), StandardCharsets.UTF_8);
         return new Result(s.runDir(), options.seed(), records, verdict, table);
+    }
+
+    /** Creates an empty run directory; refuses one with anything in it (its servers' data would be reused). */
+    public static void createRunDirectory(Path runDir) throws java.io.IOException {
+        if (Files.isDirectory(runDir)) {
+            try (java.util.stream.Stream<Path> entries = Files.list(runDir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new ChaosException("run directory " + runDir + " is not empty (its servers' data would be "
+                            + "reused): choose another one or delete it");
+                }
+            }
+        }
+        Files.createDirectories(runDir);
     }
 
     /**
@@ -172,44 +173,9 @@ public final class ChaosRunner {
      */
     private static void awaitResumed(ChaosCluster cluster, Journal journal, int fault) {
         long start = System.nanoTime();
-        boolean resumed = awaitCommittedPast(cluster, cluster.producer().ackedEnds(), RESUME_TIMEOUT);
+        boolean resumed = Consumption.awaitCommittedPast(cluster, cluster.producer().ackedEnds(), RESUME_TIMEOUT);
         long ms = (System.nanoTime() - start) / 1_000_000;
         journal.log(resumed ? "RESUMED" : "NOT-RESUMED", fault + " " + ms);
-    }
-
-    /** Stops the producer and waits until the group has committed past every acknowledged record. */
-    private static void drain(ChaosCluster cluster, Journal journal) {
-        cluster.producer().stop();
-        Map<Integer, Long> ends = cluster.producer().ackedEnds();
-        journal.log("DRAIN", "acked ends " + ends);
-        if (awaitCommittedPast(cluster, ends, Duration.ofSeconds(90))) {
-            journal.log("DRAINED", "");
-        } else {
-            journal.log("NOT-DRAINED", "within 90 s: the monitor will name what is missing");
-        }
-    }
-
-    /** Whether every partition's committed offset in ZooKeeper reaches its end in {@code ends} within {@code atMost}. */
-    private static boolean awaitCommittedPast(ChaosCluster cluster, Map<Integer, Long> ends, Duration atMost) {
-        String base = "/consumers/" + cluster.settings().group() + "/offsets/" + cluster.settings().topic() + "/";
-        try {
-            await("the group commits past " + ends).atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
-                for (Map.Entry<Integer, Long> e : ends.entrySet()) {
-                    try {
-                        String v = new String(cluster.curator().getData().forPath(base + e.getKey()), StandardCharsets.UTF_8);
-                        if (Long.parseLong(v.trim()) < e.getValue()) {
-                            return false;
-                        }
-                    } catch (KeeperException.NoNodeException | NumberFormatException missing) {
-                        return false;
-                    }
-                }
-                return true;
-            });
-            return true;
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
-            return false;
-        }
     }
 
     /**

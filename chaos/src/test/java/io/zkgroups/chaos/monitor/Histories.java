@@ -29,6 +29,7 @@ final class Histories {
     private final java.util.NavigableMap<Long, String> faults = new TreeMap<>();
     private final List<History.Span> brokerDown = new ArrayList<>();
     private long groupFormed = Long.MIN_VALUE;
+    private final Map<String, String> consumerIds = new HashMap<>();
     private boolean zkKnown;
     private long zxid;
 
@@ -69,6 +70,12 @@ final class Histories {
     Histories committed(String process, int partition, long offset, long atMs) {
         event(process, atMs, "COMMIT", Set.of(), Map.of(partition, offset));
         return event(process, atMs, "COMMITTED", Set.of(), Map.of());
+    }
+
+    /** {@code process}'s owner znodes name {@code consumerId} (a slot restarting by session hand-over). */
+    Histories consumerId(String process, String consumerId) {
+        consumerIds.put(process, consumerId);
+        return this;
     }
 
     Histories killed(String process, long atMs) {
@@ -158,7 +165,7 @@ final class Histories {
 
     History build() {
         return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy, Set.of(), kafkaCommits,
-                faults, brokerDown, groupFormed);
+                faults, brokerDown, groupFormed, consumerIds);
     }
 
     Verdict check() {

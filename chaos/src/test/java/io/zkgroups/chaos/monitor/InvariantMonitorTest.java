@@ -179,6 +179,20 @@ class InvariantMonitorTest {
     }
 
     @Test
+    void processesThatShareAConsumerIdByHandOverOwnWhatItsOwnerZnodeNames() {
+        // a restart by session hand-over: m0-1 and m0-2 are consumer m0, and the owner znode never changes
+        Histories handOver = new Histories()
+                .acked(0, 0, 9, 100)
+                .owner(0, "m0", 149)
+                .assigned("m0-1", 150, 0).handedOut("m0-1", 0, 0, 4, 200).revoked("m0-1", 300, 0).closed("m0-1", 310)
+                .assigned("m0-2", 400, 0).handedOut("m0-2", 0, 5, 9, 450).closed("m0-2", 900);
+        assertThat(handOver.check().counts()).as("without the consumer ids").containsEntry("ownership", 2);
+
+        handOver.consumerId("m0-1", "m0").consumerId("m0-2", "m0");
+        assertThat(handOver.check().violations()).isEmpty();
+    }
+
+    @Test
     void zooKeeperTimesAreTrustedOnlyToTheirTolerance() {
         Histories justAfterRelease = new Histories()
                 .acked(0, 0, 1, 100)

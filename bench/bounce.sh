@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Rolling bounce under load (docs/benchmarks.md, "Rolling bounce under load, 10 × 100"): the chaos suite's cluster
+# (3 ZooKeeper servers, a Kafka broker, a producer, one JVM per member), every member restarted in turn (SIGTERM, exit,
+# next process, `zkgroups health --wait`), then the figures: backlog-without-delivery partition-seconds, ownership
+# moves, bounce time, and the chaos suite's invariants. One run is one configuration:
+#
+#   bench/bounce.sh --impl legacy                     # 10 real kafka 0.8.2.2 consumers
+#   bench/bounce.sh --impl ours --strategy range      # 10 ZkGroupConsumer members (also --strategy sticky)
+#   bench/bounce.sh --impl ours --handover            # restarts by session hand-over (docs/restarts.md)
+#   bench/bounce.sh --impl mixed [--handover]         # 9 zkgroups members and one 0.8.2.2 consumer
+#   bench/bounce.sh --analyze chaos/target/bounce-runs/<run>
+#
+# Exit 0: a valid run; 1: invalid (a gate failed or an invariant was violated: see report.txt); 2: bad usage.
+# Builds like bench/chaos.sh (MVN_OPTS="-o" to build offline) and runs a copy of what it built.
+set -euo pipefail
+CHAOS_MAIN=io.zkgroups.chaos.bounce.BounceMain exec "$(dirname "$0")/chaos.sh" "$@"
