@@ -89,6 +89,24 @@ class RestartHandoverIT {
         assertThat(g.handoverFile).as("a ticket is used once").doesNotExist();
     }
 
+    @Test
+    void aSuccessorStartedBeforeItsPredecessorStopsWaitsForTheTicketAndResumesWithoutAChange() throws Exception {
+        Group g = new Group("prestarted", RESUMABLE_SESSION_MS, true, null);
+        Map<String, List<Long>> before = g.znodes();
+        int legacyRebalances = g.legacyRebalances();
+        ChildConsumer successor = g.successor("a-successor", Map.of("zkgroups.restart.handover.await.ms", "60000"));
+        successor.awaitLine(0, "STEP AWAITING_TICKET"::equals, WAIT, "waiting for the ticket");
+        assertThat(g.znodes()).as("nothing registered or claimed while it waits").isEqualTo(before);
+
+        g.restartCleanly();
+        successor.awaitLine(0, "STEP SESSION_RESUMED"::equals, WAIT, "the session resumed");
+        successor.awaitLine(0, ("ASSIGNED " + g.names(RESTARTING))::equals, WAIT, "its partitions adopted");
+        g.awaitDelivering("a-successor", NEIGHBOUR, LEGACY);
+        assertThat(g.znodes()).as("registrations and owner znodes: czxid, mzxid, session").isEqualTo(before);
+        assertThat(g.legacyRebalances()).as("rebalances logged by the 0.8.2.2 consumer").isEqualTo(legacyRebalances);
+        g.assertContinuedExactly("a-successor");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"FENCED", "DISCONNECTED"})
     void aMemberKilledBeforeItsTicketIsWrittenLetsItsSessionExpireAndItsSuccessorJoinsAnew(String step) throws Exception {

@@ -17,6 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -41,12 +43,35 @@ final class RestartHandover {
         this.handles = new HandoverZooKeeperFactory(ticket.map(HandoverTicket::session));
     }
 
-    /** Takes the predecessor's ticket, if the hand-over file is configured and holds one this consumer may resume. */
+    /**
+     * Takes the predecessor's ticket, if the hand-over file is configured and holds one this consumer may resume; with
+     * {@code zkgroups.restart.handover.await.ms}, first waits that long for one to be written.
+     */
     static RestartHandover atStart(ZkConsumerConfig config, HandoverObserver observer) {
-        Optional<HandoverTicket> ticket = config.restartHandoverFile().flatMap(file -> HandoverIntake.take(
-                new HandoverFile(file), config.groupId(), config.consumerIdOverride(), config.restartGrace(),
-                Instant.now(), observer));
+        Optional<HandoverTicket> ticket = config.restartHandoverFile().map(HandoverFile::new).flatMap(file -> {
+            awaitTicket(file, config, observer);
+            return HandoverIntake.take(file, config.groupId(), config.consumerIdOverride(), config.restartGrace(),
+                    Instant.now(), observer);
+        });
         return new RestartHandover(config, observer, ticket);
+    }
+
+    /** A successor started before its predecessor stops: nothing is connected or registered while it waits. */
+    private static void awaitTicket(HandoverFile file, ZkConsumerConfig config, HandoverObserver observer) {
+        Duration await = config.restartAwait();
+        if (await.isZero() || Files.exists(file.path())) {
+            return;
+        }
+        HandoverObserver.tell(observer, HandoverStep.AWAITING_TICKET);
+        LOG.info("waiting up to {} ms for a ticket in {}", await.toMillis(), file.path());
+        try {
+            if (!file.awaitTicket(await)) {
+                LOG.info("no ticket in {} after {} ms", file.path(), await.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.warn("interrupted waiting for a ticket in {}: starting as a new member", file.path());
+        }
     }
 
     /** Where the client's ZooKeeper handles come from. */

@@ -46,17 +46,23 @@ public final class ZkConsumerConfig {
     public static final String RESTART_HANDOVER_FILE = "zkgroups.restart.handover.file";
     /** How long after a hand-over a successor may still resume the session; empty: two thirds of the session timeout. */
     public static final String RESTART_GRACE_MS = "zkgroups.restart.grace.ms";
-    static final Map<String, String> ZKGROUPS_DEFAULTS = Map.of(
-            MAX_GROUP_SIZE, "0",
-            STREAMS_PER_TOPIC, "1",
-            REBALANCE_DEBOUNCE_MS, "5",
-            ADVERTISE_CAPABILITIES, "false",
-            METADATA_REFRESH_MS, "1000",
-            OFFSETS_REFRESH_MS, "3600000",
-            REVOKE_TIMEOUT_MS, "300000",
-            LEGACY_MBEANS, "true",
-            RESTART_HANDOVER_FILE, "",
-            RESTART_GRACE_MS, "");
+    /**
+     * How long a consumer started with no ticket in its hand-over file waits for one (a successor started before its
+     * predecessor stops); 0: it does not wait.
+     */
+    public static final String RESTART_AWAIT_MS = "zkgroups.restart.handover.await.ms";
+    static final Map<String, String> ZKGROUPS_DEFAULTS = Map.ofEntries(
+            Map.entry(MAX_GROUP_SIZE, "0"),
+            Map.entry(STREAMS_PER_TOPIC, "1"),
+            Map.entry(REBALANCE_DEBOUNCE_MS, "5"),
+            Map.entry(ADVERTISE_CAPABILITIES, "false"),
+            Map.entry(METADATA_REFRESH_MS, "1000"),
+            Map.entry(OFFSETS_REFRESH_MS, "3600000"),
+            Map.entry(REVOKE_TIMEOUT_MS, "300000"),
+            Map.entry(LEGACY_MBEANS, "true"),
+            Map.entry(RESTART_HANDOVER_FILE, ""),
+            Map.entry(RESTART_GRACE_MS, ""),
+            Map.entry(RESTART_AWAIT_MS, "0"));
 
     /** 0.8 fetch-side properties and the kafka-clients property that takes their meaning. */
     private static final Map<String, String> LEGACY_TO_CLIENT = Map.of(
@@ -167,6 +173,7 @@ public final class ZkConsumerConfig {
         offsetsStorage();
         resetPolicy();
         restartGrace();
+        restartAwait();
         String strategy = get("partition.assignment.strategy");
         if (!strategy.equals("range") && !strategy.equals("roundrobin") && !strategy.equals("sticky")) {
             throw bad("partition.assignment.strategy", "must be range, roundrobin or sticky (0.8.2.2 would silently use"
@@ -228,6 +235,11 @@ public final class ZkConsumerConfig {
     public java.util.Optional<java.nio.file.Path> restartHandoverFile() {
         String value = get(RESTART_HANDOVER_FILE);
         return value.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Path.of(value));
+    }
+
+    /** How long a consumer with no ticket waits for its predecessor's ({@value #RESTART_AWAIT_MS}); zero: not at all. */
+    public Duration restartAwait() {
+        return Duration.ofMillis(positiveInt(RESTART_AWAIT_MS, false));
     }
 
     /**

@@ -12,11 +12,16 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The local file through which a stopping member hands its session to its successor. Every access holds an exclusive
@@ -82,6 +87,35 @@ public final class HandoverFile {
             }
         });
         return text == null ? Optional.empty() : Optional.of(HandoverTicket.decode(text, "hand-over file " + file));
+    }
+
+    /**
+     * Waits up to {@code timeout} for a ticket to be written, woken by the directory's change events (a successor
+     * started before its predecessor stops). Returns whether the file is there.
+     *
+     * @throws UncheckedIOException naming the file if its directory cannot be watched
+     */
+    public boolean awaitTicket(Duration timeout) throws InterruptedException {
+        try {
+            Files.createDirectories(file.getParent());
+            try (WatchService changes = file.getFileSystem().newWatchService()) {
+                // a rename into place is a create; registered before the check, so no ticket is missed in between
+                file.getParent().register(changes, StandardWatchEventKinds.ENTRY_CREATE);
+                long deadline = System.nanoTime() + timeout.toNanos();
+                while (!Files.exists(file)) {
+                    long left = deadline - System.nanoTime();
+                    WatchKey key = left > 0 ? changes.poll(left, TimeUnit.NANOSECONDS) : null;
+                    if (key == null) {
+                        return Files.exists(file);
+                    }
+                    key.pollEvents();
+                    key.reset();
+                }
+                return true;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot watch " + file.getParent() + " for the hand-over file: " + e, e);
+        }
     }
 
     private interface Step<T> {
