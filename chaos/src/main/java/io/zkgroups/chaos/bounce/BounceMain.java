@@ -32,6 +32,10 @@ public final class BounceMain implements Callable<Integer> {
     @Option(names = "--handover", description = "zkgroups members restart by session hand-over (docs/restarts.md).")
     boolean handover;
 
+    @Option(names = "--prestart", description = "With --handover: start each successor before its predecessor's SIGTERM; "
+            + "it waits for the ticket (zkgroups.restart.handover.await.ms).")
+    boolean prestart;
+
     @Option(names = "--members", description = "Members of the group (default: ${DEFAULT-VALUE}).")
     int members = 10;
 
@@ -85,7 +89,7 @@ public final class BounceMain implements Callable<Integer> {
             BounceConfig config;
             try {
                 config = new BounceConfig(impl, strategy, handover, members, partitions, rate, sessionMs,
-                        commitIntervalMs, sliceMs, steadyMs, settleMs);
+                        commitIntervalMs, sliceMs, steadyMs, settleMs, prestart);
             } catch (IllegalArgumentException e) {
                 System.err.println("bounce: " + e.getMessage());
                 return 2;

@@ -64,7 +64,7 @@ public final class BounceRun {
             journal.log("DELIVERING", "");
             Thread.sleep(config.steadyMs()); // the length of the steady-state observation, not a synchronization
             for (int i = 0; i < size; i++) {
-                step(cluster, journal, i, healthTimeout, settle);
+                step(cluster, journal, i, healthTimeout, settle, config.prestart());
             }
             journal.clock();
             boolean caughtUp = Consumption.awaitCommittedPast(cluster, cluster.producer().ackedEnds(), CONSUMPTION_TIMEOUT);
@@ -76,16 +76,24 @@ public final class BounceRun {
         return analyze(runDir);
     }
 
-    /** SIGTERM the slot's process, wait for its exit, start the next one, gate on health. */
-    private static void step(ChaosCluster cluster, Journal journal, int i, Duration healthTimeout, Duration settle) {
+    /**
+     * SIGTERM the slot's process, wait for its exit, start the next one, gate on health. With {@code prestart} the next
+     * one is started first and waits for the ticket the old one writes at its SIGTERM.
+     */
+    private static void step(ChaosCluster cluster, Journal journal, int i, Duration healthTimeout, Duration settle,
+                             boolean prestart) {
         MemberSlot slot = cluster.slots().get(i);
         MemberProcess old = slot.current();
+        MemberProcess waiting = prestart ? cluster.prestartMember(slot) : null;
+        if (waiting != null) {
+            journal.log("BOUNCE-PRESTARTED", i + " " + waiting.name());
+        }
         journal.clock();
         journal.log("FAULT", (i + 1) + " bounce-" + old.name()); // names the step a stall began in
         journal.log("BOUNCE-TERM", i + " " + old.name());
         int exit = old.jvm().terminate(EXIT_TIMEOUT);
         journal.log("BOUNCE-EXITED", i + " " + old.name() + " " + exit);
-        MemberProcess next = cluster.startMember(slot);
+        MemberProcess next = waiting != null ? waiting.awaitStart() : cluster.startMember(slot);
         journal.log("BOUNCE-STARTED", i + " " + next.name());
         HealthGate.Result health = cluster.health().await(cluster.settings().groupSize(), healthTimeout, settle);
         journal.log(health.healthy() ? "BOUNCE-HEALTHY" : "BOUNCE-UNHEALTHY", i + " "

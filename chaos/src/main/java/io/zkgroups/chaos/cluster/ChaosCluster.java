@@ -153,6 +153,22 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** Starts the slot's next incarnation and waits for its START line. */
     public MemberProcess startMember(MemberSlot slot) {
+        return startMember(slot, false);
+    }
+
+    /**
+     * Starts the slot's next incarnation while the current one still runs, to take over its session: it waits (up to a
+     * minute) for the ticket the current one writes when it stops. Returns once it waits; {@link MemberProcess#awaitStart}
+     * then waits for its START. Needs hand-over and a zkgroups slot.
+     */
+    public MemberProcess prestartMember(MemberSlot slot) {
+        if (!settings.handover() || slot.legacy()) {
+            throw new ChaosException("only a zkgroups slot that restarts by hand-over can start its successor first");
+        }
+        return startMember(slot, true);
+    }
+
+    private MemberProcess startMember(MemberSlot slot, boolean prestart) {
         String name = slot.nextName();
         Map<String, String> props = new LinkedHashMap<>();
         props.put("zookeeper.connect", slot.zookeeperConnect());
@@ -183,8 +199,11 @@ public final class ChaosCluster implements AutoCloseable {
                 props.put("offsets.storage", "kafka");
                 props.put("dual.commit.enabled", "true");
             }
-            process = MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
-                    settings.commitIntervalMs(), props);
+            if (prestart) {
+                props.put("zkgroups.restart.handover.await.ms", "60000");
+            }
+            process = MemberProcess.launch(name, settings.runDir(), settings.topic(), slot.mode(),
+                    settings.commitIntervalMs(), props, prestart ? "AWAITING-TICKET " : "START ");
         }
         slot.current(process);
         journal.log("MEMBER-STARTED", name + " pid " + process.jvm().pid() + " mode " + slot.mode());

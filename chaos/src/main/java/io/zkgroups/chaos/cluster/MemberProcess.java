@@ -31,6 +31,15 @@ public final class MemberProcess {
 
     static MemberProcess start(String name, Path runDir, String topic, String mode, long commitIntervalMs,
                                Map<String, String> properties) {
+        return launch(name, runDir, topic, mode, commitIntervalMs, properties, "START ").awaitStart();
+    }
+
+    /**
+     * Starts a zkgroups member and waits for the first line that starts with {@code readyLine} (or an ERROR): its
+     * START, or {@code AWAITING-TICKET} for a successor started before its predecessor stops.
+     */
+    static MemberProcess launch(String name, Path runDir, String topic, String mode, long commitIntervalMs,
+                                Map<String, String> properties, String readyLine) {
         Path logFile = runDir.resolve("members").resolve(name + ".log");
         List<String> args = new ArrayList<>(List.of(logFile.toString(), topic, mode, Long.toString(commitIntervalMs)));
         properties.forEach((k, v) -> args.add(k + "=" + v));
@@ -41,8 +50,14 @@ public final class MemberProcess {
                         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
                 ChaosMemberMain.class.getName(), args);
         MemberProcess member = new MemberProcess(name, jvm, logFile);
-        jvm.requireLine(0, l -> l.startsWith("START ") || l.startsWith("ERROR "), START_TIMEOUT, "START");
+        jvm.requireLine(0, l -> l.startsWith(readyLine) || l.startsWith("ERROR "), START_TIMEOUT, readyLine.trim());
         return member;
+    }
+
+    /** Waits for the member's START line (it has subscribed); returns it. */
+    public MemberProcess awaitStart() {
+        jvm.requireLine(0, l -> l.startsWith("START ") || l.startsWith("ERROR "), START_TIMEOUT, "START");
+        return this;
     }
 
     /**

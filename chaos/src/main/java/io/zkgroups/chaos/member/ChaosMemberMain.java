@@ -1,6 +1,9 @@
 package io.zkgroups.chaos.member;
 
+import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.rebalancer.restart.HandoverObserver;
+import io.zkgroups.rebalancer.restart.HandoverStep;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -87,7 +90,14 @@ public final class ChaosMemberMain {
         props.setProperty("auto.commit.enable", "false");
         ZkGroupConsumer<byte[], byte[]> consumer;
         try {
-            consumer = new ZkGroupConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            // a successor started before its predecessor stops says so while it waits for the ticket
+            HandoverObserver steps = step -> {
+                if (step == HandoverStep.AWAITING_TICKET) {
+                    log.event("AWAITING-TICKET", ProcessHandle.current().pid() + "");
+                }
+            };
+            consumer = new ZkGroupConsumer<>(ZkConsumerConfig.from(props), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer(), steps);
         } catch (RuntimeException e) {
             log.event("ERROR", oneLine(e));
             System.exit(2);
