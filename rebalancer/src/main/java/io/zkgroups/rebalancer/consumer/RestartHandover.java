@@ -47,20 +47,30 @@ final class RestartHandover {
      * Takes the predecessor's ticket, if the hand-over file is configured and holds one this consumer may resume; with
      * {@code zkgroups.restart.handover.await.ms}, first waits that long for one to be written.
      */
-    static RestartHandover atStart(ZkConsumerConfig config, HandoverObserver observer) {
+    static RestartHandover atStart(ZkConsumerConfig config, HandoverObserver observer, Runnable warmUp) {
         Optional<HandoverTicket> ticket = config.restartHandoverFile().map(HandoverFile::new).flatMap(file -> {
-            awaitTicket(file, config, observer);
+            awaitTicket(file, config, observer, warmUp);
             return HandoverIntake.take(file, config.groupId(), config.consumerIdOverride(), config.restartGrace(),
                     Instant.now(), observer);
         });
         return new RestartHandover(config, observer, ticket);
     }
 
-    /** A successor started before its predecessor stops: nothing is connected or registered while it waits. */
-    private static void awaitTicket(HandoverFile file, ZkConsumerConfig config, HandoverObserver observer) {
+    /**
+     * A successor started before its predecessor stops: nothing is connected or registered while it waits. It has
+     * time to spare, so it runs {@code warmUp} first (the start-up path done once for nothing: class loading and
+     * first-time code then cost nothing after the ticket arrives, while the group waits).
+     */
+    private static void awaitTicket(HandoverFile file, ZkConsumerConfig config, HandoverObserver observer,
+                                    Runnable warmUp) {
         Duration await = config.restartAwait();
         if (await.isZero() || Files.exists(file.path())) {
             return;
+        }
+        try {
+            warmUp.run();
+        } catch (RuntimeException e) {
+            LOG.debug("warming up while waiting for a ticket failed (the real start will say why): {}", e.toString());
         }
         HandoverObserver.tell(observer, HandoverStep.AWAITING_TICKET);
         LOG.info("waiting up to {} ms for a ticket in {}", await.toMillis(), file.path());

@@ -29,14 +29,7 @@ final class ZooKeeperConnection {
      * @throws KafkaException if ZooKeeper cannot be reached in time
      */
     static CuratorFramework open(ZkConsumerConfig config, HandoverZooKeeperFactory handles) {
-        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-                .zookeeperFactory(handles)
-                .connectString(config.zookeeperConnect())
-                .sessionTimeoutMs(config.sessionTimeoutMs())
-                .connectionTimeoutMs(config.connectionTimeoutMs())
-                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000));
-        // the chroot is in the connect string: the layout the client sees starts at its root
-        CuratorFramework client = config.zooKeeperSecurity().applyTo(builder, ZkLayout.root()).build();
+        CuratorFramework client = build(config, handles);
         String security = config.zooKeeperSecurity().describe();
         LOG.info("connecting to ZooKeeper at {} ({})", config.zookeeperConnect(), security);
         client.start();
@@ -52,5 +45,17 @@ final class ZooKeeperConnection {
             throw new InterruptException(e);
         }
         return client;
+    }
+
+    /** The client, not started: building it connects to nothing. */
+    static CuratorFramework build(ZkConsumerConfig config, HandoverZooKeeperFactory handles) {
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+                .zookeeperFactory(handles)
+                .connectString(config.zookeeperConnect())
+                .sessionTimeoutMs(config.sessionTimeoutMs())
+                .connectionTimeoutMs(config.connectionTimeoutMs())
+                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000));
+        // the chroot is in the connect string: the layout the client sees starts at its root
+        return config.zooKeeperSecurity().applyTo(builder, ZkLayout.root()).build();
     }
 }
