@@ -138,7 +138,22 @@ class Kafka08BridgeIT {
      */
     @Test
     void messagesQueuedForARevokedPartitionAreNeverHandedOutAfterTheRevocation() throws Exception {
-        String group = "bridge-revoke";
+        // Whether the slow member still has chunks of partitions 2 and 3 queued when they move depends on how far it
+        // got while the next member's JVM started; every attempt is judged, and one must have dropped some.
+        List<Integer> dropped = new ArrayList<>();
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            int chunks = revokeWhileSlow("bridge-revoke-" + attempt);
+            dropped.add(chunks);
+            if (chunks > 0) {
+                break;
+            }
+        }
+        assertThat(dropped).as("chunks fetched but not handed out at the revocation, per attempt")
+                .anySatisfy(chunks -> assertThat(chunks).isPositive());
+    }
+
+    /** One slow member, a second one joins: returns how many queued chunks the revocation dropped. */
+    private int revokeWhileSlow(String group) throws Exception {
         String topic = group + "-t";
         int partitions = 4;
         int perPartition = 200;
@@ -160,7 +175,6 @@ class Kafka08BridgeIT {
         java.util.regex.Matcher revoked = java.util.regex.Pattern.compile("revoked \\[" + topic + "-[23], " + topic
                 + "-[23]\\]: dropped (\\d+) chunks").matcher(slowLog);
         assertThat(revoked.find()).as("the slow member's revocation of partitions 2 and 3 in its log:\n" + slowLog).isTrue();
-        assertThat(Integer.parseInt(revoked.group(1))).as("chunks it had fetched but not handed out").isPositive();
 
         System.out.println("Kafka08BridgeIT revoke hand-overs: " + log.handOvers());
         assertThat(log.handOvers()).as("hand-overs").hasSize(2)
@@ -171,6 +185,7 @@ class Kafka08BridgeIT {
         IntStream.range(0, partitions).forEach(p -> end.put(p, (long) perPartition));
         assertThat(committed(group, topic, partitions)).as("partitions 0 and 1: the slow member's commit at shutdown")
                 .isEqualTo(end);
+        return Integer.parseInt(revoked.group(1));
     }
 
     @Test
