@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,7 +81,10 @@ final class RestartHandover {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            LOG.warn("interrupted waiting for a ticket in {}: starting as a new member", file.path());
+            LOG.warn("interrupted waiting for a ticket in {}: taking one only if it is already there", file.path());
+        } catch (UncheckedIOException e) {
+            // the wait is an optimisation: without it the consumer still takes a ticket that is there, or joins anew
+            LOG.warn("{}: not waiting for a ticket", e.getMessage());
         }
     }
 
