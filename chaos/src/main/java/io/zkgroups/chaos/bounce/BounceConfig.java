@@ -13,15 +13,16 @@ import java.util.Properties;
  *                  {@code mixed} (zkgroups members and one 0.8.2.2 consumer, in the last slot)
  * @param strategy  the zkgroups members' {@code partition.assignment.strategy}: range or sticky
  * @param handover  the zkgroups members restart by session hand-over (docs/restarts.md)
- * @param prestart  with hand-over: each successor is started before its predecessor's SIGTERM and waits for the
- *                  ticket ({@code zkgroups.restart.handover.await.ms})
+ * @param prestart  with hand-over: how many successors run ahead, each started before its predecessor's SIGTERM
+ *                  and waiting for the ticket ({@code zkgroups.restart.handover.await.ms}); 0: none, 1: each one
+ *                  just before its predecessor's step, K: the next K slots' successors wait at once
  * @param sliceMs   the time slice of the backlog-without-delivery figure
  * @param steadyMs  how long the steady state is observed before the first SIGTERM (the figure's noise floor)
  * @param settleMs  the health gate's {@code --settle}
  */
 public record BounceConfig(String impl, String strategy, boolean handover, int members, int partitions, int rate,
                            int sessionMs, long commitIntervalMs, long sliceMs, long steadyMs, long settleMs,
-                           boolean prestart) {
+                           int prestart) {
 
     public static final String GROUP = "bounce";
     public static final String TOPIC = "bounce-t";
@@ -42,19 +43,23 @@ public record BounceConfig(String impl, String strategy, boolean handover, int m
             throw new IllegalArgumentException("--handover needs zkgroups members (--impl ours or mixed): 0.8.2.2 "
                     + "consumers cannot hand their session over");
         }
-        if (prestart && (!handover || impl.equals("mixed"))) {
+        if (prestart > 0 && (!handover || impl.equals("mixed"))) {
             throw new IllegalArgumentException("--prestart needs --handover and --impl ours: a successor can only wait "
                     + "for a ticket, and the 0.8.2.2 consumer of a mixed group has none");
         }
-        if (members < 2 || partitions < 1 || rate < 1 || sliceMs < 1 || steadyMs < 0 || settleMs < 0) {
+        if (members < 2 || partitions < 1 || rate < 1 || sliceMs < 1 || steadyMs < 0 || settleMs < 0 || prestart < 0) {
             throw new IllegalArgumentException("--members must be at least 2; --partitions, --rate and --slice-ms at "
-                    + "least 1; --steady-ms and --settle-ms not negative");
+                    + "least 1; --steady-ms, --settle-ms and --prestart not negative");
         }
     }
 
     /** A short name of the configuration, e.g. {@code ours-sticky} or {@code mixed-handover}. */
     public String label() {
-        return impl + (impl.equals("ours") ? "-" + strategy : "") + (handover ? "-handover" : "") + (prestart ? "-prestart" : "");
+        return impl + (impl.equals("ours") ? "-" + strategy : "") + (handover ? "-handover" : "") + prestartLabel();
+    }
+
+    private String prestartLabel() {
+        return prestart == 0 ? "" : prestart == 1 ? "-prestart" : "-prestart" + prestart;
     }
 
     int legacyMembers() {
@@ -84,7 +89,7 @@ public record BounceConfig(String impl, String strategy, boolean handover, int m
         p.setProperty("slice.ms", Long.toString(sliceMs));
         p.setProperty("steady.ms", Long.toString(steadyMs));
         p.setProperty("settle.ms", Long.toString(settleMs));
-        p.setProperty("prestart", Boolean.toString(prestart));
+        p.setProperty("prestart", Integer.toString(prestart));
         return p;
     }
 
@@ -94,6 +99,15 @@ public record BounceConfig(String impl, String strategy, boolean handover, int m
                 Integer.parseInt(p.getProperty("partitions")), Integer.parseInt(p.getProperty("rate")),
                 Integer.parseInt(p.getProperty("session.ms")), Long.parseLong(p.getProperty("commit.interval.ms")),
                 Long.parseLong(p.getProperty("slice.ms")), Long.parseLong(p.getProperty("steady.ms")),
-                Long.parseLong(p.getProperty("settle.ms")), Boolean.parseBoolean(p.getProperty("prestart", "false")));
+                Long.parseLong(p.getProperty("settle.ms")), prestartOf(p.getProperty("prestart", "0")));
+    }
+
+    /** Runs before the successors could run ahead wrote {@code true} or {@code false}. */
+    private static int prestartOf(String value) {
+        return switch (value) {
+            case "true" -> 1;
+            case "false" -> 0;
+            default -> Integer.parseInt(value);
+        };
     }
 }

@@ -11,13 +11,14 @@ import java.util.Map;
 
 /**
  * The figures of one rolling bounce, the same definitions for every implementation (docs/benchmarks.md, "Rolling
- * bounce under load"). The bounce window runs from the first SIGTERM to the gate passing after the last restart; the
- * catch-up window from the first SIGTERM until every record acknowledged before that last gate had been delivered
+ * bounce under load"). The bounce window runs from the bounce's first action (the first SIGTERM, or the launch of the
+ * first successor started ahead of it) until the last step is done (its gate passed, its old process gone); the
+ * catch-up window from that start until every record acknowledged before that last gate had been delivered
  * (records never delivered are the monitor's {@code lost}).
  *
  * @param steps                 the bounce's steps, as the journal recorded them
- * @param bounceMs              first SIGTERM to the last gate
- * @param catchUpMs             first SIGTERM to the catch-up point
+ * @param bounceMs              the bounce window's length
+ * @param catchUpMs             the bounce window's start to the catch-up point
  * @param backlog               backlog-without-delivery partition-seconds, for each slice width analysed
  * @param moves                 ownership moves in the bounce window (every change of owner)
  * @param netMoves              partitions whose owner changed between consecutive gates, summed over the steps

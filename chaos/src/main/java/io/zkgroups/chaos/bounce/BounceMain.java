@@ -32,9 +32,11 @@ public final class BounceMain implements Callable<Integer> {
     @Option(names = "--handover", description = "zkgroups members restart by session hand-over (docs/restarts.md).")
     boolean handover;
 
-    @Option(names = "--prestart", description = "With --handover: start each successor before its predecessor's SIGTERM; "
-            + "it waits for the ticket (zkgroups.restart.handover.await.ms).")
-    boolean prestart;
+    @Option(names = "--prestart", arity = "0..1", fallbackValue = "1", paramLabel = "K", description = "With --handover: "
+            + "start each successor before its predecessor's SIGTERM; it waits for the ticket "
+            + "(zkgroups.restart.handover.await.ms). With K, the next K slots' successors start and wait at once "
+            + "(default: 0, none; --prestart alone: 1).")
+    int prestart;
 
     @Option(names = "--members", description = "Members of the group (default: ${DEFAULT-VALUE}).")
     int members = 10;

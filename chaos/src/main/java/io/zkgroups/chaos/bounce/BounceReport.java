@@ -21,17 +21,19 @@ public record BounceReport(BounceConfig config, Path runDir, BounceFigures figur
                 .append(" partitions, ").append(config.rate()).append(" records/s, session ").append(config.sessionMs())
                 .append(" ms, slice ").append(config.sliceMs()).append(" ms, settle ").append(config.settleMs())
                 .append(" ms\nrun directory: ").append(runDir).append("\n\n");
-        b.append(String.format("%-4s %-8s %-8s %9s %9s %9s %9s %s%n", "step", "stopped", "started", "exit ms",
-                "start ms", "gate ms", "step ms", "gate"));
+        b.append(String.format("%-4s %-8s %-8s %9s %9s %9s %9s %9s %s%n", "step", "stopped", "started", "exit ms",
+                "start ms", "up ms", "gate ms", "step ms", "gate"));
         for (BounceTimeline.Step s : f.steps()) {
-            b.append(String.format("%-4d %-8s %-8s %9d %9d %9d %9d %s%n", s.index(), s.stopped(), s.started(),
-                    ms(s.exited() - s.term()), ms(s.up() - s.exited()), ms(s.gated() - s.up()), s.millis(),
+            b.append(String.format("%-4d %-8s %-8s %9d %9d %9d %9d %9d %s%n", s.index(), s.stopped(), s.started(),
+                    ms(s.exited() - s.term()), ms(s.up() - s.exited()), ms(s.up() - s.term()), ms(s.gated() - s.up()),
+                    s.millis(),
                     s.healthy() ? "healthy" : "NOT HEALTHY"));
         }
         b.append('\n');
-        b.append(String.format("total bounce time (first SIGTERM to the last gate):      %d ms%n", f.bounceMs()));
-        b.append(String.format("caught up (every record acked before the last gate delivered): %d ms after the first "
-                + "SIGTERM%n", f.catchUpMs()));
+        b.append(String.format("total bounce time (first SIGTERM or successor launch to the last step done): %d ms%n",
+                f.bounceMs()));
+        b.append(String.format("caught up (every record acked before the last gate delivered): %d ms after the bounce "
+                + "began%n", f.catchUpMs()));
         for (BounceFigures.Backlog x : f.backlog()) {
             b.append(String.format("backlog without delivery, %4d ms slices: %.2f partition-s in the bounce window, "
                     + "%.2f to the catch-up; steady state before: %.3f partition-s per s%n", x.sliceMs(),
@@ -67,6 +69,7 @@ public record BounceReport(BounceConfig config, Path runDir, BounceFigures figur
             m.put("started", s.started());
             m.put("exitMs", ms(s.exited() - s.term()));
             m.put("startMs", ms(s.up() - s.exited()));
+            m.put("upMs", ms(s.up() - s.term()));
             m.put("gateMs", ms(s.gated() - s.up()));
             m.put("stepMs", s.millis());
             m.put("healthy", s.healthy());

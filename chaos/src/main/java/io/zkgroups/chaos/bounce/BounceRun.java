@@ -20,7 +20,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -63,8 +65,10 @@ public final class BounceRun {
             }
             journal.log("DELIVERING", "");
             Thread.sleep(config.steadyMs()); // the length of the steady-state observation, not a synchronization
+            Map<Integer, MemberProcess> successors = new HashMap<>();
             for (int i = 0; i < size; i++) {
-                step(cluster, journal, i, healthTimeout, settle, config.prestart());
+                prestart(cluster, journal, successors, i, Math.min(size, i + config.prestart()));
+                step(cluster, journal, i, healthTimeout, settle, successors.remove(i));
             }
             journal.clock();
             boolean caughtUp = Consumption.awaitCommittedPast(cluster, cluster.producer().ackedEnds(), CONSUMPTION_TIMEOUT);
@@ -76,25 +80,54 @@ public final class BounceRun {
         return analyze(runDir);
     }
 
+    /** Launches the successors of slots {@code from} (the next step's) to {@code to} (exclusive) not yet launched. */
+    private static void prestart(ChaosCluster cluster, Journal journal, Map<Integer, MemberProcess> successors, int from,
+                                 int to) {
+        for (int j = from; j < to; j++) {
+            if (!successors.containsKey(j)) {
+                MemberProcess successor = cluster.prestartMember(cluster.slots().get(j));
+                successors.put(j, successor);
+                journal.log("BOUNCE-PRESTARTED", j + " " + successor.name());
+            }
+        }
+    }
+
     /**
-     * SIGTERM the slot's process, wait for its exit, start the next one, gate on health. With {@code prestart} the next
-     * one is started first and waits for the ticket the old one writes at its SIGTERM.
+     * SIGTERM the slot's process, wait for its exit, start the next one, gate on health. With a {@code waiting}
+     * successor (started earlier, {@link #prestart}) the step begins once it waits for the ticket the old process
+     * writes at its SIGTERM; it takes over instead of a new process starting, and the gate runs while the old process
+     * exits (the step ends when both are done).
      */
     private static void step(ChaosCluster cluster, Journal journal, int i, Duration healthTimeout, Duration settle,
-                             boolean prestart) {
+                             MemberProcess waiting) {
         MemberSlot slot = cluster.slots().get(i);
         MemberProcess old = slot.current();
-        MemberProcess waiting = prestart ? cluster.prestartMember(slot) : null;
         if (waiting != null) {
-            journal.log("BOUNCE-PRESTARTED", i + " " + waiting.name());
+            waiting.awaitTicketWait();
+            journal.log("BOUNCE-AWAITING", i + " " + waiting.name());
         }
         journal.clock();
         journal.log("FAULT", (i + 1) + " bounce-" + old.name()); // names the step a stall began in
         journal.log("BOUNCE-TERM", i + " " + old.name());
-        int exit = old.jvm().terminate(EXIT_TIMEOUT);
+        old.jvm().sigterm();
+        if (waiting == null) {
+            exited(journal, i, old);
+            journal.log("BOUNCE-STARTED", i + " " + cluster.startMember(slot).name());
+            gate(cluster, journal, i, healthTimeout, settle);
+        } else {
+            // The successor takes over while the old process is still exiting; the step ends when both are done.
+            journal.log("BOUNCE-STARTED", i + " " + cluster.takeOver(slot, waiting).name());
+            gate(cluster, journal, i, healthTimeout, settle);
+            exited(journal, i, old);
+        }
+    }
+
+    private static void exited(Journal journal, int i, MemberProcess old) {
+        int exit = old.jvm().awaitTermination(EXIT_TIMEOUT);
         journal.log("BOUNCE-EXITED", i + " " + old.name() + " " + exit);
-        MemberProcess next = waiting != null ? waiting.awaitStart() : cluster.startMember(slot);
-        journal.log("BOUNCE-STARTED", i + " " + next.name());
+    }
+
+    private static void gate(ChaosCluster cluster, Journal journal, int i, Duration healthTimeout, Duration settle) {
         HealthGate.Result health = cluster.health().await(cluster.settings().groupSize(), healthTimeout, settle);
         journal.log(health.healthy() ? "BOUNCE-HEALTHY" : "BOUNCE-UNHEALTHY", i + " "
                 + (health.healthy() ? health.millis() : health.exitCode() + " " + health.output().replace('\n', ' ')));

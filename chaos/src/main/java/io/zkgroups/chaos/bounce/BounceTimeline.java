@@ -14,34 +14,44 @@ import java.util.TreeMap;
  * What the bounce did and when, read back from its {@code journal.log} ({@code System.nanoTime()}):
  * <pre>
  * DELIVERING nanos                              every partition consumed past what was acknowledged when healthy
+ * BOUNCE-PRESTARTED nanos step process          a successor launched before its predecessor's SIGTERM
  * BOUNCE-TERM nanos step process                SIGTERM sent
  * BOUNCE-EXITED nanos step process exitCode     the process has exited
  * BOUNCE-STARTED nanos step process             the slot's next process is up (START, or READY for 0.8.2.2)
  * BOUNCE-HEALTHY nanos step ms                  zkgroups health --wait passed;  BOUNCE-UNHEALTHY nanos step exitCode
  * </pre>
  *
- * @param delivering when the group was consuming every partition before the first step (Long.MIN_VALUE: never)
- * @param steps      the steps in order
+ * @param delivering     when the group was consuming every partition before the first step (Long.MIN_VALUE: never)
+ * @param firstPrestart when the first successor was launched ahead of its step (Long.MAX_VALUE: none was)
+ * @param steps          the steps in order
  */
-public record BounceTimeline(long delivering, List<Step> steps) {
+public record BounceTimeline(long delivering, long firstPrestart, List<Step> steps) {
 
     /** One step: a slot's process stopped and its next one started, then the gate. */
     public record Step(int index, String stopped, String started, long term, long exited, long up, long gated,
                        boolean healthy) {
 
+        /** When the step was done: its gate passed and its old process gone (with a prestarted successor, in either order). */
+        public long done() {
+            return Math.max(gated, exited);
+        }
+
         public long millis() {
-            return (gated - term) / 1_000_000;
+            return (done() - term) / 1_000_000;
         }
     }
 
-    /** The first SIGTERM. */
+    /**
+     * The bounce's first action: the first SIGTERM, or the launch of the first successor started ahead of it (its JVM
+     * start is part of the bounce).
+     */
     public long start() {
-        return steps.get(0).term();
+        return Math.min(firstPrestart, steps.get(0).term());
     }
 
-    /** When the gate after the last step passed (or gave up). */
+    /** When the last step was done (its gate passed or gave up, its old process gone). */
     public long end() {
-        return steps.get(steps.size() - 1).gated();
+        return steps.get(steps.size() - 1).done();
     }
 
     public boolean everyGatePassed() {
@@ -60,6 +70,7 @@ public record BounceTimeline(long delivering, List<Step> steps) {
 
     static BounceTimeline parse(List<String> lines) {
         long delivering = Long.MIN_VALUE;
+        long firstPrestart = Long.MAX_VALUE;
         Map<Integer, long[]> times = new TreeMap<>();
         Map<Integer, String[]> names = new TreeMap<>();
         Map<Integer, Boolean> healthy = new TreeMap<>();
@@ -76,6 +87,10 @@ public record BounceTimeline(long delivering, List<Step> steps) {
                 continue;
             }
             long nanos = Long.parseLong(f[1]);
+            if (f[0].equals("BOUNCE-PRESTARTED")) {
+                firstPrestart = Math.min(firstPrestart, nanos);
+                continue;
+            }
             int step = Integer.parseInt(f[2]);
             long[] t = times.computeIfAbsent(step, k -> new long[4]);
             String[] n = names.computeIfAbsent(step, k -> new String[2]);
@@ -107,6 +122,6 @@ public record BounceTimeline(long delivering, List<Step> steps) {
         if (steps.isEmpty()) {
             throw new IllegalArgumentException("the journal holds no completed bounce step (BOUNCE-* lines)");
         }
-        return new BounceTimeline(delivering, List.copyOf(steps));
+        return new BounceTimeline(delivering, firstPrestart, List.copyOf(steps));
     }
 }

@@ -157,15 +157,22 @@ public final class ChaosCluster implements AutoCloseable {
     }
 
     /**
-     * Starts the slot's next incarnation while the current one still runs, to take over its session: it waits (up to a
-     * minute) for the ticket the current one writes when it stops. Returns once it waits; {@link MemberProcess#awaitStart}
-     * then waits for its START. Needs hand-over and a zkgroups slot.
+     * Launches the slot's next incarnation while the current one still runs, to take over its session: it waits (up to
+     * a minute) for the ticket the current one writes when it stops. Returns at once; {@link MemberProcess#awaitTicketWait}
+     * waits until it waits, then {@link #takeOver} until it has taken over. Needs hand-over and a zkgroups slot.
      */
     public MemberProcess prestartMember(MemberSlot slot) {
         if (!settings.handover() || slot.legacy()) {
             throw new ChaosException("only a zkgroups slot that restarts by hand-over can start its successor first");
         }
         return startMember(slot, true);
+    }
+
+    /** Waits for a prestarted successor's START (it has the session and has subscribed); it is the slot's process now. */
+    public MemberProcess takeOver(MemberSlot slot, MemberProcess successor) {
+        successor.awaitStart();
+        slot.current(successor);
+        return successor;
     }
 
     private MemberProcess startMember(MemberSlot slot, boolean prestart) {
@@ -202,11 +209,15 @@ public final class ChaosCluster implements AutoCloseable {
             if (prestart) {
                 props.put("zkgroups.restart.handover.await.ms", "60000");
             }
-            process = MemberProcess.launch(name, settings.runDir(), settings.topic(), slot.mode(),
-                    settings.commitIntervalMs(), props, prestart ? "AWAITING-TICKET " : "START ");
+            process = prestart ? MemberProcess.spawn(name, settings.runDir(), settings.topic(), slot.mode(),
+                    settings.commitIntervalMs(), props)
+                    : MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
+                    settings.commitIntervalMs(), props);
         }
-        slot.current(process);
         journal.log("MEMBER-STARTED", name + " pid " + process.jvm().pid() + " mode " + slot.mode());
+        if (!prestart) {
+            slot.current(process);
+        }
         return process;
     }
 

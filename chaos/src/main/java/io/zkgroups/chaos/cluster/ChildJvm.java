@@ -158,9 +158,19 @@ public final class ChildJvm {
 
     /** SIGTERM; waits up to {@code timeout} for the exit (shutdown hooks run), then SIGKILL. Returns the exit code. */
     public int terminate(Duration timeout) {
+        sigterm();
+        return awaitTermination(timeout);
+    }
+
+    /** Sends SIGTERM and returns at once. */
+    public void sigterm() {
         // Through the ProcessHandle: Process.destroy() also closes our end of the child's stdout at once, losing
         // the lines its shutdown hook still prints (a 0.8.2.2 consumer's last messages).
         process.toHandle().destroy();
+    }
+
+    /** After {@link #sigterm}: waits up to {@code timeout} for the exit, then SIGKILLs; returns the exit code. */
+    public int awaitTermination(Duration timeout) {
         if (!waitFor(timeout)) {
             kill();
         }

@@ -29,29 +29,45 @@ public final class MemberProcess {
         this.logFile = logFile;
     }
 
+    /** Starts a zkgroups member and waits for its START (or an ERROR). */
     static MemberProcess start(String name, Path runDir, String topic, String mode, long commitIntervalMs,
                                Map<String, String> properties) {
-        return launch(name, runDir, topic, mode, commitIntervalMs, properties, "START ").awaitStart();
+        return spawn(name, runDir, topic, mode, commitIntervalMs, properties).awaitStart();
     }
 
-    /**
-     * Starts a zkgroups member and waits for the first line that starts with {@code readyLine} (or an ERROR): its
-     * START, or {@code AWAITING-TICKET} for a successor started before its predecessor stops.
-     */
-    static MemberProcess launch(String name, Path runDir, String topic, String mode, long commitIntervalMs,
-                                Map<String, String> properties, String readyLine) {
+    /** Starts a zkgroups member without waiting for anything it prints. */
+    static MemberProcess spawn(String name, Path runDir, String topic, String mode, long commitIntervalMs,
+                               Map<String, String> properties) {
         Path logFile = runDir.resolve("members").resolve(name + ".log");
         List<String> args = new ArrayList<>(List.of(logFile.toString(), topic, mode, Long.toString(commitIntervalMs)));
         properties.forEach((k, v) -> args.add(k + "=" + v));
-        ChildJvm jvm = ChildJvm.start(name, runDir.resolve("stderr"), 160,
-                List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                        "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
-                        "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
-                ChaosMemberMain.class.getName(), args);
-        MemberProcess member = new MemberProcess(name, jvm, logFile);
-        jvm.requireLine(0, l -> l.startsWith(readyLine) || l.startsWith("ERROR "), START_TIMEOUT, readyLine.trim());
-        return member;
+        List<String> jvmOptions = new ArrayList<>(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
+        jvmOptions.addAll(extraJvmOptions(name));
+        ChildJvm jvm = ChildJvm.start(name, runDir.resolve("stderr"), 160, jvmOptions, ChaosMemberMain.class.getName(),
+                args);
+        return new MemberProcess(name, jvm, logFile);
+    }
+
+    /**
+     * Extra options for zkgroups member JVMs from {@code CHAOS_MEMBER_JVM_OPTS} (space-separated; {@code {name}} becomes
+     * the process name), e.g. {@code -Dorg.slf4j.simpleLogger.log.org.apache.kafka=debug} or a flight recording.
+     */
+    private static List<String> extraJvmOptions(String name) {
+        String opts = System.getenv("CHAOS_MEMBER_JVM_OPTS");
+        if (opts == null || opts.isBlank()) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(opts.trim().split("\\s+")).map(o -> o.replace("{name}", name)).toList();
+    }
+
+    /** Waits for a successor started before its predecessor stops to say that it waits for the ticket. */
+    public MemberProcess awaitTicketWait() {
+        jvm.requireLine(0, l -> l.startsWith("AWAITING-TICKET ") || l.startsWith("ERROR "), START_TIMEOUT,
+                "AWAITING-TICKET");
+        return this;
     }
 
     /** Waits for the member's START line (it has subscribed); returns it. */

@@ -37,6 +37,24 @@ class BounceTimelineTest {
     }
 
     @Test
+    void aBounceWhoseSuccessorsStartAheadBeginsWithTheFirstLaunch() {
+        BounceTimeline t = BounceTimeline.parse(List.of(
+                "DELIVERING 200",
+                "BOUNCE-PRESTARTED 400 0 m0-2",
+                "BOUNCE-PRESTARTED 450 1 m1-2",
+                "BOUNCE-AWAITING 900 0 m0-2",
+                "BOUNCE-TERM 1000 0 m0-1",
+                "BOUNCE-EXITED 1500 0 m0-1 143",
+                "BOUNCE-STARTED 2000 0 m0-2",
+                "BOUNCE-HEALTHY 3000 0 1"));
+
+        assertThat(t.start()).isEqualTo(400);
+        assertThat(t.steps()).hasSize(1);
+        assertThat(t.steps().get(0).term()).isEqualTo(1000);
+        assertThat(t.steps().get(0).started()).isEqualTo("m0-2");
+    }
+
+    @Test
     void aJournalWithoutAStepIsRefusedWithAReason() {
         assertThatThrownBy(() -> BounceTimeline.parse(List.of("HEALTHY 100 0 900")))
                 .hasMessageContaining("no completed bounce step");

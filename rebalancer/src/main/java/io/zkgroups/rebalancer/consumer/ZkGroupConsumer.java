@@ -9,7 +9,6 @@ import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
-import io.zkgroups.rebalancer.restart.HandoverZooKeeperFactory;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
@@ -33,7 +32,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -138,7 +136,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer,
                            HandoverObserver observer) {
         this.config = config;
-        this.restart = RestartHandover.atStart(config, observer, () -> warmUp(config));
+        this.restart = RestartHandover.atStart(config, observer, () -> StartUpWarmUp.run(config));
         this.consumerId = restart.consumerId().or(() -> config.consumerIdOverride()
                 .map(id -> ConsumerId.ofOverride(config.groupId(), id)))
                 .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
@@ -181,13 +179,6 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 curator.close();
             }
         }
-    }
-
-    /** Builds and drops the clients this constructor builds next, connecting to nothing (see RestartHandover). */
-    private static void warmUp(ZkConsumerConfig config) {
-        ZooKeeperConnection.build(config, new HandoverZooKeeperFactory(Optional.empty())).close(); // never started
-        config.bootstrapServers().ifPresent(bootstrap -> new KafkaConsumer<>(config.fetchClientProperties(bootstrap),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer()).close(Duration.ZERO));
     }
 
     private static String bootstrapFrom(List<BrokerInfo> brokers, ZkConsumerConfig config) {

@@ -367,7 +367,7 @@ public final class GroupMember implements Closeable {
             if (joining) {
                 // what the first rebalance needs that does not depend on our registration, before the group waits
                 JoinPreparation.run(config, memberList, membershipWatcher, topicMetadata, onChange, registry.owners(),
-                        assignments);
+                        assignor, assignments);
             }
             ensureRegistered(causes);
             releaseUntracked();
