@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One rolling bounce under load, as a rolling-bounce script does it (docs/rolling-bounce.sh): start the cluster of
@@ -116,9 +117,10 @@ public final class BounceRun {
             gate(cluster, journal, i, healthTimeout, settle);
         } else {
             // The successor takes over while the old process is still exiting; the step ends when both are done.
+            CompletableFuture<Void> exit = CompletableFuture.runAsync(() -> exited(journal, i, old));
             journal.log("BOUNCE-STARTED", i + " " + cluster.takeOver(slot, waiting).name());
             gate(cluster, journal, i, healthTimeout, settle);
-            exited(journal, i, old);
+            exit.join();
         }
     }
 
