@@ -43,9 +43,9 @@ public record BounceConfig(String impl, String strategy, boolean handover, int m
             throw new IllegalArgumentException("--handover needs zkgroups members (--impl ours or mixed): 0.8.2.2 "
                     + "consumers cannot hand their session over");
         }
-        if (prestart > 0 && (!handover || impl.equals("mixed"))) {
-            throw new IllegalArgumentException("--prestart needs --handover and --impl ours: a successor can only wait "
-                    + "for a ticket, and the 0.8.2.2 consumer of a mixed group has none");
+        if (prestart > 0 && !handover) {
+            throw new IllegalArgumentException("--prestart needs --handover: a successor can only wait for a ticket (in "
+                    + "a mixed group the 0.8.2.2 consumer, which has none, restarts after its exit)");
         }
         if (members < 2 || partitions < 1 || rate < 1 || sliceMs < 1 || steadyMs < 0 || settleMs < 0 || prestart < 0) {
             throw new IllegalArgumentException("--members must be at least 2; --partitions, --rate and --slice-ms at "

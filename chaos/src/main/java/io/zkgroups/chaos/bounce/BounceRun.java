@@ -81,11 +81,14 @@ public final class BounceRun {
         return analyze(runDir);
     }
 
-    /** Launches the successors of slots {@code from} (the next step's) to {@code to} (exclusive) not yet launched. */
+    /**
+     * Launches the successors of slots {@code from} (the next step's) to {@code to} (exclusive) not yet launched; a
+     * 0.8.2.2 slot has none (its next consumer starts after the old one's exit).
+     */
     private static void prestart(ChaosCluster cluster, Journal journal, Map<Integer, MemberProcess> successors, int from,
                                  int to) {
         for (int j = from; j < to; j++) {
-            if (!successors.containsKey(j)) {
+            if (!successors.containsKey(j) && !cluster.slots().get(j).legacy()) {
                 MemberProcess successor = cluster.prestartMember(cluster.slots().get(j));
                 successors.put(j, successor);
                 journal.log("BOUNCE-PRESTARTED", j + " " + successor.name());
