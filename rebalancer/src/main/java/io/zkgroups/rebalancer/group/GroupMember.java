@@ -117,14 +117,8 @@ public final class GroupMember implements Closeable {
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
     // --- state confined to the event loop ------------------------------------------------------------
-    private final SortedMap<TopicAndPartition, ThreadId> owned = new TreeMap<>();
-    /** An unmodifiable copy of {@code owned}'s keys for {@link #health()}; null when {@code owned} changed since. */
-    private SortedSet<TopicAndPartition> ownedSnapshot;
-    /** Handed over (the listener was told) but their owner znodes may still exist: released before anything else. */
-    private final Set<TopicAndPartition> unreleased = new TreeSet<>();
+    private final OwnedPartitions ledger;
     private long registeredSession;
-    /** Set on registering in a session: look once for owner znodes of that session the member does not track. */
-    private boolean untrackedScanDue;
     private GroupView lastView;
     private long generation;
     private int failures;
@@ -181,6 +175,7 @@ public final class GroupMember implements Closeable {
         this.lease = new SessionLease(client, config.leaseMargin());
         this.fence = new OwnershipFence(lease);
         this.memberList = registry.members().memberList(group);
+        this.ledger = new OwnedPartitions(registry.owners(), group);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
         publishHealth();
@@ -370,7 +365,7 @@ public final class GroupMember implements Closeable {
                         assignor, assignments);
             }
             ensureRegistered(causes);
-            releaseUntracked();
+            ledger.releaseUntracked();
             if (joining && !config.debounce().isZero()) {
                 // Our registration is news to everyone: they react after their debounce and hold what we would get
                 // until then. Read the group after ours, with whoever joined together with us.
@@ -391,7 +386,7 @@ public final class GroupMember implements Closeable {
                 return;
             }
             Map<TopicAndPartition, ThreadId> target = assignments.assign(view.snapshot()).forConsumer(me).owners();
-            if (state.get() == MemberState.STABLE && target.equals(owned) && lastView != null
+            if (state.get() == MemberState.STABLE && target.equals(ledger.owned()) && lastView != null
                     && view.snapshot().equals(lastView.snapshot())) {
                 lastView = view; // nothing that matters changed
                 causesSinceSuccess.clear();
@@ -402,7 +397,7 @@ public final class GroupMember implements Closeable {
             LOG.info("[{}] rebalancing: {}", me, describe(causes));
             revokeMovedAway(target);
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
-            toClaim.keySet().removeAll(owned.keySet());
+            toClaim.keySet().removeAll(ledger.owned().keySet());
             checkNotClosing();
             OwnerWait wait = new OwnerWait();
             Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait).orElse(Set.of());
@@ -410,7 +405,7 @@ public final class GroupMember implements Closeable {
                 // Previous owners still hold part of it (the owner directories' watches say so): release what moved
                 // away now and claim when they let go, rather than send a claim that must fail. Who holds what is
                 // read for health and for how long to wait.
-                releaseHandedOver();
+                ledger.releaseHandedOver();
                 waitingView = view;
                 waitingClaim = toClaim;
                 waitForOwners(ClaimConflictException.notSent(group, registry.owners().owners(group, stillHeld, wait)),
@@ -421,11 +416,10 @@ public final class GroupMember implements Closeable {
             // what is new; the owner znodes it found held are watched.
             Map<TopicAndPartition, PartitionOwner> held;
             try {
-                held = registry.owners().releaseAndClaim(group, me, unreleased, toClaim, wait);
+                held = ledger.releaseAndClaim(me, toClaim, wait);
             } catch (RuntimeException e) {
                 throw claimUnknown(toClaim, e);
             }
-            unreleased.clear();
             if (!held.isEmpty()) {
                 waitingView = view;
                 waitingClaim = toClaim;
@@ -477,14 +471,10 @@ public final class GroupMember implements Closeable {
         claimed(view, toClaim);
     }
 
-    /**
-     * A claim failed without an answer (a timeout, a lost connection): it may still have been applied. Its owner znodes
-     * would then be this session's without the member knowing; they go to the next attempt's release, which deletes
-     * those that are this session's (and claims them again if they are still ours to take).
-     */
+    /** A claim failed: unless it collided, it may have been applied (see {@link OwnedPartitions#claimMayHaveLanded}). */
     private RuntimeException claimUnknown(Map<TopicAndPartition, ThreadId> toClaim, RuntimeException e) {
         if (!(e instanceof ClaimConflictException)) {
-            toClaim.keySet().stream().filter(tp -> !owned.containsKey(tp)).forEach(unreleased::add);
+            ledger.claimMayHaveLanded(toClaim);
         }
         return e;
     }
@@ -497,12 +487,11 @@ public final class GroupMember implements Closeable {
             // The attempt outlived its session (it stalled, or the claim went out on the new one): what it computed
             // is not ours, and the listener never hears of it. Claims that landed in the current session are
             // released by the next attempt (or claimed again, if they are still ours to take).
-            unreleased.addAll(toClaim.keySet());
+            ledger.toRelease(toClaim.keySet());
             throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
                     + " ended during the rebalance");
         }
-        owned.putAll(toClaim);
-        ownedSnapshot = null;
+        ledger.add(toClaim);
         fence.grant(toClaim, registeredSession);
         if (!toClaim.isEmpty()) {
             listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
@@ -534,7 +523,7 @@ public final class GroupMember implements Closeable {
         registeredSession = session;
         ownershipSession = session;
         lease.beat();
-        untrackedScanDue = true;
+        ledger.scanForUntracked();
     }
 
     /**
@@ -567,9 +556,8 @@ public final class GroupMember implements Closeable {
         registeredSession = session;
         ownershipSession = session;
         lease.beat();
-        untrackedScanDue = true; // owner znodes of the session that were not handed over go to the next release
-        owned.putAll(held);
-        ownedSnapshot = null;
+        ledger.scanForUntracked(); // owner znodes of the session that were not handed over go to the next release
+        ledger.add(held);
         fence.grant(held, session);
         LOG.info("[{}] resumed session 0x{}: kept registration and partitions {}", me, Long.toHexString(session), held.keySet());
         if (!held.isEmpty()) {
@@ -577,23 +565,6 @@ public final class GroupMember implements Closeable {
         }
         publishHealth();
         return true;
-    }
-
-    /**
-     * Owner znodes of this session that the member does not know of — a member before this one on the same client, a
-     * claim applied after its attempt gave up — would hold their partitions for as long as the session lives: they go
-     * to the next release (which deletes them, or keeps them if they are still ours to own).
-     */
-    private void releaseUntracked() {
-        if (!untrackedScanDue) {
-            return;
-        }
-        for (TopicAndPartition tp : registry.owners().ownedBySession(group)) {
-            if (!owned.containsKey(tp)) {
-                unreleased.add(tp);
-            }
-        }
-        untrackedScanDue = false;
     }
 
     /** How long to wait for a registration of a previous session of ours to go: one session timeout, plus slack. */
@@ -657,12 +628,7 @@ public final class GroupMember implements Closeable {
     }
 
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
-        Set<TopicAndPartition> moving = new TreeSet<>();
-        owned.forEach((tp, thread) -> {
-            if (!thread.equals(target.get(tp))) {
-                moving.add(tp);
-            }
-        });
+        Set<TopicAndPartition> moving = ledger.movedAway(target);
         if (!moving.isEmpty()) {
             handOver(Collections.unmodifiableSet(moving)); // commit happens here, before the release
             forget(moving);
@@ -674,18 +640,8 @@ public final class GroupMember implements Closeable {
      * deleted another member may claim it, and {@link #health()} must never show both as owners.
      */
     private void forget(Set<TopicAndPartition> partitions) {
-        owned.keySet().removeAll(partitions);
-        ownedSnapshot = null;
-        unreleased.addAll(partitions);
+        ledger.forget(partitions);
         publishHealth();
-    }
-
-    /** Deletes the owner znodes of partitions already handed over; if that fails, the next attempt tries again. */
-    private void releaseHandedOver() {
-        if (!unreleased.isEmpty()) {
-            registry.owners().release(group, unreleased);
-            unreleased.clear();
-        }
     }
 
     /**
@@ -776,7 +732,7 @@ public final class GroupMember implements Closeable {
         lastError = null;
         stableSince = Instant.now();
         setState(MemberState.STABLE);
-        LOG.info("[{}] stable (generation {}): owns {}", me, generation, owned.keySet());
+        LOG.info("[{}] stable (generation {}): owns {}", me, generation, ledger.owned().keySet());
     }
 
     private void failed(String error, Duration fixedDelay) {
@@ -801,13 +757,13 @@ public final class GroupMember implements Closeable {
         LOG.error("[{}] {}", me, error);
         awaitingRelease = Collections.emptySortedSet();
         lastError = error;
-        if (!owned.isEmpty()) {
-            Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
+        if (!ledger.isEmpty()) {
+            Set<TopicAndPartition> mine = ledger.ownedCopy();
             handOver(mine);
             forget(mine);
         }
         try {
-            releaseHandedOver();
+            ledger.releaseHandedOver();
             registry.members().unregister(group, me);
         } catch (RuntimeException e) {
             LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
@@ -855,12 +811,11 @@ public final class GroupMember implements Closeable {
         awaitingRelease = Collections.emptySortedSet();
         // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
         // client on the new session may have left some there; the release reads them and deletes only ours
-        if (!owned.isEmpty()) {
-            Set<TopicAndPartition> lost = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
-            unreleased.addAll(lost); // if the session lives on after all, its owner znodes must not block others
+        if (!ledger.isEmpty()) {
+            Set<TopicAndPartition> lost = ledger.ownedCopy();
+            ledger.toRelease(lost); // if the session lives on after all, its owner znodes must not block others
             fence.withdraw(lost);
-            owned.clear();
-            ownedSnapshot = null;
+            ledger.clear();
             publishHealth();
             LOG.warn("[{}] session lost: partitions {} are no longer ours", me, lost);
             listener.onLost(lost);
@@ -960,12 +915,12 @@ public final class GroupMember implements Closeable {
     }
 
     private Optional<SessionOwnership> releaseForHandOff() {
-        awaitCommits(owned.keySet());
+        awaitCommits(ledger.owned().keySet());
         try {
-            releaseHandedOver();
+            ledger.releaseHandedOver();
         } catch (RuntimeException e) {
             LOG.warn("[{}] could not delete owner znodes {} before the hand-over (the successor will): {}", me,
-                    unreleased, e.getMessage());
+                    ledger.unreleased(), e.getMessage());
         }
         long session = registeredSession;
         boolean live;
@@ -974,7 +929,7 @@ public final class GroupMember implements Closeable {
         } catch (RuntimeException reconnecting) {
             live = false; // the session may be gone: nothing a successor could resume
         }
-        Optional<SessionOwnership> result = live ? Optional.of(new SessionOwnership(session, owned)) : Optional.empty();
+        Optional<SessionOwnership> result = live ? Optional.of(new SessionOwnership(session, ledger.owned())) : Optional.empty();
         registeredSession = 0;
         ownershipSession = 0;
         return result;
@@ -995,21 +950,19 @@ public final class GroupMember implements Closeable {
     private void leave() {
         awaitingRelease = Collections.emptySortedSet();
         try {
-            if (!owned.isEmpty()) {
-                Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
+            if (!ledger.isEmpty()) {
+                Set<TopicAndPartition> mine = ledger.ownedCopy();
                 boolean revoked = handOver(mine);
                 forget(mine);
                 if (!revoked) {
-                    unreleased.removeAll(mine); // as before: a lost partition's znode is left to the session's end
+                    ledger.keepUntilSessionEnds(mine); // as before: a lost partition's znode is left to the session's end
                 }
             }
             if (registeredSession != 0) {
                 // one transaction; no read first when our watches vouch for the registration and the claims
-                registry.owners().releaseAndUnregister(group, me, unreleased, registeredSession,
-                        memberList.vouchesFor(me, registeredSession));
-                unreleased.clear();
+                ledger.releaseAndUnregister(me, registeredSession, memberList.vouchesFor(me, registeredSession));
             } else {
-                releaseHandedOver();
+                ledger.releaseHandedOver();
             }
         } catch (RuntimeException e) {
             LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());
@@ -1039,9 +992,7 @@ public final class GroupMember implements Closeable {
 
     private void publishHealth() {
         synchronized (publishing) { // one publisher at a time, so listeners see the values in order
-            if (ownedSnapshot == null) {
-                ownedSnapshot = Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet()));
-            }
+            SortedSet<TopicAndPartition> ownedSnapshot = ledger.snapshot();
             List<io.zkgroups.registry.store.Unreadable> alarms = new ArrayList<>();
             unreadableBySource.values().forEach(alarms::addAll);
             MemberHealth now = new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
