@@ -127,13 +127,7 @@ public final class GroupMember implements Closeable {
     /** Causes seen since the last successful attempt: a success reports all of them. */
     private final java.util.LinkedHashSet<RebalanceCause> causesSinceSuccess = new java.util.LinkedHashSet<>();
     private String lastError;
-    /** The view of the last attempt that had to wait for previous owners, what it would have claimed, and the
-     *  owner znodes it waits for. */
-    private GroupView waitingView;
-    private Map<TopicAndPartition, ThreadId> waitingClaim;
-    private volatile OwnerWait ownerWait;
-    /** The partitions of the claim that waits for their previous owners (for {@link #health()}). */
-    private volatile SortedSet<TopicAndPartition> awaitingRelease = Collections.emptySortedSet();
+    private final PreviousOwnerWait previousOwners;
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
     /** Handed over by a previous process with the session this member starts in: adopted on registering. */
     private SessionOwnership adoptable;
@@ -176,6 +170,7 @@ public final class GroupMember implements Closeable {
         this.fence = new OwnershipFence(lease);
         this.memberList = registry.members().memberList(group);
         this.ledger = new OwnedPartitions(registry.owners(), group);
+        this.previousOwners = new PreviousOwnerWait(registry, group, () -> request(OWNER_LET_GO));
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
         publishHealth();
@@ -344,18 +339,15 @@ public final class GroupMember implements Closeable {
         causesSinceSuccess.addAll(causes);
         boolean stale = viewStale;
         viewStale = false;
-        GroupView waitedWith = waitingView;
-        waitingView = null;
-        Map<TopicAndPartition, ThreadId> waitedClaim = waitingClaim;
-        waitingClaim = null;
+        PreviousOwnerWait.Parked waited = previousOwners.takeParked();
         boolean ownersLetGoOnly = !stale && !causes.isEmpty() && causes.stream().allMatch(c -> c == OWNER_LET_GO);
         try {
-            if (ownersLetGoOnly && waitedWith != null && registeredSession != 0
+            if (ownersLetGoOnly && waited != null && registeredSession != 0
                     && registry.znodes().sessionId() == registeredSession) {
                 // Nothing but previous owners letting go since the last attempt read the group and released what
                 // moved away: the rest of that attempt is its claim. (A membership change would have set viewStale
                 // through the watch that read armed.)
-                claimAfterWait(waitedWith, waitedClaim);
+                claimAfterWait(waited.view(), waited.toClaim());
                 return;
             }
             boolean joining = registeredSession == 0;
@@ -399,15 +391,14 @@ public final class GroupMember implements Closeable {
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
             toClaim.keySet().removeAll(ledger.owned().keySet());
             checkNotClosing();
-            OwnerWait wait = new OwnerWait();
+            PreviousOwnerWait.OwnerWait wait = previousOwners.newWait();
             Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait).orElse(Set.of());
             if (!stillHeld.isEmpty()) {
                 // Previous owners still hold part of it (the owner directories' watches say so): release what moved
                 // away now and claim when they let go, rather than send a claim that must fail. Who holds what is
                 // read for health and for how long to wait.
                 ledger.releaseHandedOver();
-                waitingView = view;
-                waitingClaim = toClaim;
+                previousOwners.park(view, toClaim);
                 waitForOwners(ClaimConflictException.notSent(group, registry.owners().owners(group, stillHeld, wait)),
                         view, wait);
                 return;
@@ -421,8 +412,7 @@ public final class GroupMember implements Closeable {
                 throw claimUnknown(toClaim, e);
             }
             if (!held.isEmpty()) {
-                waitingView = view;
-                waitingClaim = toClaim;
+                previousOwners.park(view, toClaim);
                 waitForOwners(new ClaimConflictException(group, held), view, wait);
                 return;
             }
@@ -450,9 +440,8 @@ public final class GroupMember implements Closeable {
 
     /** The end of an attempt whose owners were waited for: claims what it computed then, or waits again. */
     private void claimAfterWait(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
-        OwnerWait wait = ownerWait;
-        waitingView = view;
-        waitingClaim = toClaim;
+        PreviousOwnerWait.OwnerWait wait = previousOwners.current();
+        previousOwners.park(view, toClaim);
         if (wait != null && !wait.allGone()) {
             schedule(backoff.delay(Math.max(1, failures))); // some are still held: keep waiting (and the safety net)
             return;
@@ -466,8 +455,7 @@ public final class GroupMember implements Closeable {
         } catch (RuntimeException e) {
             throw claimUnknown(toClaim, e);
         }
-        waitingView = null;
-        waitingClaim = null;
+        previousOwners.unpark();
         claimed(view, toClaim);
     }
 
@@ -481,8 +469,7 @@ public final class GroupMember implements Closeable {
 
     /** {@code toClaim} is ours now: the attempt that computed {@code view} succeeded. */
     private void claimed(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
-        ownerWait = null;
-        awaitingRelease = Collections.emptySortedSet();
+        previousOwners.done();
         if (registry.znodes().sessionId() != registeredSession) {
             // The attempt outlived its session (it stalled, or the claim went out on the new one): what it computed
             // is not ours, and the listener never hears of it. Claims that landed in the current session are
@@ -644,24 +631,9 @@ public final class GroupMember implements Closeable {
         publishHealth();
     }
 
-    /**
-     * Waits for the holders of a claim that collided to let go: their owner znodes are watched by {@code armed}
-     * (null: read them again, arming a new wait). {@code view} is the group as read by this attempt (null: read
-     * the member list). When the last of them is gone, the wait asks for the claim at once.
-     */
-    private void waitForOwners(ClaimConflictException conflict, GroupView view, OwnerWait armed) {
-        OwnerWait wait = armed;
-        Set<TopicAndPartition> stillHeld = conflict.heldBy().keySet();
-        if (wait == null) {
-            wait = new OwnerWait();
-            stillHeld = registry.owners().owners(group, conflict.heldBy().keySet(), wait).keySet();
-        }
-        awaitRelease(stillHeld, wait);
-        boolean holderAlive = false;
-        Set<ConsumerId> members = view != null ? view.members().keySet() : lastKnownMembers();
-        for (PartitionOwner holder : conflict.heldBy().values()) {
-            holderAlive |= holder.thread().map(t -> members.contains(t.consumer())).orElse(false);
-        }
+    /** Waits for the holders of a claim that collided to let go (see {@link PreviousOwnerWait#awaitHolders}). */
+    private void waitForOwners(ClaimConflictException conflict, GroupView view, PreviousOwnerWait.OwnerWait armed) {
+        boolean holderAlive = previousOwners.awaitHolders(conflict, view, armed);
         // A registered holder is releasing right now: the watch wakes us. An unregistered one is a dead member
         // whose session has not ended yet: that is waiting, not failing, so do not escalate the backoff.
         String reason = "waiting for previous owners: " + conflict.getMessage();
@@ -671,55 +643,6 @@ public final class GroupMember implements Closeable {
             lastError = reason;
             publishHealth();
             schedule(config.maxBackoff());
-        }
-    }
-
-    /** Waits for the owner znodes of {@code stillHeld}, watched by {@code wait}, to go: the last one asks for the claim. */
-    private void awaitRelease(Set<TopicAndPartition> stillHeld, OwnerWait wait) {
-        Set<String> paths = new TreeSet<>();
-        stillHeld.forEach(tp -> paths.add(registry.layout().owner(group, tp)));
-        awaitingRelease = Collections.unmodifiableSortedSet(new TreeSet<>(stillHeld));
-        wait.await(paths);
-    }
-
-    /**
-     * The owner znodes one wait is for: the registry's owner watch tells it of each deletion, and it asks for the
-     * claim the moment the last of them is gone. A new wait replaces it (events of older ones are ignored).
-     */
-    private final class OwnerWait implements Watcher {
-        private final Set<String> gone = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        private volatile Set<String> awaited;
-
-        @Override
-        public void process(org.apache.zookeeper.WatchedEvent event) {
-            if (event.getType() == Watcher.Event.EventType.NodeDeleted && event.getPath() != null) {
-                gone.add(event.getPath());
-                if (ownerWait == this && allGone()) {
-                    request(OWNER_LET_GO);
-                }
-            }
-        }
-
-        /** Starts waiting for {@code paths}, whose watches are armed already. */
-        void await(Set<String> paths) {
-            awaited = Set.copyOf(paths);
-            ownerWait = this;
-            if (allGone()) {
-                request(OWNER_LET_GO);
-            }
-        }
-
-        boolean allGone() {
-            Set<String> waitingFor = awaited;
-            return waitingFor != null && gone.containsAll(waitingFor);
-        }
-    }
-
-    private Set<ConsumerId> lastKnownMembers() {
-        try {
-            return new TreeSet<>(registry.members().ids(group, null));
-        } catch (RuntimeException e) {
-            return Set.of();
         }
     }
 
@@ -755,7 +678,7 @@ public final class GroupMember implements Closeable {
 
     private void refuse(String error) {
         LOG.error("[{}] {}", me, error);
-        awaitingRelease = Collections.emptySortedSet();
+        previousOwners.clearAwaited();
         lastError = error;
         if (!ledger.isEmpty()) {
             Set<TopicAndPartition> mine = ledger.ownedCopy();
@@ -808,7 +731,7 @@ public final class GroupMember implements Closeable {
     /** Everything owned may belong to someone else now: report it lost, without committing. */
     private void loseEverything() {
         ownershipSession = 0;
-        awaitingRelease = Collections.emptySortedSet();
+        previousOwners.clearAwaited();
         // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
         // client on the new session may have left some there; the release reads them and deletes only ours
         if (!ledger.isEmpty()) {
@@ -948,7 +871,7 @@ public final class GroupMember implements Closeable {
     }
 
     private void leave() {
-        awaitingRelease = Collections.emptySortedSet();
+        previousOwners.clearAwaited();
         try {
             if (!ledger.isEmpty()) {
                 Set<TopicAndPartition> mine = ledger.ownedCopy();
@@ -997,7 +920,7 @@ public final class GroupMember implements Closeable {
             unreadableBySource.values().forEach(alarms::addAll);
             MemberHealth now = new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
                     Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed, alarms,
-                    awaitingRelease);
+                    previousOwners.awaitingRelease());
             if (now.equals(health)) {
                 return;
             }
