@@ -139,11 +139,7 @@ public final class GroupMember implements Closeable {
     private volatile long ownershipSession;
     /** Set by every event except an owner letting go: the next attempt must read the group again. */
     private volatile boolean viewStale = true;
-    private volatile MemberHealth health;
-    private final List<Consumer<MemberHealth>> healthListeners = new CopyOnWriteArrayList<>();
-    private final Object publishing = new Object();
-    private final Map<String, List<io.zkgroups.registry.store.Unreadable>> unreadableBySource =
-            new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final HealthPublisher health;
 
     /**
      * @param client        a started Curator client; the member adds watches and a connection listener to it
@@ -158,6 +154,7 @@ public final class GroupMember implements Closeable {
         Objects.requireNonNull(client, "client cannot be null");
         this.config = Objects.requireNonNull(config, "config cannot be null");
         this.me = config.consumerId();
+        this.health = new HealthPublisher(me);
         this.group = config.group();
         this.assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor);
@@ -208,7 +205,7 @@ public final class GroupMember implements Closeable {
 
     /** The member's health, as of its last step. */
     public MemberHealth health() {
-        return health;
+        return health.current();
     }
 
     /**
@@ -217,11 +214,11 @@ public final class GroupMember implements Closeable {
      * member: the rebalance waits for it. Exceptions it throws are logged and ignored.
      */
     public void addHealthListener(Consumer<MemberHealth> listener) {
-        healthListeners.add(Objects.requireNonNull(listener, "listener cannot be null"));
+        health.addListener(listener);
     }
 
     public void removeHealthListener(Consumer<MemberHealth> listener) {
-        healthListeners.remove(listener);
+        health.removeListener(listener);
     }
 
     public ConsumerId consumerId() {
@@ -234,7 +231,7 @@ public final class GroupMember implements Closeable {
 
     /** Partitions owned now (a snapshot). */
     public Set<TopicAndPartition> owned() {
-        return health.owned();
+        return health.current().owned();
     }
 
     /**
@@ -264,9 +261,7 @@ public final class GroupMember implements Closeable {
      * before; they show in {@link MemberHealth#unreadable()}. An empty list clears the alarm.
      */
     public void reportUnreadable(String source, List<io.zkgroups.registry.store.Unreadable> unreadable) {
-        List<io.zkgroups.registry.store.Unreadable> copy = List.copyOf(unreadable);
-        if (copy.isEmpty() ? unreadableBySource.remove(source) != null
-                : !copy.equals(unreadableBySource.put(source, copy))) {
+        if (health.reportUnreadable(source, unreadable)) {
             publishHealth();
         }
     }
@@ -914,25 +909,13 @@ public final class GroupMember implements Closeable {
     }
 
     private void publishHealth() {
-        synchronized (publishing) { // one publisher at a time, so listeners see the values in order
+        health.publish(() -> {
             SortedSet<TopicAndPartition> ownedSnapshot = ledger.snapshot();
-            List<io.zkgroups.registry.store.Unreadable> alarms = new ArrayList<>();
-            unreadableBySource.values().forEach(alarms::addAll);
-            MemberHealth now = new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
+            List<io.zkgroups.registry.store.Unreadable> alarms = health.alarms();
+            return new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
                     Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed, alarms,
                     previousOwners.awaitingRelease());
-            if (now.equals(health)) {
-                return;
-            }
-            health = now;
-            for (Consumer<MemberHealth> listener : healthListeners) {
-                try {
-                    listener.accept(now);
-                } catch (RuntimeException e) {
-                    LOG.warn("[{}] health listener {} failed: {}", me, listener, e.toString());
-                }
-            }
-        }
+        });
     }
 
     private static String describe(List<RebalanceCause> causes) {
