@@ -128,6 +128,7 @@ public final class GroupMember implements Closeable {
     private final java.util.LinkedHashSet<RebalanceCause> causesSinceSuccess = new java.util.LinkedHashSet<>();
     private String lastError;
     private final PreviousOwnerWait previousOwners;
+    private final MemberRegistrar registrar;
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
     /** Handed over by a previous process with the session this member starts in: adopted on registering. */
     private SessionOwnership adoptable;
@@ -168,6 +169,7 @@ public final class GroupMember implements Closeable {
         this.memberList = registry.members().memberList(group);
         this.ledger = new OwnedPartitions(registry.owners(), group);
         this.previousOwners = new PreviousOwnerWait(registry, group, () -> request(OWNER_LET_GO));
+        this.registrar = new MemberRegistrar(registry, config, assignor, this.topicMetadata, this::staleRegistrationWait);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
         publishHealth();
@@ -498,10 +500,13 @@ public final class GroupMember implements Closeable {
         if (handedOver != null && handedOver.session() == session && adopted(handedOver)) {
             return;
         }
-        checkCanJoin();
-        MemberRegistration registration = MemberRegistration.of(config.subscription(), System.currentTimeMillis())
-                .withCapabilities(config.capabilities());
-        registry.members().register(group, me, registration, staleRegistrationWait());
+        registrar.checkCanJoin();
+        registrar.register();
+        registeredIn(session);
+    }
+
+    /** Registered in {@code session}: what it owns from now on is owned in that session. */
+    private void registeredIn(long session) {
         registeredSession = session;
         ownershipSession = session;
         lease.beat();
@@ -515,30 +520,12 @@ public final class GroupMember implements Closeable {
      */
     private boolean adopted(SessionOwnership handedOver) {
         long session = handedOver.session();
-        Optional<io.zkgroups.registry.store.Znodes.Data> node =
-                registry.znodes().read(registry.layout().member(group, me));
-        if (node.isEmpty() || node.get().stat().getEphemeralOwner() != session) {
-            LOG.warn("[{}] the registration handed over with session 0x{} is gone: joining anew", me, Long.toHexString(session));
+        Optional<SortedMap<TopicAndPartition, ThreadId>> kept = registrar.keep(handedOver);
+        if (kept.isEmpty()) {
             return false;
         }
-        MemberRegistration current;
-        try {
-            current = io.zkgroups.registry.codec.MemberRegistrationCodec.decode(node.get().bytes());
-        } catch (io.zkgroups.registry.codec.DecodeException e) {
-            current = null;
-        }
-        if (current == null || !current.subscription().equals(config.subscription())
-                || !current.capabilities().equals(config.capabilities())) {
-            LOG.info("[{}] subscription differs from the registration handed over: updating it", me);
-            registry.members().register(group, me, MemberRegistration.of(config.subscription(), System.currentTimeMillis())
-                    .withCapabilities(config.capabilities()), staleRegistrationWait());
-        }
-        SortedMap<TopicAndPartition, ThreadId> held =
-                handedOver.stillHeld(registry.owners().owners(group, handedOver.owned().keySet(), null));
-        registeredSession = session;
-        ownershipSession = session;
-        lease.beat();
-        ledger.scanForUntracked(); // owner znodes of the session that were not handed over go to the next release
+        SortedMap<TopicAndPartition, ThreadId> held = kept.get();
+        registeredIn(session); // owner znodes of the session that were not handed over go to the next release
         ledger.add(held);
         fence.grant(held, session);
         LOG.info("[{}] resumed session 0x{}: kept registration and partitions {}", me, Long.toHexString(session), held.keySet());
@@ -555,33 +542,6 @@ public final class GroupMember implements Closeable {
             return Duration.ofMillis(client.getZookeeperClient().getZooKeeper().getSessionTimeout() + 1_000L);
         } catch (Exception e) {
             return Duration.ofSeconds(30);
-        }
-    }
-
-    /** Refuses to join a full group, or one whose round-robin assignment this subscription would break. */
-    private void checkCanJoin() {
-        if (config.maxGroupSize() == 0 && !(assignor instanceof RoundRobinAssignor)) {
-            return; // nothing to check, so no reason to read every registration before joining
-        }
-        Listing<Member> members = registry.members().list(group);
-        List<Member> others = members.entries().stream().filter(m -> !m.id().equals(me)).toList();
-        int count = others.size() + members.unreadable().size();
-        if (config.maxGroupSize() > 0 && count >= config.maxGroupSize()) {
-            throw new GroupRefusedException("group " + group + " is full: it has " + count + " members and at most "
-                    + config.maxGroupSize() + " are allowed (" + me + " did not join)");
-        }
-        if (assignor instanceof RoundRobinAssignor) {
-            List<String> topics = GroupView.needsTopicList(others, config.subscription()) ? topicMetadata.topics(null) : List.of();
-            Map<ConsumerId, Member> byId = new TreeMap<>();
-            others.forEach(m -> byId.put(m.id(), m));
-            try {
-                RoundRobinAssignor.validateJoin(me,
-                        config.subscription().topicStreams(topics, config.excludeInternalTopics()),
-                        GroupView.expand(byId, topics, config.excludeInternalTopics()));
-            } catch (AssignmentRefusedException e) {
-                throw new GroupRefusedException(me + " cannot join group " + group + " with the roundrobin strategy: "
-                        + e.getMessage(), e);
-            }
         }
     }
 
