@@ -129,6 +129,7 @@ public final class GroupMember implements Closeable {
     private String lastError;
     private final PreviousOwnerWait previousOwners;
     private final MemberRegistrar registrar;
+    private final PartitionHandover handover;
     private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
     /** Handed over by a previous process with the session this member starts in: adopted on registering. */
     private SessionOwnership adoptable;
@@ -169,6 +170,7 @@ public final class GroupMember implements Closeable {
         this.memberList = registry.members().memberList(group);
         this.ledger = new OwnedPartitions(registry.owners(), group);
         this.previousOwners = new PreviousOwnerWait(registry, group, () -> request(OWNER_LET_GO));
+        this.handover = new PartitionHandover(me, fence, this.listener, ledger, registry.znodes());
         this.registrar = new MemberRegistrar(registry, config, assignor, this.topicMetadata, this::staleRegistrationWait);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
@@ -651,36 +653,9 @@ public final class GroupMember implements Closeable {
         setState(MemberState.REFUSED);
     }
 
-    /**
-     * Tells the listener to stop using {@code partitions}: revoked (it commits) while the ownership lease holds,
-     * lost (no commit) once it has run out — the session may have expired and another member may own them and
-     * have read their offsets already, so a commit now would rewind it. Returns whether they were revoked.
-     */
+    /** Tells the listener to stop using {@code partitions} (see {@link PartitionHandover#handOver}). */
     private boolean handOver(Set<TopicAndPartition> partitions) {
-        boolean revoked = canDeliver();
-        if (revoked) {
-            fence.beginRevoke(partitions); // no more hand-outs; the commit of what was processed may still go out
-            try {
-                listener.onRevoked(partitions);
-            } finally {
-                fence.withdraw(partitions);
-            }
-        } else {
-            fence.withdraw(partitions);
-            LOG.warn("[{}] ownership lease ran out before partitions {} could be handed over: reporting them lost", me, partitions);
-            listener.onLost(partitions);
-        }
-        awaitCommits(partitions);
-        return revoked;
-    }
-
-    /** Holds the release of {@code partitions} until the commits authorised for them have ended or run out of time. */
-    private void awaitCommits(Set<TopicAndPartition> partitions) {
-        try {
-            fence.awaitCommits(partitions);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return handover.handOver(partitions, canDeliver());
     }
 
     /** Everything owned may belong to someone else now: report it lost, without committing. */
@@ -793,21 +768,7 @@ public final class GroupMember implements Closeable {
     }
 
     private Optional<SessionOwnership> releaseForHandOff() {
-        awaitCommits(ledger.owned().keySet());
-        try {
-            ledger.releaseHandedOver();
-        } catch (RuntimeException e) {
-            LOG.warn("[{}] could not delete owner znodes {} before the hand-over (the successor will): {}", me,
-                    ledger.unreleased(), e.getMessage());
-        }
-        long session = registeredSession;
-        boolean live;
-        try {
-            live = session != 0 && registry.znodes().sessionId() == session;
-        } catch (RuntimeException reconnecting) {
-            live = false; // the session may be gone: nothing a successor could resume
-        }
-        Optional<SessionOwnership> result = live ? Optional.of(new SessionOwnership(session, ledger.owned())) : Optional.empty();
+        Optional<SessionOwnership> result = handover.releaseForHandOff(registeredSession);
         registeredSession = 0;
         ownershipSession = 0;
         return result;
