@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -117,17 +116,10 @@ public final class GroupMember implements Closeable {
     private final OwnedPartitions ledger;
     private long registeredSession;
     private GroupView lastView;
-    private long generation;
-    private int failures;
-    private Instant stableSince;
-    private List<RebalanceCause> lastCauses = List.of();
-    /** Causes seen since the last successful attempt: a success reports all of them. */
-    private final java.util.LinkedHashSet<RebalanceCause> causesSinceSuccess = new java.util.LinkedHashSet<>();
-    private String lastError;
+    private final RebalanceRecord record = new RebalanceRecord();
     private final PreviousOwnerWait previousOwners;
     private final MemberRegistrar registrar;
     private final PartitionHandover handover;
-    private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
     /** Handed over by a previous process with the session this member starts in: adopted on registering. */
     private SessionOwnership adoptable;
 
@@ -332,7 +324,7 @@ public final class GroupMember implements Closeable {
             return;
         }
         List<RebalanceCause> causes = drainCauses();
-        causesSinceSuccess.addAll(causes);
+        record.saw(causes);
         boolean stale = viewStale;
         viewStale = false;
         PreviousOwnerWait.Parked waited = previousOwners.takeParked();
@@ -367,7 +359,7 @@ public final class GroupMember implements Closeable {
             GroupView view = viewOf(memberList.read(membershipWatcher).listing());
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
-            causesSinceSuccess.addAll(changes);
+            record.saw(changes);
             if (view.refused().contains(me)) {
                 refuse("group " + group + " is full: " + config.maxGroupSize() + " members are allowed and "
                         + me + " registered after them (members: " + view.members().keySet() + ")");
@@ -377,7 +369,7 @@ public final class GroupMember implements Closeable {
             if (state.get() == MemberState.STABLE && target.equals(ledger.owned()) && lastView != null
                     && view.snapshot().equals(lastView.snapshot())) {
                 lastView = view; // nothing that matters changed
-                causesSinceSuccess.clear();
+                record.unchanged();
                 publishHealth();
                 return;
             }
@@ -439,7 +431,7 @@ public final class GroupMember implements Closeable {
         PreviousOwnerWait.OwnerWait wait = previousOwners.current();
         previousOwners.park(view, toClaim);
         if (wait != null && !wait.allGone()) {
-            schedule(backoff.delay(Math.max(1, failures))); // some are still held: keep waiting (and the safety net)
+            schedule(backoff.delay(Math.max(1, record.failures()))); // some are still held: keep waiting (and the safety net)
             return;
         }
         checkNotClosing();
@@ -487,7 +479,7 @@ public final class GroupMember implements Closeable {
         if (registeredSession != 0 && session != registeredSession) {
             RebalanceCause expired = new RebalanceCause.SessionExpired(registeredSession, session);
             causes.add(expired);
-            causesSinceSuccess.add(expired);
+            record.saw(List.of(expired));
             loseEverything();
             registeredSession = 0;
         }
@@ -558,10 +550,10 @@ public final class GroupMember implements Closeable {
         Map<String, Integer> counts = topicCounts.partitionCounts();
         Map<ConsumerId, Member> members = new TreeMap<>();
         listing.entries().forEach(m -> members.put(m.id(), m));
-        if (!listing.unreadable().isEmpty() && !listing.unreadable().equals(malformed)) {
+        if (!listing.unreadable().isEmpty() && !listing.unreadable().equals(record.malformed())) {
             LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, listing.unreadable());
         }
-        malformed = listing.unreadable();
+        record.malformed(listing.unreadable());
         reportUnreadable("topics", List.copyOf(topicCounts.unreadable().values()));
         return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
                 counts, topicCounts.unreadable(), new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts,
@@ -594,7 +586,7 @@ public final class GroupMember implements Closeable {
         if (holderAlive) {
             failed(reason, null, true);
         } else {
-            lastError = reason;
+            record.error(reason);
             publishHealth();
             schedule(config.maxBackoff());
         }
@@ -602,12 +594,7 @@ public final class GroupMember implements Closeable {
 
     private void succeeded(GroupView view) {
         lastView = view;
-        lastCauses = List.copyOf(causesSinceSuccess);
-        causesSinceSuccess.clear();
-        generation++;
-        failures = 0;
-        lastError = null;
-        stableSince = Instant.now();
+        long generation = record.succeeded();
         setState(MemberState.STABLE);
         LOG.info("[{}] stable (generation {}): owns {}", me, generation, ledger.owned().keySet());
     }
@@ -618,8 +605,7 @@ public final class GroupMember implements Closeable {
 
     /** {@code routine}: part of every handover (a previous owner still releasing), logged at debug level only. */
     private void failed(String error, Duration fixedDelay, boolean routine) {
-        failures++;
-        lastError = error;
+        int failures = record.failed(error);
         Duration delay = fixedDelay != null ? fixedDelay : backoff.delay(failures);
         if (routine) {
             LOG.debug("[{}] rebalance attempt {} waits, retrying in {} ms at the latest: {}", me, failures, delay.toMillis(), error);
@@ -633,7 +619,7 @@ public final class GroupMember implements Closeable {
     private void refuse(String error) {
         LOG.error("[{}] {}", me, error);
         previousOwners.clearAwaited();
-        lastError = error;
+        record.error(error);
         if (!ledger.isEmpty()) {
             Set<TopicAndPartition> mine = ledger.ownedCopy();
             handOver(mine);
@@ -830,9 +816,7 @@ public final class GroupMember implements Closeable {
         health.publish(() -> {
             SortedSet<TopicAndPartition> ownedSnapshot = ledger.snapshot();
             List<io.zkgroups.registry.store.Unreadable> alarms = health.alarms();
-            return new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
-                    Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed, alarms,
-                    previousOwners.awaitingRelease());
+            return record.health(state.get(), ownedSnapshot, alarms, previousOwners);
         });
     }
 
