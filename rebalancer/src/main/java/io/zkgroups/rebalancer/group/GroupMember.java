@@ -76,6 +76,12 @@ import java.util.function.Consumer;
  * of the assignment: their threads get nothing. That is safe next to 0.8.2.2 members (which fail every rebalance
  * while such a node exists, and so claim nothing): ownership is decided by owner znodes, so leaving a member out
  * can leave its would-be partitions to others but can never make two members own one partition.
+ * <p>
+ * The event loop, the state machine and the attempt are here; they delegate the rest:
+ * {@code OwnedPartitions} keeps what is owned and what is still to be released, {@code PreviousOwnerWait} the claim
+ * that waits for previous owners, {@code MemberRegistrar} joining and registering, {@code PartitionHandover} handing
+ * partitions over to the application or to a successor, {@code RebalanceRecord} what the attempts add up to, and
+ * {@code HealthPublisher} where {@link #health()} goes out.
  */
 public final class GroupMember implements Closeable {
 
