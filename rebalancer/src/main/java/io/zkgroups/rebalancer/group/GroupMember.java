@@ -2,11 +2,9 @@ package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
-import io.zkgroups.rebalancer.assign.RoundRobinAssignor;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
-import io.zkgroups.registry.model.MemberRegistration;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.ClaimConflictException;
@@ -25,7 +23,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -44,7 +41,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -80,6 +76,12 @@ import java.util.function.Consumer;
  * of the assignment: their threads get nothing. That is safe next to 0.8.2.2 members (which fail every rebalance
  * while such a node exists, and so claim nothing): ownership is decided by owner znodes, so leaving a member out
  * can leave its would-be partitions to others but can never make two members own one partition.
+ * <p>
+ * The event loop, the state machine and the attempt are here; they delegate the rest:
+ * {@code OwnedPartitions} keeps what is owned and what is still to be released, {@code PreviousOwnerWait} the claim
+ * that waits for previous owners, {@code MemberRegistrar} joining and registering, {@code PartitionHandover} handing
+ * partitions over to the application or to a successor, {@code RebalanceRecord} what the attempts add up to, and
+ * {@code HealthPublisher} where {@link #health()} goes out.
  */
 public final class GroupMember implements Closeable {
 
@@ -117,30 +119,13 @@ public final class GroupMember implements Closeable {
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
     // --- state confined to the event loop ------------------------------------------------------------
-    private final SortedMap<TopicAndPartition, ThreadId> owned = new TreeMap<>();
-    /** An unmodifiable copy of {@code owned}'s keys for {@link #health()}; null when {@code owned} changed since. */
-    private SortedSet<TopicAndPartition> ownedSnapshot;
-    /** Handed over (the listener was told) but their owner znodes may still exist: released before anything else. */
-    private final Set<TopicAndPartition> unreleased = new TreeSet<>();
+    private final OwnedPartitions ledger;
     private long registeredSession;
-    /** Set on registering in a session: look once for owner znodes of that session the member does not track. */
-    private boolean untrackedScanDue;
     private GroupView lastView;
-    private long generation;
-    private int failures;
-    private Instant stableSince;
-    private List<RebalanceCause> lastCauses = List.of();
-    /** Causes seen since the last successful attempt: a success reports all of them. */
-    private final java.util.LinkedHashSet<RebalanceCause> causesSinceSuccess = new java.util.LinkedHashSet<>();
-    private String lastError;
-    /** The view of the last attempt that had to wait for previous owners, what it would have claimed, and the
-     *  owner znodes it waits for. */
-    private GroupView waitingView;
-    private Map<TopicAndPartition, ThreadId> waitingClaim;
-    private volatile OwnerWait ownerWait;
-    /** The partitions of the claim that waits for their previous owners (for {@link #health()}). */
-    private volatile SortedSet<TopicAndPartition> awaitingRelease = Collections.emptySortedSet();
-    private List<io.zkgroups.registry.store.Unreadable> malformed = List.of();
+    private final RebalanceRecord record = new RebalanceRecord();
+    private final PreviousOwnerWait previousOwners;
+    private final MemberRegistrar registrar;
+    private final PartitionHandover handover;
     /** Handed over by a previous process with the session this member starts in: adopted on registering. */
     private SessionOwnership adoptable;
 
@@ -151,11 +136,7 @@ public final class GroupMember implements Closeable {
     private volatile long ownershipSession;
     /** Set by every event except an owner letting go: the next attempt must read the group again. */
     private volatile boolean viewStale = true;
-    private volatile MemberHealth health;
-    private final List<Consumer<MemberHealth>> healthListeners = new CopyOnWriteArrayList<>();
-    private final Object publishing = new Object();
-    private final Map<String, List<io.zkgroups.registry.store.Unreadable>> unreadableBySource =
-            new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final HealthPublisher health;
 
     /**
      * @param client        a started Curator client; the member adds watches and a connection listener to it
@@ -170,6 +151,7 @@ public final class GroupMember implements Closeable {
         Objects.requireNonNull(client, "client cannot be null");
         this.config = Objects.requireNonNull(config, "config cannot be null");
         this.me = config.consumerId();
+        this.health = new HealthPublisher(me);
         this.group = config.group();
         this.assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor);
@@ -181,6 +163,10 @@ public final class GroupMember implements Closeable {
         this.lease = new SessionLease(client, config.leaseMargin());
         this.fence = new OwnershipFence(lease);
         this.memberList = registry.members().memberList(group);
+        this.ledger = new OwnedPartitions(registry.owners(), group);
+        this.previousOwners = new PreviousOwnerWait(registry, group, () -> request(OWNER_LET_GO));
+        this.handover = new PartitionHandover(me, fence, this.listener, ledger, registry.znodes());
+        this.registrar = new MemberRegistrar(registry, config, assignor, this.topicMetadata, this::staleRegistrationWait);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
         publishHealth();
@@ -218,7 +204,7 @@ public final class GroupMember implements Closeable {
 
     /** The member's health, as of its last step. */
     public MemberHealth health() {
-        return health;
+        return health.current();
     }
 
     /**
@@ -227,11 +213,11 @@ public final class GroupMember implements Closeable {
      * member: the rebalance waits for it. Exceptions it throws are logged and ignored.
      */
     public void addHealthListener(Consumer<MemberHealth> listener) {
-        healthListeners.add(Objects.requireNonNull(listener, "listener cannot be null"));
+        health.addListener(listener);
     }
 
     public void removeHealthListener(Consumer<MemberHealth> listener) {
-        healthListeners.remove(listener);
+        health.removeListener(listener);
     }
 
     public ConsumerId consumerId() {
@@ -244,7 +230,7 @@ public final class GroupMember implements Closeable {
 
     /** Partitions owned now (a snapshot). */
     public Set<TopicAndPartition> owned() {
-        return health.owned();
+        return health.current().owned();
     }
 
     /**
@@ -274,9 +260,7 @@ public final class GroupMember implements Closeable {
      * before; they show in {@link MemberHealth#unreadable()}. An empty list clears the alarm.
      */
     public void reportUnreadable(String source, List<io.zkgroups.registry.store.Unreadable> unreadable) {
-        List<io.zkgroups.registry.store.Unreadable> copy = List.copyOf(unreadable);
-        if (copy.isEmpty() ? unreadableBySource.remove(source) != null
-                : !copy.equals(unreadableBySource.put(source, copy))) {
+        if (health.reportUnreadable(source, unreadable)) {
             publishHealth();
         }
     }
@@ -346,21 +330,18 @@ public final class GroupMember implements Closeable {
             return;
         }
         List<RebalanceCause> causes = drainCauses();
-        causesSinceSuccess.addAll(causes);
+        record.saw(causes);
         boolean stale = viewStale;
         viewStale = false;
-        GroupView waitedWith = waitingView;
-        waitingView = null;
-        Map<TopicAndPartition, ThreadId> waitedClaim = waitingClaim;
-        waitingClaim = null;
+        PreviousOwnerWait.Parked waited = previousOwners.takeParked();
         boolean ownersLetGoOnly = !stale && !causes.isEmpty() && causes.stream().allMatch(c -> c == OWNER_LET_GO);
         try {
-            if (ownersLetGoOnly && waitedWith != null && registeredSession != 0
+            if (ownersLetGoOnly && waited != null && registeredSession != 0
                     && registry.znodes().sessionId() == registeredSession) {
                 // Nothing but previous owners letting go since the last attempt read the group and released what
                 // moved away: the rest of that attempt is its claim. (A membership change would have set viewStale
                 // through the watch that read armed.)
-                claimAfterWait(waitedWith, waitedClaim);
+                claimAfterWait(waited.view(), waited.toClaim());
                 return;
             }
             boolean joining = registeredSession == 0;
@@ -370,7 +351,7 @@ public final class GroupMember implements Closeable {
                         assignor, assignments);
             }
             ensureRegistered(causes);
-            releaseUntracked();
+            ledger.releaseUntracked();
             if (joining && !config.debounce().isZero()) {
                 // Our registration is news to everyone: they react after their debounce and hold what we would get
                 // until then. Read the group after ours, with whoever joined together with us.
@@ -384,17 +365,17 @@ public final class GroupMember implements Closeable {
             GroupView view = viewOf(memberList.read(membershipWatcher).listing());
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
-            causesSinceSuccess.addAll(changes);
+            record.saw(changes);
             if (view.refused().contains(me)) {
                 refuse("group " + group + " is full: " + config.maxGroupSize() + " members are allowed and "
                         + me + " registered after them (members: " + view.members().keySet() + ")");
                 return;
             }
             Map<TopicAndPartition, ThreadId> target = assignments.assign(view.snapshot()).forConsumer(me).owners();
-            if (state.get() == MemberState.STABLE && target.equals(owned) && lastView != null
+            if (state.get() == MemberState.STABLE && target.equals(ledger.owned()) && lastView != null
                     && view.snapshot().equals(lastView.snapshot())) {
                 lastView = view; // nothing that matters changed
-                causesSinceSuccess.clear();
+                record.unchanged();
                 publishHealth();
                 return;
             }
@@ -402,17 +383,16 @@ public final class GroupMember implements Closeable {
             LOG.info("[{}] rebalancing: {}", me, describe(causes));
             revokeMovedAway(target);
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
-            toClaim.keySet().removeAll(owned.keySet());
+            toClaim.keySet().removeAll(ledger.owned().keySet());
             checkNotClosing();
-            OwnerWait wait = new OwnerWait();
+            PreviousOwnerWait.OwnerWait wait = previousOwners.newWait();
             Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait).orElse(Set.of());
             if (!stillHeld.isEmpty()) {
                 // Previous owners still hold part of it (the owner directories' watches say so): release what moved
                 // away now and claim when they let go, rather than send a claim that must fail. Who holds what is
                 // read for health and for how long to wait.
-                releaseHandedOver();
-                waitingView = view;
-                waitingClaim = toClaim;
+                ledger.releaseHandedOver();
+                previousOwners.park(view, toClaim);
                 waitForOwners(ClaimConflictException.notSent(group, registry.owners().owners(group, stillHeld, wait)),
                         view, wait);
                 return;
@@ -421,14 +401,12 @@ public final class GroupMember implements Closeable {
             // what is new; the owner znodes it found held are watched.
             Map<TopicAndPartition, PartitionOwner> held;
             try {
-                held = registry.owners().releaseAndClaim(group, me, unreleased, toClaim, wait);
+                held = ledger.releaseAndClaim(me, toClaim, wait);
             } catch (RuntimeException e) {
                 throw claimUnknown(toClaim, e);
             }
-            unreleased.clear();
             if (!held.isEmpty()) {
-                waitingView = view;
-                waitingClaim = toClaim;
+                previousOwners.park(view, toClaim);
                 waitForOwners(new ClaimConflictException(group, held), view, wait);
                 return;
             }
@@ -456,11 +434,10 @@ public final class GroupMember implements Closeable {
 
     /** The end of an attempt whose owners were waited for: claims what it computed then, or waits again. */
     private void claimAfterWait(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
-        OwnerWait wait = ownerWait;
-        waitingView = view;
-        waitingClaim = toClaim;
+        PreviousOwnerWait.OwnerWait wait = previousOwners.current();
+        previousOwners.park(view, toClaim);
         if (wait != null && !wait.allGone()) {
-            schedule(backoff.delay(Math.max(1, failures))); // some are still held: keep waiting (and the safety net)
+            schedule(backoff.delay(Math.max(1, record.failures()))); // some are still held: keep waiting (and the safety net)
             return;
         }
         checkNotClosing();
@@ -472,37 +449,30 @@ public final class GroupMember implements Closeable {
         } catch (RuntimeException e) {
             throw claimUnknown(toClaim, e);
         }
-        waitingView = null;
-        waitingClaim = null;
+        previousOwners.unpark();
         claimed(view, toClaim);
     }
 
-    /**
-     * A claim failed without an answer (a timeout, a lost connection): it may still have been applied. Its owner znodes
-     * would then be this session's without the member knowing; they go to the next attempt's release, which deletes
-     * those that are this session's (and claims them again if they are still ours to take).
-     */
+    /** A claim failed: unless it collided, it may have been applied (see {@link OwnedPartitions#claimMayHaveLanded}). */
     private RuntimeException claimUnknown(Map<TopicAndPartition, ThreadId> toClaim, RuntimeException e) {
         if (!(e instanceof ClaimConflictException)) {
-            toClaim.keySet().stream().filter(tp -> !owned.containsKey(tp)).forEach(unreleased::add);
+            ledger.claimMayHaveLanded(toClaim);
         }
         return e;
     }
 
     /** {@code toClaim} is ours now: the attempt that computed {@code view} succeeded. */
     private void claimed(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
-        ownerWait = null;
-        awaitingRelease = Collections.emptySortedSet();
+        previousOwners.done();
         if (registry.znodes().sessionId() != registeredSession) {
             // The attempt outlived its session (it stalled, or the claim went out on the new one): what it computed
             // is not ours, and the listener never hears of it. Claims that landed in the current session are
             // released by the next attempt (or claimed again, if they are still ours to take).
-            unreleased.addAll(toClaim.keySet());
+            ledger.toRelease(toClaim.keySet());
             throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
                     + " ended during the rebalance");
         }
-        owned.putAll(toClaim);
-        ownedSnapshot = null;
+        ledger.add(toClaim);
         fence.grant(toClaim, registeredSession);
         if (!toClaim.isEmpty()) {
             listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
@@ -515,7 +485,7 @@ public final class GroupMember implements Closeable {
         if (registeredSession != 0 && session != registeredSession) {
             RebalanceCause expired = new RebalanceCause.SessionExpired(registeredSession, session);
             causes.add(expired);
-            causesSinceSuccess.add(expired);
+            record.saw(List.of(expired));
             loseEverything();
             registeredSession = 0;
         }
@@ -527,14 +497,17 @@ public final class GroupMember implements Closeable {
         if (handedOver != null && handedOver.session() == session && adopted(handedOver)) {
             return;
         }
-        checkCanJoin();
-        MemberRegistration registration = MemberRegistration.of(config.subscription(), System.currentTimeMillis())
-                .withCapabilities(config.capabilities());
-        registry.members().register(group, me, registration, staleRegistrationWait());
+        registrar.checkCanJoin();
+        registrar.register();
+        registeredIn(session);
+    }
+
+    /** Registered in {@code session}: what it owns from now on is owned in that session. */
+    private void registeredIn(long session) {
         registeredSession = session;
         ownershipSession = session;
         lease.beat();
-        untrackedScanDue = true;
+        ledger.scanForUntracked();
     }
 
     /**
@@ -544,32 +517,13 @@ public final class GroupMember implements Closeable {
      */
     private boolean adopted(SessionOwnership handedOver) {
         long session = handedOver.session();
-        Optional<io.zkgroups.registry.store.Znodes.Data> node =
-                registry.znodes().read(registry.layout().member(group, me));
-        if (node.isEmpty() || node.get().stat().getEphemeralOwner() != session) {
-            LOG.warn("[{}] the registration handed over with session 0x{} is gone: joining anew", me, Long.toHexString(session));
+        Optional<SortedMap<TopicAndPartition, ThreadId>> kept = registrar.keep(handedOver);
+        if (kept.isEmpty()) {
             return false;
         }
-        MemberRegistration current;
-        try {
-            current = io.zkgroups.registry.codec.MemberRegistrationCodec.decode(node.get().bytes());
-        } catch (io.zkgroups.registry.codec.DecodeException e) {
-            current = null;
-        }
-        if (current == null || !current.subscription().equals(config.subscription())
-                || !current.capabilities().equals(config.capabilities())) {
-            LOG.info("[{}] subscription differs from the registration handed over: updating it", me);
-            registry.members().register(group, me, MemberRegistration.of(config.subscription(), System.currentTimeMillis())
-                    .withCapabilities(config.capabilities()), staleRegistrationWait());
-        }
-        SortedMap<TopicAndPartition, ThreadId> held =
-                handedOver.stillHeld(registry.owners().owners(group, handedOver.owned().keySet(), null));
-        registeredSession = session;
-        ownershipSession = session;
-        lease.beat();
-        untrackedScanDue = true; // owner znodes of the session that were not handed over go to the next release
-        owned.putAll(held);
-        ownedSnapshot = null;
+        SortedMap<TopicAndPartition, ThreadId> held = kept.get();
+        registeredIn(session); // owner znodes of the session that were not handed over go to the next release
+        ledger.add(held);
         fence.grant(held, session);
         LOG.info("[{}] resumed session 0x{}: kept registration and partitions {}", me, Long.toHexString(session), held.keySet());
         if (!held.isEmpty()) {
@@ -579,56 +533,12 @@ public final class GroupMember implements Closeable {
         return true;
     }
 
-    /**
-     * Owner znodes of this session that the member does not know of — a member before this one on the same client, a
-     * claim applied after its attempt gave up — would hold their partitions for as long as the session lives: they go
-     * to the next release (which deletes them, or keeps them if they are still ours to own).
-     */
-    private void releaseUntracked() {
-        if (!untrackedScanDue) {
-            return;
-        }
-        for (TopicAndPartition tp : registry.owners().ownedBySession(group)) {
-            if (!owned.containsKey(tp)) {
-                unreleased.add(tp);
-            }
-        }
-        untrackedScanDue = false;
-    }
-
     /** How long to wait for a registration of a previous session of ours to go: one session timeout, plus slack. */
     private Duration staleRegistrationWait() {
         try {
             return Duration.ofMillis(client.getZookeeperClient().getZooKeeper().getSessionTimeout() + 1_000L);
         } catch (Exception e) {
             return Duration.ofSeconds(30);
-        }
-    }
-
-    /** Refuses to join a full group, or one whose round-robin assignment this subscription would break. */
-    private void checkCanJoin() {
-        if (config.maxGroupSize() == 0 && !(assignor instanceof RoundRobinAssignor)) {
-            return; // nothing to check, so no reason to read every registration before joining
-        }
-        Listing<Member> members = registry.members().list(group);
-        List<Member> others = members.entries().stream().filter(m -> !m.id().equals(me)).toList();
-        int count = others.size() + members.unreadable().size();
-        if (config.maxGroupSize() > 0 && count >= config.maxGroupSize()) {
-            throw new GroupRefusedException("group " + group + " is full: it has " + count + " members and at most "
-                    + config.maxGroupSize() + " are allowed (" + me + " did not join)");
-        }
-        if (assignor instanceof RoundRobinAssignor) {
-            List<String> topics = GroupView.needsTopicList(others, config.subscription()) ? topicMetadata.topics(null) : List.of();
-            Map<ConsumerId, Member> byId = new TreeMap<>();
-            others.forEach(m -> byId.put(m.id(), m));
-            try {
-                RoundRobinAssignor.validateJoin(me,
-                        config.subscription().topicStreams(topics, config.excludeInternalTopics()),
-                        GroupView.expand(byId, topics, config.excludeInternalTopics()));
-            } catch (AssignmentRefusedException e) {
-                throw new GroupRefusedException(me + " cannot join group " + group + " with the roundrobin strategy: "
-                        + e.getMessage(), e);
-            }
         }
     }
 
@@ -646,10 +556,10 @@ public final class GroupMember implements Closeable {
         Map<String, Integer> counts = topicCounts.partitionCounts();
         Map<ConsumerId, Member> members = new TreeMap<>();
         listing.entries().forEach(m -> members.put(m.id(), m));
-        if (!listing.unreadable().isEmpty() && !listing.unreadable().equals(malformed)) {
+        if (!listing.unreadable().isEmpty() && !listing.unreadable().equals(record.malformed())) {
             LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, listing.unreadable());
         }
-        malformed = listing.unreadable();
+        record.malformed(listing.unreadable());
         reportUnreadable("topics", List.copyOf(topicCounts.unreadable().values()));
         return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
                 counts, topicCounts.unreadable(), new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts,
@@ -657,12 +567,7 @@ public final class GroupMember implements Closeable {
     }
 
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
-        Set<TopicAndPartition> moving = new TreeSet<>();
-        owned.forEach((tp, thread) -> {
-            if (!thread.equals(target.get(tp))) {
-                moving.add(tp);
-            }
-        });
+        Set<TopicAndPartition> moving = ledger.movedAway(target);
         if (!moving.isEmpty()) {
             handOver(Collections.unmodifiableSet(moving)); // commit happens here, before the release
             forget(moving);
@@ -674,109 +579,30 @@ public final class GroupMember implements Closeable {
      * deleted another member may claim it, and {@link #health()} must never show both as owners.
      */
     private void forget(Set<TopicAndPartition> partitions) {
-        owned.keySet().removeAll(partitions);
-        ownedSnapshot = null;
-        unreleased.addAll(partitions);
+        ledger.forget(partitions);
         publishHealth();
     }
 
-    /** Deletes the owner znodes of partitions already handed over; if that fails, the next attempt tries again. */
-    private void releaseHandedOver() {
-        if (!unreleased.isEmpty()) {
-            registry.owners().release(group, unreleased);
-            unreleased.clear();
-        }
-    }
-
-    /**
-     * Waits for the holders of a claim that collided to let go: their owner znodes are watched by {@code armed}
-     * (null: read them again, arming a new wait). {@code view} is the group as read by this attempt (null: read
-     * the member list). When the last of them is gone, the wait asks for the claim at once.
-     */
-    private void waitForOwners(ClaimConflictException conflict, GroupView view, OwnerWait armed) {
-        OwnerWait wait = armed;
-        Set<TopicAndPartition> stillHeld = conflict.heldBy().keySet();
-        if (wait == null) {
-            wait = new OwnerWait();
-            stillHeld = registry.owners().owners(group, conflict.heldBy().keySet(), wait).keySet();
-        }
-        awaitRelease(stillHeld, wait);
-        boolean holderAlive = false;
-        Set<ConsumerId> members = view != null ? view.members().keySet() : lastKnownMembers();
-        for (PartitionOwner holder : conflict.heldBy().values()) {
-            holderAlive |= holder.thread().map(t -> members.contains(t.consumer())).orElse(false);
-        }
+    /** Waits for the holders of a claim that collided to let go (see {@link PreviousOwnerWait#awaitHolders}). */
+    private void waitForOwners(ClaimConflictException conflict, GroupView view, PreviousOwnerWait.OwnerWait armed) {
+        boolean holderAlive = previousOwners.awaitHolders(conflict, view, armed);
         // A registered holder is releasing right now: the watch wakes us. An unregistered one is a dead member
         // whose session has not ended yet: that is waiting, not failing, so do not escalate the backoff.
         String reason = "waiting for previous owners: " + conflict.getMessage();
         if (holderAlive) {
             failed(reason, null, true);
         } else {
-            lastError = reason;
+            record.error(reason);
             publishHealth();
             schedule(config.maxBackoff());
         }
     }
 
-    /** Waits for the owner znodes of {@code stillHeld}, watched by {@code wait}, to go: the last one asks for the claim. */
-    private void awaitRelease(Set<TopicAndPartition> stillHeld, OwnerWait wait) {
-        Set<String> paths = new TreeSet<>();
-        stillHeld.forEach(tp -> paths.add(registry.layout().owner(group, tp)));
-        awaitingRelease = Collections.unmodifiableSortedSet(new TreeSet<>(stillHeld));
-        wait.await(paths);
-    }
-
-    /**
-     * The owner znodes one wait is for: the registry's owner watch tells it of each deletion, and it asks for the
-     * claim the moment the last of them is gone. A new wait replaces it (events of older ones are ignored).
-     */
-    private final class OwnerWait implements Watcher {
-        private final Set<String> gone = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        private volatile Set<String> awaited;
-
-        @Override
-        public void process(org.apache.zookeeper.WatchedEvent event) {
-            if (event.getType() == Watcher.Event.EventType.NodeDeleted && event.getPath() != null) {
-                gone.add(event.getPath());
-                if (ownerWait == this && allGone()) {
-                    request(OWNER_LET_GO);
-                }
-            }
-        }
-
-        /** Starts waiting for {@code paths}, whose watches are armed already. */
-        void await(Set<String> paths) {
-            awaited = Set.copyOf(paths);
-            ownerWait = this;
-            if (allGone()) {
-                request(OWNER_LET_GO);
-            }
-        }
-
-        boolean allGone() {
-            Set<String> waitingFor = awaited;
-            return waitingFor != null && gone.containsAll(waitingFor);
-        }
-    }
-
-    private Set<ConsumerId> lastKnownMembers() {
-        try {
-            return new TreeSet<>(registry.members().ids(group, null));
-        } catch (RuntimeException e) {
-            return Set.of();
-        }
-    }
-
     private void succeeded(GroupView view) {
         lastView = view;
-        lastCauses = List.copyOf(causesSinceSuccess);
-        causesSinceSuccess.clear();
-        generation++;
-        failures = 0;
-        lastError = null;
-        stableSince = Instant.now();
+        long generation = record.succeeded();
         setState(MemberState.STABLE);
-        LOG.info("[{}] stable (generation {}): owns {}", me, generation, owned.keySet());
+        LOG.info("[{}] stable (generation {}): owns {}", me, generation, ledger.owned().keySet());
     }
 
     private void failed(String error, Duration fixedDelay) {
@@ -785,8 +611,7 @@ public final class GroupMember implements Closeable {
 
     /** {@code routine}: part of every handover (a previous owner still releasing), logged at debug level only. */
     private void failed(String error, Duration fixedDelay, boolean routine) {
-        failures++;
-        lastError = error;
+        int failures = record.failed(error);
         Duration delay = fixedDelay != null ? fixedDelay : backoff.delay(failures);
         if (routine) {
             LOG.debug("[{}] rebalance attempt {} waits, retrying in {} ms at the latest: {}", me, failures, delay.toMillis(), error);
@@ -799,15 +624,15 @@ public final class GroupMember implements Closeable {
 
     private void refuse(String error) {
         LOG.error("[{}] {}", me, error);
-        awaitingRelease = Collections.emptySortedSet();
-        lastError = error;
-        if (!owned.isEmpty()) {
-            Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
+        previousOwners.clearAwaited();
+        record.error(error);
+        if (!ledger.isEmpty()) {
+            Set<TopicAndPartition> mine = ledger.ownedCopy();
             handOver(mine);
             forget(mine);
         }
         try {
-            releaseHandedOver();
+            ledger.releaseHandedOver();
             registry.members().unregister(group, me);
         } catch (RuntimeException e) {
             LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
@@ -817,50 +642,22 @@ public final class GroupMember implements Closeable {
         setState(MemberState.REFUSED);
     }
 
-    /**
-     * Tells the listener to stop using {@code partitions}: revoked (it commits) while the ownership lease holds,
-     * lost (no commit) once it has run out — the session may have expired and another member may own them and
-     * have read their offsets already, so a commit now would rewind it. Returns whether they were revoked.
-     */
+    /** Tells the listener to stop using {@code partitions} (see {@link PartitionHandover#handOver}). */
     private boolean handOver(Set<TopicAndPartition> partitions) {
-        boolean revoked = canDeliver();
-        if (revoked) {
-            fence.beginRevoke(partitions); // no more hand-outs; the commit of what was processed may still go out
-            try {
-                listener.onRevoked(partitions);
-            } finally {
-                fence.withdraw(partitions);
-            }
-        } else {
-            fence.withdraw(partitions);
-            LOG.warn("[{}] ownership lease ran out before partitions {} could be handed over: reporting them lost", me, partitions);
-            listener.onLost(partitions);
-        }
-        awaitCommits(partitions);
-        return revoked;
-    }
-
-    /** Holds the release of {@code partitions} until the commits authorised for them have ended or run out of time. */
-    private void awaitCommits(Set<TopicAndPartition> partitions) {
-        try {
-            fence.awaitCommits(partitions);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return handover.handOver(partitions, canDeliver());
     }
 
     /** Everything owned may belong to someone else now: report it lost, without committing. */
     private void loseEverything() {
         ownershipSession = 0;
-        awaitingRelease = Collections.emptySortedSet();
+        previousOwners.clearAwaited();
         // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
         // client on the new session may have left some there; the release reads them and deletes only ours
-        if (!owned.isEmpty()) {
-            Set<TopicAndPartition> lost = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
-            unreleased.addAll(lost); // if the session lives on after all, its owner znodes must not block others
+        if (!ledger.isEmpty()) {
+            Set<TopicAndPartition> lost = ledger.ownedCopy();
+            ledger.toRelease(lost); // if the session lives on after all, its owner znodes must not block others
             fence.withdraw(lost);
-            owned.clear();
-            ownedSnapshot = null;
+            ledger.clear();
             publishHealth();
             LOG.warn("[{}] session lost: partitions {} are no longer ours", me, lost);
             listener.onLost(lost);
@@ -960,21 +757,7 @@ public final class GroupMember implements Closeable {
     }
 
     private Optional<SessionOwnership> releaseForHandOff() {
-        awaitCommits(owned.keySet());
-        try {
-            releaseHandedOver();
-        } catch (RuntimeException e) {
-            LOG.warn("[{}] could not delete owner znodes {} before the hand-over (the successor will): {}", me,
-                    unreleased, e.getMessage());
-        }
-        long session = registeredSession;
-        boolean live;
-        try {
-            live = session != 0 && registry.znodes().sessionId() == session;
-        } catch (RuntimeException reconnecting) {
-            live = false; // the session may be gone: nothing a successor could resume
-        }
-        Optional<SessionOwnership> result = live ? Optional.of(new SessionOwnership(session, owned)) : Optional.empty();
+        Optional<SessionOwnership> result = handover.releaseForHandOff(registeredSession);
         registeredSession = 0;
         ownershipSession = 0;
         return result;
@@ -993,23 +776,21 @@ public final class GroupMember implements Closeable {
     }
 
     private void leave() {
-        awaitingRelease = Collections.emptySortedSet();
+        previousOwners.clearAwaited();
         try {
-            if (!owned.isEmpty()) {
-                Set<TopicAndPartition> mine = Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
+            if (!ledger.isEmpty()) {
+                Set<TopicAndPartition> mine = ledger.ownedCopy();
                 boolean revoked = handOver(mine);
                 forget(mine);
                 if (!revoked) {
-                    unreleased.removeAll(mine); // as before: a lost partition's znode is left to the session's end
+                    ledger.keepUntilSessionEnds(mine); // as before: a lost partition's znode is left to the session's end
                 }
             }
             if (registeredSession != 0) {
                 // one transaction; no read first when our watches vouch for the registration and the claims
-                registry.owners().releaseAndUnregister(group, me, unreleased, registeredSession,
-                        memberList.vouchesFor(me, registeredSession));
-                unreleased.clear();
+                ledger.releaseAndUnregister(me, registeredSession, memberList.vouchesFor(me, registeredSession));
             } else {
-                releaseHandedOver();
+                ledger.releaseHandedOver();
             }
         } catch (RuntimeException e) {
             LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());
@@ -1038,27 +819,11 @@ public final class GroupMember implements Closeable {
     }
 
     private void publishHealth() {
-        synchronized (publishing) { // one publisher at a time, so listeners see the values in order
-            if (ownedSnapshot == null) {
-                ownedSnapshot = Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet()));
-            }
-            List<io.zkgroups.registry.store.Unreadable> alarms = new ArrayList<>();
-            unreadableBySource.values().forEach(alarms::addAll);
-            MemberHealth now = new MemberHealth(state.get(), generation, ownedSnapshot, lastCauses,
-                    Optional.ofNullable(lastError), failures, Optional.ofNullable(stableSince), malformed, alarms,
-                    awaitingRelease);
-            if (now.equals(health)) {
-                return;
-            }
-            health = now;
-            for (Consumer<MemberHealth> listener : healthListeners) {
-                try {
-                    listener.accept(now);
-                } catch (RuntimeException e) {
-                    LOG.warn("[{}] health listener {} failed: {}", me, listener, e.toString());
-                }
-            }
-        }
+        health.publish(() -> {
+            SortedSet<TopicAndPartition> ownedSnapshot = ledger.snapshot();
+            List<io.zkgroups.registry.store.Unreadable> alarms = health.alarms();
+            return record.health(state.get(), ownedSnapshot, alarms, previousOwners);
+        });
     }
 
     private static String describe(List<RebalanceCause> causes) {

@@ -5,7 +5,9 @@ import io.zkgroups.registry.codec.TopicRegistrationCodec;
 import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.testing.TestZooKeeper;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
-import org.apache.curator.drivers.TracerDriver;
+import org.apache.curator.drivers.AdvancedTracerDriver;
+import org.apache.curator.drivers.EventTrace;
+import org.apache.curator.drivers.OperationTrace;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,18 +33,23 @@ class ZkTopicMetadataIT {
     static final ZooKeeperExtension zk = new ZooKeeperExtension();
 
     /** Counts the data reads a client sends (Curator traces every operation). */
+    /**
+     * Counts the client's reads of topic registrations. By path: Curator's ensemble tracker reads
+     * {@code /zookeeper/config} in the background after connecting, under the same trace name as a getData.
+     */
     private static AtomicInteger countDataReads(CuratorFramework client) {
         AtomicInteger reads = new AtomicInteger();
-        client.getZookeeperClient().setTracerDriver(new TracerDriver() {
+        client.getZookeeperClient().setTracerDriver(new AdvancedTracerDriver() {
             @Override
-            public void addTrace(String name, long time, TimeUnit unit) {
-                if (name.startsWith("GetDataBuilderImpl")) {
+            public void addTrace(OperationTrace trace) {
+                if (trace.getName().startsWith("GetDataBuilderImpl") && trace.getPath() != null
+                        && trace.getPath().startsWith("/brokers/topics/")) {
                     reads.incrementAndGet();
                 }
             }
 
             @Override
-            public void addCount(String name, int increment) {
+            public void addEvent(EventTrace trace) {
             }
         });
         return reads;
