@@ -44,10 +44,11 @@ final class ChangeRehearsal {
 
     /**
      * @param group the members read before registering, this member included
+     * @param was   this member's rows of the assignment of {@code group}, as the join preparation computed it
      * @return whether it ran to the end (false: it warmed less, nothing else; the real attempt will say what is wrong)
      */
     static boolean run(GroupMemberConfig config, PartitionAssignor assignor, List<Member> group, List<String> topics,
-                       Map<String, Integer> counts) {
+                       Map<String, Integer> counts, Map<TopicAndPartition, ThreadId> was) {
         try {
             List<Member> more = new ArrayList<>(group);
             Subscription subscription = config.subscription();
@@ -58,7 +59,6 @@ final class ChangeRehearsal {
             Set<RebalanceCause> causes = new LinkedHashSet<>(after.changesSince(before));
             causes.addAll(before.changesSince(after));
             ConsumerId me = config.consumerId();
-            Map<TopicAndPartition, ThreadId> was = assignor.assign(before.snapshot()).forConsumer(me).owners();
             Map<TopicAndPartition, ThreadId> now = assignor.assign(after.snapshot()).forConsumer(me).owners();
             SortedSet<TopicAndPartition> moving = new TreeSet<>(was.keySet());
             moving.removeAll(now.keySet());

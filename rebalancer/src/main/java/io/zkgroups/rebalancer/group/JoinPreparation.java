@@ -4,6 +4,8 @@ import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.MemberList;
@@ -42,12 +44,14 @@ final class JoinPreparation {
         Map<String, Integer> counts = topicMetadata.counts(own, onChange).partitionCounts();
         owners.prepareClaims(config.group(), counts.keySet());
         List<Member> expected = withSelf(config, listing);
+        Map<TopicAndPartition, ThreadId> mine;
         try {
-            assignments.assign(expected(config, expected, topics, counts)).forConsumer(config.consumerId());
+            mine = assignments.assign(expected(config, expected, topics, counts)).forConsumer(config.consumerId())
+                    .owners();
         } catch (AssignmentRefusedException e) {
-            // only an expectation: the join decides (a round-robin member may be refused before it registers)
+            return; // only an expectation: the join decides (a round-robin member may be refused before it registers)
         }
-        ChangeRehearsal.run(config, assignor, expected, topics, counts);
+        ChangeRehearsal.run(config, assignor, expected, topics, counts, mine);
     }
 
     /** The members the first rebalance will read if nobody else joins or leaves meanwhile. */

@@ -1,9 +1,12 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.MemberRegistration;
 import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Member;
 import org.junit.jupiter.api.Test;
 
@@ -27,15 +30,27 @@ class ChangeRehearsalTest {
             GroupMemberConfig config = GroupMemberConfig.of("g", ConsumerId.ofOverride("g", "me"), ONE_TOPIC)
                     .withAssignmentStrategy(strategy);
             List<Member> group = List.of(member("g", "a", 1), member("g", "me", Long.MAX_VALUE));
-            assertThat(ChangeRehearsal.run(config, PartitionAssignor.forStrategy(strategy), group, List.of(),
-                    Map.of("t", 8))).as(strategy).isTrue();
+            PartitionAssignor assignor = PartitionAssignor.forStrategy(strategy);
+            assertThat(ChangeRehearsal.run(config, assignor, group, List.of(), Map.of("t", 8),
+                    mine(config, assignor, group, 8))).as(strategy).isTrue();
         }
     }
 
     @Test
     void aMemberAloneInItsGroupRehearsesToo() {
         GroupMemberConfig config = GroupMemberConfig.of("g", ConsumerId.ofOverride("g", "me"), ONE_TOPIC);
-        assertThat(ChangeRehearsal.run(config, PartitionAssignor.forStrategy("range"),
-                List.of(member("g", "me", Long.MAX_VALUE)), List.of(), Map.of("t", 3))).isTrue();
+        PartitionAssignor range = PartitionAssignor.forStrategy("range");
+        List<Member> alone = List.of(member("g", "me", Long.MAX_VALUE));
+        assertThat(ChangeRehearsal.run(config, range, alone, List.of(), Map.of("t", 3), mine(config, range, alone, 3)))
+                .isTrue();
+    }
+
+    /** This member's rows of the group's assignment, as the join preparation hands them over. */
+    private static Map<TopicAndPartition, ThreadId> mine(GroupMemberConfig config, PartitionAssignor assignor,
+                                                         List<Member> group, int partitions) {
+        Map<ConsumerId, Map<String, Integer>> subscriptions = GroupView.expand(
+                GroupView.admitted(group, 0), List.of(), true);
+        return assignor.assign(new GroupSnapshot(subscriptions, Map.of("t", partitions),
+                GroupView.advertisingSticky(GroupView.admitted(group, 0)))).forConsumer(config.consumerId()).owners();
     }
 }
