@@ -1,6 +1,14 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.GroupMemberConfig;
+import io.zkgroups.rebalancer.group.MembershipListener;
 import io.zkgroups.rebalancer.restart.HandoverZooKeeperFactory;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
+import org.apache.curator.framework.CuratorFramework;
 import io.zkgroups.registry.codec.CodecWarmUp;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -8,13 +16,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The start-up path done once for nothing, by a successor that waits for its predecessor's ticket (docs/restarts.md):
  * what a fresh JVM pays the first time — class loading, static tables, Jackson — then costs nothing after the ticket
- * arrives, while the group waits. Nothing here touches the group: the ZooKeeper client is built but never started,
- * and Kafka is asked only for its topic list.
+ * arrives, while the group waits. Nothing here changes the group: ZooKeeper is read on a session of the warm-up's
+ * own, and Kafka is asked only for its topic list.
  */
 final class StartUpWarmUp {
 
@@ -26,13 +35,15 @@ final class StartUpWarmUp {
      * which the first fetch would otherwise pay for.
      */
     private static final Duration METADATA_WAIT = Duration.ofSeconds(2);
+    /** The unstarted member's consumer id and topic: it never registers or reads a topic. */
+    private static final String WARM_UP_ID = "zkgroups-warm-up";
 
     private StartUpWarmUp() {
     }
 
     static void run(ZkConsumerConfig config) {
         CodecWarmUp.run();
-        ZooKeeperConnection.build(config, new HandoverZooKeeperFactory(Optional.empty())).close(); // never started
+        connectAndRead(config);
         config.bootstrapServers().ifPresent(bootstrap -> {
             try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config.fetchClientProperties(bootstrap),
                     new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -41,5 +52,33 @@ final class StartUpWarmUp {
                 LOG.debug("warm-up: no topic list from {} ({}); the real consumer will say why", bootstrap, e.toString());
             }
         });
+    }
+
+    /**
+     * A ZooKeeper connection of its own (a new session, never the handed-over one), a read of the group through the
+     * registry, and a member built and closed unstarted: the ZooKeeper client's connection path, Curator's pipeline
+     * and the member's classes are loaded before the ticket rather than right after it. Read-only; the session is
+     * closed in the background.
+     */
+    private static void connectAndRead(ZkConsumerConfig config) {
+        CuratorFramework client = null;
+        try {
+            client = ZooKeeperConnection.open(config, new HandoverZooKeeperFactory(Optional.empty()));
+            ZkRegistry registry = ZkRegistry.of(client);
+            registry.members().list(config.groupId());
+            registry.owners().owners(config.groupId());
+            GroupMemberConfig member = GroupMemberConfig.of(config.groupId(),
+                    ConsumerId.ofOverride(config.groupId(), WARM_UP_ID), Subscription.topics(Map.of(WARM_UP_ID, 1)));
+            GroupMember.onZooKeeper(client, ZkLayout.root(), member, MembershipListener.NONE).close();
+        } catch (RuntimeException e) {
+            LOG.debug("warm-up: no read of group {} ({}); the real consumer will say why", config.groupId(), e.toString());
+        } finally {
+            if (client != null) {
+                CuratorFramework opened = client;
+                Thread closer = new Thread(opened::close, "zkgroups-warm-up-close");
+                closer.setDaemon(true);
+                closer.start();
+            }
+        }
     }
 }

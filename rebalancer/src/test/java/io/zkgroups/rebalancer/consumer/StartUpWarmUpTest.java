@@ -15,6 +15,7 @@ class StartUpWarmUpTest {
         ZkConsumerConfig config = ZkConsumerConfig.from(Map.of(
                 "group.id", "g",
                 "zookeeper.connect", "127.0.0.1:1",
+                "zookeeper.connection.timeout.ms", "500",
                 "bootstrap.servers", "127.0.0.1:1"));
         assertThatCode(() -> StartUpWarmUp.run(config)).doesNotThrowAnyException();
     }
