@@ -108,16 +108,25 @@ public final class GroupMember implements Closeable {
     private final ScheduledExecutorService beats;
     private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
     private final List<RebalanceCause> pendingCauses = new ArrayList<>();
+    /** The highest zxid of members joining or leaving heard of since the last attempt began (0: none). */
+    private final java.util.concurrent.atomic.AtomicLong membershipZxid = new java.util.concurrent.atomic.AtomicLong();
     private final Runnable onChange = () -> request(null);
     private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
     private final Watcher membershipWatcher = event -> {
-        if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-            // A member left (its registration's data watch): nothing is gained by gathering more events, and
-            // whoever gets its partitions waits for us. Joins are debounced: they come in bursts at deploy time.
-            request(null, Duration.ZERO);
-        } else if (event.getType() != Watcher.Event.EventType.None) {
-            request(null);
+        Watcher.Event.EventType type = event.getType();
+        if (type == Watcher.Event.EventType.None) {
+            return;
         }
+        boolean joinedOrLeft = type == Watcher.Event.EventType.NodeDeleted
+                || type == Watcher.Event.EventType.NodeChildrenChanged;
+        if (joinedOrLeft && event.getZxid() > 0) {
+            // A read of the member list at or after this zxid has seen it (see attempt())
+            membershipZxid.accumulateAndGet(event.getZxid(), Math::max);
+        }
+        // A member left (its registration's data watch): nothing is gained by gathering more events, and whoever
+        // gets its partitions waits for us. Joins are debounced: they come in bursts at deploy time.
+        request(null, type == Watcher.Event.EventType.NodeDeleted ? Duration.ZERO : debounce(),
+                !joinedOrLeft || event.getZxid() <= 0);
     };
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
@@ -139,8 +148,13 @@ public final class GroupMember implements Closeable {
     private long nextAttemptDueNanos;
     private volatile boolean closing;
     private volatile long ownershipSession;
-    /** Set by every event except an owner letting go: the next attempt must read the group again. */
+    /**
+     * Set by every event except an owner letting go and a member joining or leaving that carries its zxid: the next
+     * attempt must read the group again.
+     */
     private volatile boolean viewStale = true;
+    /** The pzxid of the member list the last full attempt read (event loop): what its view has seen. */
+    private long viewZxid = -1;
     private final HealthPublisher health;
 
     /**
@@ -301,16 +315,25 @@ public final class GroupMember implements Closeable {
 
     // --- scheduling ---------------------------------------------------------------------------------
 
+    private Duration debounce() {
+        return config.debounce();
+    }
+
     private void request(RebalanceCause cause) {
         // The last awaited owner letting go is a single event that gathers nothing: claim at once.
         request(cause, cause == OWNER_LET_GO ? Duration.ZERO : config.debounce());
     }
 
     private void request(RebalanceCause cause, Duration delay) {
+        request(cause, delay, cause != OWNER_LET_GO);
+    }
+
+    /** @param staleView whether what caused it means the next attempt must read the group again */
+    private void request(RebalanceCause cause, Duration delay, boolean staleView) {
         if (closing) {
             return;
         }
-        if (cause != OWNER_LET_GO) {
+        if (staleView) {
             viewStale = true;
         }
         synchronized (pendingCauses) {
@@ -360,7 +383,11 @@ public final class GroupMember implements Closeable {
         }
         List<RebalanceCause> causes = drainCauses();
         record.saw(causes);
-        boolean stale = viewStale;
+        // A join or leave whose zxid the last read's listing had already reached changes nothing in its view: ZooKeeper
+        // delivers a watch event before the reply to a read that sees the change, so the read that a member's
+        // leave triggers at once (its registration's data watch) is often answered after the same leave's
+        // children event has already been heard.
+        boolean stale = viewStale || membershipZxid.getAndSet(0) > viewZxid;
         viewStale = false;
         PreviousOwnerWait.Parked waited = previousOwners.takeParked();
         boolean ownersLetGoOnly = !stale && !causes.isEmpty() && causes.stream().allMatch(c -> c == OWNER_LET_GO);
@@ -368,8 +395,8 @@ public final class GroupMember implements Closeable {
             if (ownersLetGoOnly && waited != null && registeredSession != 0
                     && registry.znodes().sessionId() == registeredSession) {
                 // Nothing but previous owners letting go since the last attempt read the group and released what
-                // moved away: the rest of that attempt is its claim. (A membership change would have set viewStale
-                // through the watch that read armed.)
+                // moved away: the rest of that attempt is its claim. (A membership change the view has not seen
+                // would have made it stale through the watch that read armed.)
                 claimAfterWait(waited.view(), waited.toClaim());
                 return;
             }
@@ -402,7 +429,9 @@ public final class GroupMember implements Closeable {
                 request(null);
                 return;
             }
-            GroupView view = viewOf(memberList.read(membershipWatcher).listing());
+            MemberList.Read read = memberList.read(membershipWatcher);
+            viewZxid = read.pzxid();
+            GroupView view = viewOf(read.listing());
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
             record.saw(changes);

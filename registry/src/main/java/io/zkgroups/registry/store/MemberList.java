@@ -41,8 +41,10 @@ public final class MemberList {
      * @param listing  the members (sorted by id) and the registrations that could not be decoded
      * @param cversion the cversion of {@code ids} the listing was taken at; -1 when {@code ids} does not exist
      * @param readNow  how many registrations this read fetched from ZooKeeper (the rest came from earlier reads)
+     * @param pzxid    the zxid of the last member to join or leave before the listing (the pzxid of {@code ids});
+     *                 -1 when {@code ids} does not exist
      */
-    public record Read(Listing<Member> listing, int cversion, int readNow) {
+    public record Read(Listing<Member> listing, int cversion, int readNow, long pzxid) {
     }
 
     /** What one child of {@code ids} was read as: a member or an unreadable registration. */
@@ -88,7 +90,7 @@ public final class MemberList {
             }
             known.clear();
             knownCversion = -1;
-            return new Read(Listing.empty(), -1, 0);
+            return new Read(Listing.empty(), -1, 0, -1);
         } catch (Exception e) {
             throw RegistryException.of("listing", ids, e);
         }
@@ -131,7 +133,7 @@ public final class MemberList {
         });
         members.sort(Comparator.comparing(Member::id));
         unreadable.sort(Comparator.comparing(Unreadable::path));
-        return new Read(new Listing<>(members, unreadable), stat.getCversion(), toRead.size());
+        return new Read(new Listing<>(members, unreadable), stat.getCversion(), toRead.size(), stat.getPzxid());
     }
 
     /**
