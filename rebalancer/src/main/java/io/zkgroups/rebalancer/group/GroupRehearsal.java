@@ -44,6 +44,8 @@ final class GroupRehearsal {
     private static final Duration MAX_DEBOUNCE = Duration.ofMillis(5);
     private static final String PARTNER = "zkgroups-rehearsal-partner";
     private static final int GIVE_UP_AFTER_FAILURES = 3;
+    /** Longest wait for other members' rehearsals after this one ({@link #joinTogether}). */
+    static final Duration JOIN_TOGETHER = Duration.ofMillis(1500);
 
     private final CuratorFramework client;
     private final Supplier<CuratorFramework> partnerSessions;
@@ -113,11 +115,32 @@ final class GroupRehearsal {
             if (space != null) {
                 try {
                     space.delete();
+                    joinTogether(space);
                 } catch (RuntimeException e) {
                     LOG.info("[{}] could not delete {} ({}); the next rehearsal in the group will", config.consumerId(),
                             space.path(), e.getMessage());
                 }
             }
+        }
+    }
+
+    /**
+     * Members of the group that are rehearsing too (a deploy of several fresh processes) are waited for, up to
+     * {@link #JOIN_TOGETHER}, so that they register together and the group rebalances once rather than once per member
+     * (what Kafka's {@code group.initial.rebalance.delay.ms} is for). A space older than {@link #BUDGET} is no rehearsal
+     * any more.
+     */
+    private void joinTogether(RehearsalSpace space) {
+        if (cancelled) {
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            boolean together = space.awaitOthers(BUDGET, JOIN_TOGETHER);
+            LOG.debug("[{}] {} other rehearsals in the group after {} ms", config.consumerId(),
+                    together ? "no" : "still", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

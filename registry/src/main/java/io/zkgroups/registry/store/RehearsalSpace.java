@@ -31,6 +31,8 @@ public final class RehearsalSpace {
 
     private final Znodes znodes;
     private final String path;
+    /** The space's creation time by ZooKeeper's clock (0 if unknown). */
+    private long ctime;
 
     private RehearsalSpace(Znodes znodes, String path) {
         this.znodes = znodes;
@@ -79,11 +81,41 @@ public final class RehearsalSpace {
         }
     }
 
+    /**
+     * After {@link #delete()}: waits until no other space created at most {@code active} before this one is left in
+     * the directory (other members of the group still rehearsing: a deploy of several fresh processes), for at most
+     * {@code max}. Returns whether none was left.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitOthers(Duration active, Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        String directory = Znodes.parentOf(path);
+        while (true) {
+            java.util.concurrent.CountDownLatch changed = new java.util.concurrent.CountDownLatch(1);
+            boolean othersActive = false;
+            for (String child : znodes.children(directory, event -> changed.countDown())) {
+                Optional<Long> created = ctime(directory + "/" + child);
+                if (created.isPresent() && created.get() >= ctime - active.toMillis()) {
+                    othersActive = true;
+                }
+            }
+            if (!othersActive) {
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !changed.await(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        }
+    }
+
     private void sweep(String directory, Duration staleAfter) {
         Optional<Long> mine = ctime(path);
         if (mine.isEmpty()) {
             return;
         }
+        ctime = mine.get();
         for (String child : znodes.children(directory)) {
             String other = directory + "/" + child;
             if (other.equals(path)) {

@@ -47,6 +47,41 @@ class RehearsalSpaceIT {
     }
 
     @Test
+    void aRehearsalThatEndsWaitsForTheOthersStillRunningInTheGroup() throws Exception {
+        RehearsalSpace mine = RehearsalSpace.create(new Znodes(zk.newClient()), ZkLayout.root(), "rs4");
+        RehearsalSpace theirs = RehearsalSpace.create(new Znodes(zk.newClient()), ZkLayout.root(), "rs4");
+        mine.delete();
+
+        assertThat(mine.awaitOthers(Duration.ofSeconds(5), Duration.ofMillis(100))).as("theirs is running").isFalse();
+        java.util.concurrent.CompletableFuture<Boolean> waited = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return mine.awaitOthers(Duration.ofSeconds(5), Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        theirs.delete();
+        assertThat(waited.get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aSpaceCreatedBeforeTheActiveWindowIsNotWaitedFor() throws Exception {
+        RehearsalSpace old = RehearsalSpace.create(new Znodes(zk.newClient()), ZkLayout.root(), "rs5");
+        Znodes znodes = new Znodes(zk.newClient());
+        long oldCreated = zk.newClient().checkExists().forPath(old.path()).getCtime();
+        // a space of this session created once ZooKeeper's clock has moved past the other's creation
+        RehearsalSpace[] mine = new RehearsalSpace[1];
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            mine[0] = RehearsalSpace.create(znodes, ZkLayout.root(), "rs5");
+            return zk.newClient().checkExists().forPath(mine[0].path()).getCtime() > oldCreated;
+        });
+        mine[0].delete();
+
+        assertThat(mine[0].awaitOthers(Duration.ZERO, Duration.ofSeconds(30))).isTrue();
+        assertThat(znodes.exists(old.path())).isTrue();
+    }
+
+    @Test
     void aSpaceLeftBehindIsDeletedByTheNextRehearsalOnceStaleAndNotBefore() throws Exception {
         CuratorFramework crashed = zk.newClient();
         String leftover = "/consumers/rs3/zkgroups-rehearsal/1234abcd";
