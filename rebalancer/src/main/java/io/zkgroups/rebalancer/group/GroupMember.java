@@ -108,25 +108,17 @@ public final class GroupMember implements Closeable {
     private final ScheduledExecutorService beats;
     private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
     private final List<RebalanceCause> pendingCauses = new ArrayList<>();
-    /** The highest zxid of members joining or leaving heard of since the last attempt began (0: none). */
-    private final java.util.concurrent.atomic.AtomicLong membershipZxid = new java.util.concurrent.atomic.AtomicLong();
     private final Runnable onChange = () -> request(null);
     private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
+    private final ViewFreshness freshness = new ViewFreshness();
     private final Watcher membershipWatcher = event -> {
-        Watcher.Event.EventType type = event.getType();
-        if (type == Watcher.Event.EventType.None) {
+        if (event.getType() == Watcher.Event.EventType.None) {
             return;
         }
-        boolean joinedOrLeft = type == Watcher.Event.EventType.NodeDeleted
-                || type == Watcher.Event.EventType.NodeChildrenChanged;
-        if (joinedOrLeft && event.getZxid() > 0) {
-            // A read of the member list at or after this zxid has seen it (see attempt())
-            membershipZxid.accumulateAndGet(event.getZxid(), Math::max);
-        }
+        freshness.heard(event);
         // A member left (its registration's data watch): nothing is gained by gathering more events, and whoever
         // gets its partitions waits for us. Joins are debounced: they come in bursts at deploy time.
-        request(null, type == Watcher.Event.EventType.NodeDeleted ? Duration.ZERO : debounce(),
-                !joinedOrLeft || event.getZxid() <= 0);
+        request(null, event.getType() == Watcher.Event.EventType.NodeDeleted ? Duration.ZERO : debounce(), false);
     };
     private final ConnectionStateListener connectionListener = this::connectionChanged;
 
@@ -148,13 +140,7 @@ public final class GroupMember implements Closeable {
     private long nextAttemptDueNanos;
     private volatile boolean closing;
     private volatile long ownershipSession;
-    /**
-     * Set by every event except an owner letting go and a member joining or leaving that carries its zxid: the next
-     * attempt must read the group again.
-     */
-    private volatile boolean viewStale = true;
-    /** The pzxid of the member list the last full attempt read (event loop): what its view has seen. */
-    private long viewZxid = -1;
+
     private final HealthPublisher health;
 
     /**
@@ -334,7 +320,7 @@ public final class GroupMember implements Closeable {
             return;
         }
         if (staleView) {
-            viewStale = true;
+            freshness.markStale();
         }
         synchronized (pendingCauses) {
             if (cause != null) {
@@ -383,12 +369,7 @@ public final class GroupMember implements Closeable {
         }
         List<RebalanceCause> causes = drainCauses();
         record.saw(causes);
-        // A join or leave whose zxid the last read's listing had already reached changes nothing in its view: ZooKeeper
-        // delivers a watch event before the reply to a read that sees the change, so the read that a member's
-        // leave triggers at once (its registration's data watch) is often answered after the same leave's
-        // children event has already been heard.
-        boolean stale = viewStale || membershipZxid.getAndSet(0) > viewZxid;
-        viewStale = false;
+        boolean stale = freshness.takeStale();
         PreviousOwnerWait.Parked waited = previousOwners.takeParked();
         boolean ownersLetGoOnly = !stale && !causes.isEmpty() && causes.stream().allMatch(c -> c == OWNER_LET_GO);
         try {
@@ -430,7 +411,7 @@ public final class GroupMember implements Closeable {
                 return;
             }
             MemberList.Read read = memberList.read(membershipWatcher);
-            viewZxid = read.pzxid();
+            freshness.read(read.pzxid());
             GroupView view = viewOf(read.listing());
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
