@@ -6,10 +6,10 @@ import io.zkgroups.rebalancer.group.MembershipListener;
 import io.zkgroups.rebalancer.restart.HandoverZooKeeperFactory;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.codec.CodecWarmUp;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import org.apache.curator.framework.CuratorFramework;
-import io.zkgroups.registry.codec.CodecWarmUp;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -57,8 +57,7 @@ final class StartUpWarmUp {
     /**
      * A ZooKeeper connection of its own (a new session, never the handed-over one), a read of the group through the
      * registry, and a member built and closed unstarted: the ZooKeeper client's connection path, Curator's pipeline
-     * and the member's classes are loaded before the ticket rather than right after it. Read-only; the session is
-     * closed in the background.
+     * and the member's classes are loaded before the ticket rather than right after it. Read-only.
      */
     private static void connectAndRead(ZkConsumerConfig config) {
         CuratorFramework client = null;
@@ -74,10 +73,7 @@ final class StartUpWarmUp {
             LOG.debug("warm-up: no read of group {} ({}); the real consumer will say why", config.groupId(), e.toString());
         } finally {
             if (client != null) {
-                CuratorFramework opened = client;
-                Thread closer = new Thread(opened::close, "zkgroups-warm-up-close");
-                closer.setDaemon(true);
-                closer.start();
+                client.close(); // a HandoverZooKeeperFactory handle: its close does not wait for the client's threads
             }
         }
     }

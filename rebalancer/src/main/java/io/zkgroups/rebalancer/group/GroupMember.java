@@ -140,7 +140,6 @@ public final class GroupMember implements Closeable {
     private long nextAttemptDueNanos;
     private volatile boolean closing;
     private volatile long ownershipSession;
-
     private final HealthPublisher health;
 
     /**
@@ -301,6 +300,7 @@ public final class GroupMember implements Closeable {
 
     // --- scheduling ---------------------------------------------------------------------------------
 
+    /** For the membership watcher: a field initialiser cannot name {@code config} before the constructor set it. */
     private Duration debounce() {
         return config.debounce();
     }

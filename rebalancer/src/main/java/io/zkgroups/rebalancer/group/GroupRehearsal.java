@@ -146,9 +146,7 @@ final class GroupRehearsal {
 
     private GroupMemberConfig rehearsalConfig(ConsumerId id) {
         Duration debounce = config.debounce().compareTo(MAX_DEBOUNCE) > 0 ? MAX_DEBOUNCE : config.debounce();
-        return new GroupMemberConfig(config.group(), id, config.subscription(), config.assignmentStrategy(),
-                config.excludeInternalTopics(), debounce, config.initialBackoff(), config.maxBackoff(), 0,
-                config.leaseMargin(), config.advertiseCapabilities());
+        return config.withConsumerId(id).withDebounce(debounce).withMaxGroupSize(0); // no cap: the partner must join
     }
 
     private static GroupMember member(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
@@ -192,7 +190,10 @@ final class GroupRehearsal {
         }
     }
 
-    /** A session's close waits for its connection's I/O thread; nothing here needs to wait for that. */
+    /**
+     * A partner may come from any client factory: a plain ZooKeeper handle's close waits ~100 ms for its I/O thread
+     * (the consumer's handles do not, see DetachableZooKeeper), and nothing here needs to wait for that.
+     */
     private static void closeInBackground(CuratorFramework partnerClient) {
         Thread closer = new Thread(partnerClient::close, "zkgroups-rehearsal-close");
         closer.setDaemon(true);

@@ -3,13 +3,16 @@ package io.zkgroups.registry.store;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Scratch space below a group where a member rehearses the group protocol before it joins:
@@ -31,12 +34,13 @@ public final class RehearsalSpace {
 
     private final Znodes znodes;
     private final String path;
-    /** The space's creation time by ZooKeeper's clock (0 if unknown). */
-    private long ctime;
+    /** The space's creation time by ZooKeeper's clock. */
+    private final long ctime;
 
-    private RehearsalSpace(Znodes znodes, String path) {
+    private RehearsalSpace(Znodes znodes, String path, long ctime) {
         this.znodes = znodes;
         this.path = path;
+        this.ctime = ctime;
     }
 
     /**
@@ -54,7 +58,9 @@ public final class RehearsalSpace {
         String path = directory + "/" + Long.toHexString(znodes.sessionId());
         znodes.deleteRecursively(path); // a space of this session left by a rehearsal that gave up
         znodes.ensurePersistent(path);
-        RehearsalSpace space = new RehearsalSpace(znodes, path);
+        long created = znodes.read(path).map(data -> data.stat().getCtime())
+                .orElseThrow(() -> new RegistryException(path + " was deleted as it was created"));
+        RehearsalSpace space = new RehearsalSpace(znodes, path, created);
         space.sweep(directory, staleAfter);
         return space;
     }
@@ -92,50 +98,36 @@ public final class RehearsalSpace {
         long deadline = System.nanoTime() + max.toNanos();
         String directory = Znodes.parentOf(path);
         while (true) {
-            java.util.concurrent.CountDownLatch changed = new java.util.concurrent.CountDownLatch(1);
-            boolean othersActive = false;
-            for (String child : znodes.children(directory, event -> changed.countDown())) {
-                Optional<Long> created = ctime(directory + "/" + child);
-                if (created.isPresent() && created.get() >= ctime - active.toMillis()) {
-                    othersActive = true;
-                }
-            }
+            CountDownLatch changed = new CountDownLatch(1);
+            boolean othersActive = othersCreated(znodes.children(directory, event -> changed.countDown())).values()
+                    .stream().anyMatch(created -> created >= ctime - active.toMillis());
             if (!othersActive) {
                 return true;
             }
             long left = deadline - System.nanoTime();
-            if (left <= 0 || !changed.await(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+            if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
                 return false;
             }
         }
     }
 
     private void sweep(String directory, Duration staleAfter) {
-        Optional<Long> mine = ctime(path);
-        if (mine.isEmpty()) {
-            return;
-        }
-        ctime = mine.get();
-        for (String child : znodes.children(directory)) {
-            String other = directory + "/" + child;
-            if (other.equals(path)) {
-                continue;
-            }
-            Optional<Long> created = ctime(other);
-            if (created.isPresent() && created.get() < mine.get() - staleAfter.toMillis()) {
+        othersCreated(znodes.children(directory)).forEach((other, created) -> {
+            if (created < ctime - staleAfter.toMillis()) {
                 LOG.info("deleting {}: a rehearsal space left behind {} s before this one", other,
-                        (mine.get() - created.get()) / 1000);
+                        (ctime - created) / 1000);
                 znodes.deleteRecursively(other);
             }
-        }
+        });
     }
 
-    private Optional<Long> ctime(String node) {
-        try {
-            Stat stat = znodes.client().checkExists().forPath(node);
-            return stat == null ? Optional.empty() : Optional.of(stat.getCtime());
-        } catch (Exception e) {
-            throw RegistryException.of("checking", node, e);
-        }
+    /** The creation times of the other spaces among {@code children} of the directory, read in one round trip. */
+    private Map<String, Long> othersCreated(List<String> children) {
+        String directory = Znodes.parentOf(path);
+        List<String> others = children.stream().map(child -> directory + "/" + child).filter(p -> !p.equals(path))
+                .toList();
+        Map<String, Long> created = new TreeMap<>();
+        znodes.readAll(others, null).forEach((other, data) -> created.put(other, data.stat().getCtime()));
+        return created;
     }
 }
