@@ -1,5 +1,7 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.registry.testing.ServerPorts;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,11 +30,11 @@ public final class KafkaBroker implements AutoCloseable {
         this.zookeeperConnect = zookeeperConnect;
         this.dataDir = dataDir;
         this.logDir = logDir;
-        this.plaintextPort = TcpProxy.freePort();
+        this.plaintextPort = ServerPorts.free();
         this.memberPorts = new int[memberSlots];
         this.memberProxies = new TcpProxy[memberSlots];
         for (int s = 0; s < memberSlots; s++) {
-            memberPorts[s] = TcpProxy.freePort();
+            memberPorts[s] = ServerPorts.free();
             memberProxies[s] = new TcpProxy("m" + s + "-kafka", 0, memberPorts[s]);
         }
     }

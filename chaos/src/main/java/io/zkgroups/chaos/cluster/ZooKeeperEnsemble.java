@@ -1,5 +1,7 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.registry.testing.ServerPorts;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,6 +19,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -32,6 +36,13 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
     public static final int SIZE = 3;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * How long the faults give the ensemble to elect or to take a server back. Under a full build on two cores an
+     * election can take several rounds of initLimit; the run is about zkgroups, not ZooKeeper's election speed.
+     */
+    public static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(120);
+    /** In ticks: how long a leader waits for its followers, and a follower keeps trying to reach its new leader. */
+    private static final int INIT_LIMIT = 20;
 
     private final Path dataRoot;
     private final Path logDir;
@@ -71,16 +82,19 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
     private void allocatePorts() {
         for (int id = 1; id <= SIZE; id++) {
-            clientPorts[id] = TcpProxy.freePort();
-            quorumPorts[id] = TcpProxy.freePort();
-            electionPorts[id] = TcpProxy.freePort();
+            clientPorts[id] = ServerPorts.free();
+            quorumPorts[id] = ServerPorts.free();
+            electionPorts[id] = ServerPorts.free();
         }
+        // A follower retries a leader that refuses its connection for initLimit; through a proxy its connect succeeds
+        // at once, so the proxy must keep trying the leader as long.
+        long patienceMs = (long) INIT_LIMIT * tickMs;
         for (int i = 1; i <= SIZE; i++) {
             for (int j = 1; j <= SIZE; j++) {
                 if (i != j) {
                     links[i][j] = new TcpProxy[]{
-                            new TcpProxy("zk" + i + "-zk" + j + "-quorum", 0, quorumPorts[j]),
-                            new TcpProxy("zk" + i + "-zk" + j + "-election", 0, electionPorts[j])};
+                            new TcpProxy("zk" + i + "-zk" + j + "-quorum", 0, quorumPorts[j], patienceMs),
+                            new TcpProxy("zk" + i + "-zk" + j + "-election", 0, electionPorts[j], patienceMs)};
                 }
             }
         }
@@ -93,7 +107,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
             Files.writeString(dir.resolve("myid"), id + "\n");
             StringBuilder cfg = new StringBuilder()
                     .append("tickTime=").append(tickMs).append('\n')
-                    .append("initLimit=20\n")
+                    .append("initLimit=").append(INIT_LIMIT).append('\n')
                     .append("syncLimit=5\n")
                     .append("dataDir=").append(dir).append('\n')
                     .append("clientPort=").append(clientPorts[id]).append('\n')
@@ -179,24 +193,42 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
         return leaders.size() == 1 ? Optional.of(leaders.get(0)) : Optional.empty();
     }
 
-    /** Waits until one running server leads and every other running, connected server follows. */
+    /**
+     * Waits until one running server leads and every other running, connected server follows; on a timeout the
+     * exception names each server's mode.
+     */
     public void awaitQuorum(Duration timeout) {
-        await("ZooKeeper ensemble has a leader and all its running servers serve").atMost(timeout)
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> {
-                    int leaders = 0;
-                    for (int id = 1; id <= SIZE; id++) {
-                        if (!isRunning(id)) {
-                            continue;
-                        }
-                        Optional<String> mode = mode(id);
-                        if (mode.isEmpty()) {
-                            return false;
-                        }
-                        leaders += mode.get().equals("leader") ? 1 : 0;
-                    }
-                    return leaders == 1;
-                });
+        try {
+            await("ZooKeeper ensemble has a leader and all its running servers serve").atMost(timeout)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(this::hasQuorum);
+        } catch (ConditionTimeoutException e) {
+            throw new ChaosException("the ZooKeeper ensemble has no leader with every running server serving after "
+                    + timeout.toSeconds() + " s: " + modes() + " (stderr/zk*.stderr.log; CHAOS_ZK_LOG_LEVEL=info shows "
+                    + "the elections)", e);
+        }
+    }
+
+    /** {@code zk1=follower, zk2=leader, zk3=down}; {@code not serving} for a running server without a quorum. */
+    public String modes() {
+        return IntStream.rangeClosed(1, SIZE).mapToObj(id -> "zk" + id + "="
+                        + (isRunning(id) ? mode(id).orElse("not serving") : "down"))
+                .collect(Collectors.joining(", "));
+    }
+
+    private boolean hasQuorum() {
+        int leaders = 0;
+        for (int id = 1; id <= SIZE; id++) {
+            if (!isRunning(id)) {
+                continue;
+            }
+            Optional<String> mode = mode(id);
+            if (mode.isEmpty()) {
+                return false;
+            }
+            leaders += mode.get().equals("leader") ? 1 : 0;
+        }
+        return leaders == 1;
     }
 
     /** Waits until server {@code id} serves again (leader or follower). */

@@ -29,7 +29,7 @@ final class CutZooKeeperFollower implements Fault {
         ZooKeeperEnsemble zk = cluster.ensemble();
         int choice = random.nextInt(2);
         long millis = Faults.sessionMs(cluster) * 2;
-        zk.awaitQuorum(Duration.ofSeconds(60));
+        zk.awaitQuorum(ZooKeeperEnsemble.RECOVERY_TIMEOUT);
         int leader = zk.leader().orElseThrow(() -> new ChaosException("no single ZooKeeper leader"));
         List<Integer> followers = new ArrayList<>();
         for (int id = 1; id <= ZooKeeperEnsemble.SIZE; id++) {
@@ -47,7 +47,7 @@ final class CutZooKeeperFollower implements Fault {
         boolean stayedOut = zk.mode(victim).isEmpty();
         zk.heal(victim);
         cluster.journal().log("HEAL", "zk" + victim);
-        zk.awaitServing(victim, Duration.ofSeconds(60));
+        zk.awaitServing(victim, ZooKeeperEnsemble.RECOVERY_TIMEOUT);
         return "cut follower zk" + victim + " from the quorum (leader zk" + leader + "); it stopped serving after "
                 + noticedMs + " ms; " + (stayedOut ? "still out" : "SERVING AGAIN") + " when healed " + millis + " ms later";
     }

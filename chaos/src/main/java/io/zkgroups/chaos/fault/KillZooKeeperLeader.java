@@ -4,7 +4,6 @@ import io.zkgroups.chaos.cluster.ChaosCluster;
 import io.zkgroups.chaos.cluster.ChaosException;
 import io.zkgroups.chaos.cluster.ZooKeeperEnsemble;
 
-import java.time.Duration;
 import java.util.Random;
 
 /** SIGKILL of the ZooKeeper leader; the other two elect a new one; the old leader restarts with its data. */
@@ -24,16 +23,16 @@ final class KillZooKeeperLeader implements Fault {
     @Override
     public String inject(ChaosCluster cluster, Random random) {
         ZooKeeperEnsemble zk = cluster.ensemble();
-        zk.awaitQuorum(Duration.ofSeconds(60));
+        zk.awaitQuorum(ZooKeeperEnsemble.RECOVERY_TIMEOUT);
         int leader = zk.leader().orElseThrow(() -> new ChaosException("no single ZooKeeper leader"));
         cluster.journal().log("KILL", "zk" + leader);
         zk.kill(leader);
         long killed = System.nanoTime();
-        zk.awaitQuorum(Duration.ofSeconds(60));
+        zk.awaitQuorum(ZooKeeperEnsemble.RECOVERY_TIMEOUT);
         long electedMs = (System.nanoTime() - killed) / 1_000_000;
         int newLeader = zk.leader().orElse(-1);
         zk.restart(leader);
-        zk.awaitServing(leader, Duration.ofSeconds(60));
+        zk.awaitServing(leader, ZooKeeperEnsemble.RECOVERY_TIMEOUT);
         return "SIGKILL zk" + leader + " (leader); zk" + newLeader + " leads after " + electedMs + " ms; zk" + leader
                 + " restarted and serves";
     }

@@ -16,9 +16,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,10 +26,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -58,8 +53,6 @@ public final class TestEnsemble implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TestEnsemble.class);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final int MAX_SESSION_MS = 60_000;
-    /** Ports handed out in this JVM, never handed out twice. */
-    private static final Set<Integer> PORTS = ConcurrentHashMap.newKeySet();
 
     /**
      * @param servers        how many servers (3 tolerates one down or cut off)
@@ -320,9 +313,9 @@ public final class TestEnsemble implements AutoCloseable {
     /** One in-process ZooKeeper server. */
     private final class Server {
         final int id;
-        final int clientPort = freePort();
-        final int quorumPort = freePort();
-        final int electionPort = freePort();
+        final int clientPort = ServerPorts.free();
+        final int quorumPort = ServerPorts.free();
+        final int electionPort = ServerPorts.free();
         final Path dir;
         volatile QuorumPeer peer;
         volatile boolean killed;
@@ -412,25 +405,6 @@ public final class TestEnsemble implements AutoCloseable {
                 return created;
             }
         }
-    }
-
-    /**
-     * A free loopback port below Linux's ephemeral range (32768 and up), where neither a socket bound to port 0 (the
-     * proxies) nor an outgoing connection can take it between now and the moment the server binds it.
-     */
-    private static int freePort() {
-        for (int attempt = 0; attempt < 1_000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(16_384, 32_768);
-            if (!PORTS.add(port)) {
-                continue;
-            }
-            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                return probe.getLocalPort();
-            } catch (IOException taken) {
-                // try another
-            }
-        }
-        throw new IllegalStateException("no free port found between 16384 and 32767");
     }
 
     private static void deleteRecursively(Path dir) {
