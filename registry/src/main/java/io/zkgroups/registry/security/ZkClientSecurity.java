@@ -163,9 +163,12 @@ public final class ZkClientSecurity {
         return zookeeperProperties;
     }
 
-    /** A new ZooKeeper client configuration: ZooKeeper's defaults and System properties, then these settings. */
+    /**
+     * A new ZooKeeper client configuration: ZooKeeper's defaults and System properties, then these settings; without
+     * ZooKeeper's TLS set-up when no TLS System property asks for it ({@link PlainZkClientConfig}).
+     */
     public ZKClientConfig clientConfig() {
-        ZKClientConfig config = new ZKClientConfig();
+        ZKClientConfig config = new PlainZkClientConfig();
         zookeeperProperties.forEach(config::setProperty);
         return config;
     }
