@@ -12,11 +12,15 @@ import kafka.message.MessageAndMetadata;
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,9 +120,29 @@ public final class LegacyConsumerMain {
             driver.fatal(e);
             return;
         }
-        driver.serveCommands(System.in);
+        try {
+            driver.serveCommands(stdinClosedAtExit());
+        } catch (AsynchronousCloseException e) {
+            return; // SIGTERM: the shutdown hooks close the connector and stdin, and the JVM exits
+        }
         driver.close();
         System.exit(0);
+    }
+
+    /**
+     * Standard input through a channel that a shutdown hook closes: HotSpot's exit waits up to 300 ms for a thread
+     * blocked in a native read of {@code System.in}, which a 0.8.2.2 application would not have.
+     */
+    private static InputStream stdinClosedAtExit() {
+        FileChannel channel = new FileInputStream(FileDescriptor.in).getChannel();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // exiting anyway
+            }
+        }, "close-stdin"));
+        return Channels.newInputStream(channel);
     }
 
     private void start() throws IOException {

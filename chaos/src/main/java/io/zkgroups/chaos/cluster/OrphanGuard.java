@@ -1,7 +1,10 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.registry.testing.StandardInput;
+
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.AsynchronousCloseException;
 
 /**
  * For the run's child JVMs: when the orchestrator goes away (even by SIGKILL), the child's stdin ends, and the
@@ -15,10 +18,12 @@ public final class OrphanGuard {
     /** Exits the JVM (shutdown hooks run) once stdin ends; stdin is not read for anything else. */
     public static void exitWhenStdinEnds() {
         Thread t = new Thread(() -> {
-            try (InputStream in = System.in) {
+            try (InputStream in = StandardInput.closedAtExit()) {
                 while (in.read() >= 0) {
                     // nothing is sent; only the end matters
                 }
+            } catch (AsynchronousCloseException e) {
+                return; // closed at exit: the JVM is exiting already
             } catch (IOException e) {
                 // the pipe broke: same as its end
             }

@@ -4,6 +4,7 @@ import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
 import io.zkgroups.rebalancer.restart.HandoverStep;
+import io.zkgroups.registry.testing.StandardInput;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -219,7 +221,8 @@ public final class ChaosMemberMain {
     }
 
     private void readCommands() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(StandardInput.closedAtExit(),
+                StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 String[] f = line.trim().split(" ");
@@ -233,6 +236,8 @@ public final class ChaosMemberMain {
                     default -> log.event("ERROR", "unknown command " + line);
                 }
             }
+        } catch (AsynchronousCloseException e) {
+            return; // closed at exit: this JVM is leaving already
         } catch (IOException e) {
             // a broken pipe: the same as the end of stdin
         }
