@@ -131,7 +131,8 @@ public final class LegacyConsumerMain {
 
     /**
      * Standard input through a channel that a shutdown hook closes: HotSpot's exit waits up to 300 ms for a thread
-     * blocked in a native read of {@code System.in}, which a 0.8.2.2 application would not have.
+     * blocked in a native read of {@code System.in}, which a 0.8.2.2 application would not have. The same as
+     * registry's {@code StandardInput}, which this class path (0.8.2.2 only) cannot take.
      */
     private static InputStream stdinClosedAtExit() {
         FileChannel channel = new FileInputStream(FileDescriptor.in).getChannel();

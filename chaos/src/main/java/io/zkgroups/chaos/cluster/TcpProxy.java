@@ -33,14 +33,13 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class TcpProxy implements Closeable {
 
     private static final int CHUNK = 64 * 1024;
-    private static final long DEFAULT_CONNECT_PATIENCE_MS = 3_000;
+    private static final long CONNECT_PATIENCE_MS = 3_000;
     private static final long CONNECT_RETRY_MS = 50;
 
     private enum Mode { PASS, STALL, CUT }
 
     private final String name;
     private final InetSocketAddress target;
-    private final long connectPatienceMs;
     private final ServerSocket server;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final ReentrantLock lock = new ReentrantLock();
@@ -51,17 +50,8 @@ public final class TcpProxy implements Closeable {
 
     /** Listens on {@code 127.0.0.1:listenPort} (0: any free port) and forwards to {@code 127.0.0.1:targetPort}. */
     public TcpProxy(String name, int listenPort, int targetPort) {
-        this(name, listenPort, targetPort, DEFAULT_CONNECT_PATIENCE_MS);
-    }
-
-    /**
-     * As above; an accepted client whose target does not listen yet is held for up to {@code connectPatienceMs}
-     * while the proxy keeps trying the target (see {@link #connect}).
-     */
-    public TcpProxy(String name, int listenPort, int targetPort, long connectPatienceMs) {
         this.name = name;
         this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
-        this.connectPatienceMs = connectPatienceMs;
         try {
             this.server = new ServerSocket();
             server.setReuseAddress(true);
@@ -131,12 +121,11 @@ public final class TcpProxy implements Closeable {
     /**
      * Connects the accepted client to the target. The client's connect has already succeeded (the proxy listens), so
      * a target that is not listening yet is tried again for a while instead of dropping the client at once: a new
-     * ZooKeeper leader opens its quorum port only once it has loaded its data (a few ms; seconds on a loaded machine),
-     * and a follower that finds its connection closed right after connecting gives up following instead of retrying
-     * (elections then took 10-40 s, and more than a minute under a full build).
+     * ZooKeeper leader opens its quorum port a few ms after it is elected, and a follower that finds its connection
+     * closed right after connecting gives up following instead of retrying (elections then took 10-40 s).
      */
     private void connect(Socket client) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(connectPatienceMs);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_PATIENCE_MS);
         while (!closed && currentMode() != Mode.CUT) {
             Socket upstream = new Socket();
             try {

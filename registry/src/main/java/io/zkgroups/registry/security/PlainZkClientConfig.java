@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * ZooKeeper's client configuration without its TLS set-up at construction. A stock {@link ZKClientConfig} builds two
- * {@code X509Util}s only to copy their {@code zookeeper.ssl.*} (and FIPS) System properties, and the first one initialises the
- * JDK's TLS stack ({@code SSLContext.getDefault()}: ~800 classes, the trust store parsed; 110–200 ms of a fresh
- * process, every CLI run and every member start) even for a client that never speaks TLS.
+ * {@code X509Util}s only to copy their {@code zookeeper.ssl.*} (and FIPS) System properties, and the first one
+ * initialises the JDK's TLS stack ({@code SSLContext.getDefault()}: ~800 classes, the trust store parsed; 110–200 ms
+ * of a fresh process, every CLI run and every member start) even for a client that never speaks TLS.
  * <p>
  * When no System property starts with {@code zookeeper.ssl.}, every value those two would copy is null, so this copies
  * only the others, as ZooKeeper 3.9 does; otherwise it runs ZooKeeper's own code. A TLS client still works either way:
