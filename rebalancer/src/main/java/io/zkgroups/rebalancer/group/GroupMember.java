@@ -372,6 +372,7 @@ public final class GroupMember implements Closeable {
         boolean stale = freshness.takeStale();
         PreviousOwnerWait.Parked waited = previousOwners.takeParked();
         boolean ownersLetGoOnly = !stale && !causes.isEmpty() && causes.stream().allMatch(c -> c == OWNER_LET_GO);
+        MemberList.Read leaveOnly = null;
         try {
             if (ownersLetGoOnly && waited != null && registeredSession != 0
                     && registry.znodes().sessionId() == registeredSession) {
@@ -410,8 +411,12 @@ public final class GroupMember implements Closeable {
                 request(null);
                 return;
             }
-            MemberList.Read read = memberList.read(membershipWatcher);
-            freshness.read(read.pzxid());
+            // A single leave is all that happened: act on it at once, read the group after (confirmLeaveOnly).
+            leaveOnly = memberList.afterLeaveHeard().orElse(null);
+            MemberList.Read read = leaveOnly != null ? leaveOnly : memberList.read(membershipWatcher);
+            if (leaveOnly == null) {
+                freshness.read(read.pzxid());
+            }
             GroupView view = viewOf(read.listing());
             List<RebalanceCause> changes = view.changesSince(lastView);
             causes.addAll(changes);
@@ -479,6 +484,33 @@ public final class GroupMember implements Closeable {
                 LOG.error("[{}] rebalance attempt failed with an error (it will be retried)", me, e);
             }
             failed(e.getMessage() == null ? e.toString() : e.getMessage(), null);
+        } finally {
+            if (leaveOnly != null) {
+                confirmLeaveOnly(leaveOnly);
+            }
+        }
+    }
+
+    /**
+     * After an attempt that acted on a leave without reading the group ({@link MemberList#afterLeaveHeard}): the read
+     * it skipped, which arms the listing's watch again, and another attempt if the group was not what it assumed.
+     */
+    private void confirmLeaveOnly(MemberList.Read assumed) {
+        if (closing || isTerminal()) {
+            return;
+        }
+        try {
+            // the same leave's listing event, heard meanwhile, needs no other read: a claim left waiting for the
+            // partitions' previous owners may then be sent as soon as they let go
+            freshness.readBegins();
+            MemberList.Read read = memberList.read(membershipWatcher);
+            freshness.read(read.pzxid());
+            if (!read.listing().equals(assumed.listing())) {
+                request(new RebalanceCause.Retry("the group changed beside a member's leave"), Duration.ZERO);
+            }
+        } catch (RuntimeException e) {
+            request(new RebalanceCause.Retry("the group could not be read after a leave: " + e.getMessage()),
+                    backoff.delay(1));
         }
     }
 

@@ -15,6 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * event before the reply to a read that sees the change, so the read a member's leave triggers at once (its
  * registration's data watch) is often answered after the same leave's children event has been heard; that event then
  * changes nothing in the view. Events come from any thread; {@link #read} and {@link #takeStale} from the event loop.
+ * <p>
+ * Curator 5.9 hands watch events on without their zxid ({@code NamespaceWatchedEvent}), so through it every event
+ * marks the view stale; a single leave is acted on without a read by {@code MemberList.afterLeaveHeard} instead,
+ * which relies on the order of the events rather than on their zxids.
  */
 final class ViewFreshness {
 
@@ -39,6 +43,15 @@ final class ViewFreshness {
         } else {
             stale.set(true);
         }
+    }
+
+    /**
+     * A read of the member list begins outside an attempt: what was heard so far is in it (ZooKeeper delivers a
+     * change's watch event before any reply that sees it; what comes during the read marks the view stale again).
+     */
+    void readBegins() {
+        stale.set(false);
+        heardZxid.set(0);
     }
 
     /** The member list was read at {@code pzxid}: the view built from it has seen every join and leave up to it. */

@@ -385,6 +385,48 @@ class GroupMemberIT {
         }
     }
 
+    @Test
+    void aLeaveAndAJoinInOneTransactionAreBothSeen() throws Exception {
+        // A member's leave is acted on before the group is read again (MemberList.afterLeaveHeard); the read that
+        // follows must still find a registration created in the same transaction as the deletion.
+        try (TestGroup group = group("range")) {
+            group.createTopic("multi", 12);
+            Subscription one = Subscription.topics(Map.of("multi", 1));
+            CuratorFramework outsider = zk.newClient();
+            String x = io.zkgroups.registry.ZkLayout.root().member(group.group, ConsumerId.ofOverride(group.group, "x"));
+            String y = io.zkgroups.registry.ZkLayout.root().member(group.group, ConsumerId.ofOverride(group.group, "y"));
+            byte[] registration = io.zkgroups.registry.codec.MemberRegistrationCodec.encode(
+                    io.zkgroups.registry.model.MemberRegistration.of(one, 1L));
+            outsider.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(x, registration);
+            GroupMember a = group.start("a", one);
+            GroupMember b = group.start("b", one);
+            awaitOwnRows(group, a, b); // x's rows (8-11) stay unowned: nobody runs x
+
+            outsider.transaction().forOperations(outsider.transactionOp().delete().forPath(x),
+                    outsider.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(y, registration));
+
+            // without the read after the leave, a and b would settle on 0-5 and 6-11 (the group without x and y)
+            awaitOwnRows(group, a, b);
+            assertThat(a.owned()).hasSize(4);
+            assertThat(b.owned()).hasSize(4);
+            assertThat(group.tracker.violations()).isEmpty();
+            outsider.close();
+        }
+    }
+
+    /** Waits until each of {@code live} is stable with exactly its rows of the assignment of everyone registered. */
+    private static void awaitOwnRows(TestGroup group, GroupMember... live) {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            Map<TopicAndPartition, io.zkgroups.registry.model.ThreadId> expected = group.expected();
+            for (GroupMember m : live) {
+                assertThat(m.health().state()).as(m.consumerId().value()).isEqualTo(MemberState.STABLE);
+                assertThat(m.owned()).as("owned by " + m.consumerId()).isEqualTo(expected.entrySet().stream()
+                        .filter(e -> e.getValue().consumer().equals(m.consumerId())).map(Map.Entry::getKey)
+                        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)));
+            }
+        });
+    }
+
     private static List<GroupMember> members(TestGroup group) {
         List<GroupMember> sorted = new ArrayList<>(group.members.values());
         sorted.sort(java.util.Comparator.comparing(m -> m.consumerId().value()));

@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,8 +31,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>every registration read arms a data watch, and a fired watch marks that registration for re-reading;</li>
  *   <li>watches do not outlive a session, so a new session reads everything again.</li>
  * </ul>
- * A steady group of N members thus costs one listing per read instead of N + 1 requests. Not thread-safe:
- * one caller at a time (the member's event loop).
+ * A steady group of N members thus costs one listing per read instead of N + 1 requests. A single member's leave
+ * needs no read at all before the caller acts on it ({@link #afterLeaveHeard}). Not thread-safe: one caller at a time
+ * (the member's event loop); the watch events come from ZooKeeper's event thread.
  */
 public final class MemberList {
 
@@ -57,10 +59,13 @@ public final class MemberList {
     private final Map<String, Entry> known = new HashMap<>();
     private final Set<String> changed = ConcurrentHashMap.newKeySet();
     private int knownCversion = -1;
+    private long knownPzxid = -1;
     private long knownSession;
     private boolean knownWatched;
     private volatile Watcher onChange;
     private final Watcher watcher = this::changed;
+    /** What the watches armed by the last read have heard since it: see {@link #afterLeaveHeard}. */
+    private final MembershipEvents heard = new MembershipEvents();
 
     MemberList(Znodes znodes, ZkLayout layout, String group) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
@@ -78,6 +83,7 @@ public final class MemberList {
         Watcher watch = onChange == null ? null : watcher;
         String ids = layout.memberIds(group);
         long session = znodes.sessionId();
+        heard.clear(); // before the listing: an event that comes while it is answered is kept, which is safe
         Stat stat = new Stat();
         List<String> names;
         try {
@@ -120,6 +126,7 @@ public final class MemberList {
         known.clear();
         known.putAll(now);
         knownCversion = stat.getCversion();
+        knownPzxid = stat.getPzxid();
         knownSession = session;
         knownWatched = watch != null;
         List<Member> members = new ArrayList<>();
@@ -134,6 +141,39 @@ public final class MemberList {
         members.sort(Comparator.comparing(Member::id));
         unreadable.sort(Comparator.comparing(Unreadable::path));
         return new Read(new Listing<>(members, unreadable), stat.getCversion(), toRead.size(), stat.getPzxid());
+    }
+
+    /**
+     * The last read without the one member whose leave the watches it armed have heard, when that leave is all that
+     * can have changed since: what {@link #read} would return, without its round trip. ZooKeeper sends watch events in
+     * the order of their transactions, and the listing's watch fires at the first change to {@code ids} after the
+     * read: so when the first event heard is a registration's deletion and the only other one the listing's, no member
+     * joined or left before it and no registration was rewritten. Not covered, so the caller reads the group again
+     * right after acting on it: a multi-operation that deletes that registration and creates another in the same
+     * transaction; and the listing's watch, which has fired, is armed again only by that read. The returned read's
+     * {@code pzxid} is the last read's (the deletion's zxid is not known). Empty when anything else was heard, or when
+     * the last read is not from this session or armed no watches.
+     */
+    public Optional<Read> afterLeaveHeard() {
+        if (!knownWatched || knownCversion < 0 || znodes.sessionId() != knownSession) {
+            return Optional.empty();
+        }
+        return heard.onlyLeave().filter(name -> known.get(name) != null).map(name -> {
+            List<Member> members = new ArrayList<>();
+            List<Unreadable> unreadable = new ArrayList<>();
+            known.forEach((n, entry) -> {
+                if (!n.equals(name)) {
+                    if (entry.member() != null) {
+                        members.add(entry.member());
+                    } else {
+                        unreadable.add(entry.unreadable());
+                    }
+                }
+            });
+            members.sort(Comparator.comparing(Member::id));
+            unreadable.sort(Comparator.comparing(Unreadable::path));
+            return new Read(new Listing<>(members, unreadable), knownCversion + 1, 0, knownPzxid);
+        });
     }
 
     /**
@@ -159,6 +199,7 @@ public final class MemberList {
     }
 
     private void changed(WatchedEvent event) {
+        heard.heard(event, layout.memberIds(group));
         String path = event.getPath();
         if ((event.getType() == Watcher.Event.EventType.NodeDataChanged
                 || event.getType() == Watcher.Event.EventType.NodeDeleted) && path != null) {

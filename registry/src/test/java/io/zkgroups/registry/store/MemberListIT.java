@@ -215,4 +215,84 @@ class MemberListIT {
 
         assertThat(list.vouchesFor(ConsumerId.ofOverride(group, "x"), registry.znodes().sessionId())).isFalse();
     }
+
+    /** Reads the list watching, and counts the events its watches deliver. */
+    private static AtomicInteger readWatching(MemberList list) {
+        AtomicInteger events = new AtomicInteger();
+        list.read(event -> events.incrementAndGet());
+        return events;
+    }
+
+    @Test
+    void aLeaveHeardIsWhatTheNextReadReturns() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        CuratorFramework b = join(group, "b", "t");
+        join(group, "c", "u");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        AtomicInteger events = readWatching(list);
+        assertThat(list.afterLeaveHeard()).isEmpty(); // nothing heard yet
+
+        b.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.get() == 2); // b's registration, then the listing
+        MemberList.Read assumed = list.afterLeaveHeard().orElseThrow();
+        MemberList.Read read = list.read(event -> { });
+
+        assertThat(assumed.listing()).isEqualTo(read.listing());
+        assertThat(topicsByMember(assumed)).containsOnlyKeys(group + "_a", group + "_c");
+        assertThat(assumed.cversion()).isEqualTo(read.cversion());
+        assertThat(assumed.readNow()).isZero();
+        assertThat(list.afterLeaveHeard()).as("the read took in the leave").isEmpty();
+    }
+
+    @Test
+    void aJoinBeforeTheLeaveIsNotAssumedAway() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        CuratorFramework b = join(group, "b", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        AtomicInteger events = readWatching(list);
+
+        join(group, "d", "t"); // the listing's watch fires here, at the join's zxid
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.get() == 1);
+        b.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.get() == 2);
+
+        assertThat(list.afterLeaveHeard()).isEmpty();
+        assertThat(topicsByMember(list.read(event -> { }))).containsOnlyKeys(group + "_a", group + "_d");
+    }
+
+    @Test
+    void twoLeavesOrARewrittenRegistrationAreNotAssumed() throws Exception {
+        String group = "ml" + GROUPS.incrementAndGet();
+        CuratorFramework a = join(group, "a", "t");
+        CuratorFramework b = join(group, "b", "t");
+        CuratorFramework c = join(group, "c", "t");
+        join(group, "e", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        AtomicInteger events = readWatching(list);
+
+        b.close();
+        c.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.get() == 3); // two registrations, one listing event
+        assertThat(list.afterLeaveHeard()).as("two leaves").isEmpty();
+
+        AtomicInteger rewritten = readWatching(list);
+        ZkRegistry.of(a).members().update(group, ConsumerId.ofOverride(group, "a"), subscribedTo("rewritten", 2L));
+        await().atMost(Duration.ofSeconds(5)).until(() -> rewritten.get() == 1);
+        assertThat(list.afterLeaveHeard()).as("a rewritten registration").isEmpty();
+    }
+
+    @Test
+    void withoutWatchesNothingIsAssumed() {
+        String group = "ml" + GROUPS.incrementAndGet();
+        join(group, "a", "t");
+        CuratorFramework b = join(group, "b", "t");
+        MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
+        list.read(null);
+
+        b.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> list.read(null).listing().entries().size() == 1);
+        assertThat(list.afterLeaveHeard()).isEmpty();
+    }
 }
