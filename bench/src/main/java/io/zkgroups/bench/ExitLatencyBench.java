@@ -73,7 +73,7 @@ public final class ExitLatencyBench {
                 for (String build : rep % 2 == 0 ? reversed(builds) : builds) {
                     String group = "exit-" + mode + "-" + build + "-" + rep;
                     String classpath = build.equals("this") ? System.getProperty("java.class.path")
-                            : withRebalancer(System.getProperty("java.class.path"), baseline);
+                            : RebalancerJar.replace(System.getProperty("java.class.path"), baseline);
                     double[] r = runOnce(zk.connectString(), broker.bootstrapServers(), group, partitions, mode, work,
                             registry, classpath);
                     results.computeIfAbsent(build, b -> new ArrayList<>()).add(r);
@@ -99,16 +99,6 @@ public final class ExitLatencyBench {
         List<String> copy = new ArrayList<>(list);
         java.util.Collections.reverse(copy);
         return copy;
-    }
-
-    /** {@code classpath} with its rebalancer jar replaced by {@code jar}. */
-    private static String withRebalancer(String classpath, String jar) {
-        List<String> entries = new ArrayList<>(Arrays.asList(classpath.split(java.io.File.pathSeparator)));
-        if (!entries.removeIf(e -> e.matches(".*rebalancer[^/]*\\.jar$") || e.endsWith("rebalancer/target/classes"))) {
-            throw new IllegalStateException("no rebalancer jar on the class path to replace: " + classpath);
-        }
-        entries.add(0, Path.of(jar).toAbsolutePath().toString());
-        return String.join(java.io.File.pathSeparator, entries);
     }
 
     /** SIGTERM→exit, →hook, →woke, →closed, →gone (ms), and 1 if every partition is committed past its last delivery. */

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# What a restart's successor, started before its predecessor stops, costs until it waits for the ticket (warm-up
+# done): launch → ready and the CPU time used by then, one fresh JVM per repetition, a broker (ZooKeeper mode) and a
+# loopback ZooKeeper in the benchmark's JVM. A rolling bounce on two cores waits for these starts.
+# Usage: bench/successor-start.sh [--reps N] [--partitions N] [--baseline REBALANCER_JAR]
+# Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench -am
+exec java -Xmx512m -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  -cp "bench/target/classes:$(cat bench/target/bench-classpath.txt)" io.zkgroups.bench.SuccessorStartBench "$@"
