@@ -11,26 +11,27 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * The start-up path done once for nothing, by a successor that waits for its predecessor's ticket (docs/restarts.md):
- * what a fresh JVM pays the first time — class loading, static tables, Jackson — then costs nothing after the ticket
- * arrives, while the group waits. Nothing here changes the group: ZooKeeper is read on a session of the warm-up's
- * own, and Kafka is asked only for its topic list.
+ * The start-up path done before it is needed, by a successor that waits for its predecessor's ticket
+ * (docs/restarts.md): what a fresh JVM pays the first time — class loading, static tables, Jackson — then costs
+ * nothing after the ticket arrives, while the group waits. Nothing here changes the group: ZooKeeper is read on a
+ * session of the warm-up's own, and Kafka is asked only for its topic list, by the fetch client the consumer then
+ * keeps (built once, connected already).
  */
 final class StartUpWarmUp {
 
     private static final Logger LOG = LoggerFactory.getLogger(StartUpWarmUp.class);
 
     /**
-     * How long the throwaway consumer may wait for the broker. Its one request initialises kafka-clients' protocol
+     * How long the fetch client may wait for the broker. Its one request initialises kafka-clients' protocol
      * tables (every API's message classes and every error code, about a second of class loading in a fresh JVM),
      * which the first fetch would otherwise pay for.
      */
@@ -41,17 +42,32 @@ final class StartUpWarmUp {
     private StartUpWarmUp() {
     }
 
-    static void run(ZkConsumerConfig config) {
+    /**
+     * Runs the warm-up; returns the consumer's fetch client, built with {@code newFetcher} and warmed by one request,
+     * when {@code bootstrap.servers} is configured (null otherwise, or when it cannot be built: the consumer's own
+     * construction will then say why). The caller owns it.
+     */
+    static <K, V> KafkaConsumer<K, V> run(ZkConsumerConfig config, Function<String, KafkaConsumer<K, V>> newFetcher) {
         CodecWarmUp.run();
         connectAndRead(config);
-        config.bootstrapServers().ifPresent(bootstrap -> {
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config.fetchClientProperties(bootstrap),
-                    new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                consumer.listTopics(METADATA_WAIT);
-            } catch (RuntimeException e) {
-                LOG.debug("warm-up: no topic list from {} ({}); the real consumer will say why", bootstrap, e.toString());
-            }
-        });
+        return config.bootstrapServers().map(bootstrap -> warmedFetcher(bootstrap, newFetcher)).orElse(null);
+    }
+
+    private static <K, V> KafkaConsumer<K, V> warmedFetcher(String bootstrap,
+                                                            Function<String, KafkaConsumer<K, V>> newFetcher) {
+        KafkaConsumer<K, V> fetcher;
+        try {
+            fetcher = newFetcher.apply(bootstrap);
+        } catch (RuntimeException e) {
+            LOG.debug("warm-up: no fetch client for {} ({}); the real consumer will say why", bootstrap, e.toString());
+            return null;
+        }
+        try {
+            fetcher.listTopics(METADATA_WAIT);
+        } catch (RuntimeException e) {
+            LOG.debug("warm-up: no topic list from {} ({}); the real consumer will say why", bootstrap, e.toString());
+        }
+        return fetcher;
     }
 
     /**

@@ -52,6 +52,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -136,20 +138,34 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer,
                            HandoverObserver observer) {
         this.config = config;
-        this.restart = RestartHandover.atStart(config, observer, () -> StartUpWarmUp.run(config));
-        this.consumerId = restart.consumerId().or(() -> config.consumerIdOverride()
-                .map(id -> ConsumerId.ofOverride(config.groupId(), id)))
-                .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
-        this.curator = ZooKeeperConnection.open(config, restart.handles());
+        Function<String, KafkaConsumer<K, V>> newFetcher = bootstrap ->
+                new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
+        // a successor waiting for its ticket builds and warms the fetch client meanwhile (StartUpWarmUp)
+        AtomicReference<KafkaConsumer<K, V>> warmedFetcher = new AtomicReference<>();
+        try {
+            this.restart = RestartHandover.atStart(config, observer,
+                    () -> warmedFetcher.set(StartUpWarmUp.run(config, newFetcher)));
+            this.consumerId = restart.consumerId().or(() -> config.consumerIdOverride()
+                    .map(id -> ConsumerId.ofOverride(config.groupId(), id)))
+                    .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
+            this.curator = ZooKeeperConnection.open(config, restart.handles());
+        } catch (RuntimeException | Error e) {
+            if (warmedFetcher.get() != null) {
+                warmedFetcher.get().close(Duration.ZERO);
+            }
+            throw e;
+        }
         boolean started = false;
-        KafkaConsumer<K, V> inner = null;
+        KafkaConsumer<K, V> inner = warmedFetcher.get(); // built with the configured bootstrap.servers, if any
         Admin adminClient = null;
         ConsumerMetrics consumerMetrics = null;
         try {
             ZkRegistry registry = ZkRegistry.of(curator);
             List<BrokerInfo> brokers = registry.brokers().list().entries();
             String bootstrap = config.bootstrapServers().orElseGet(() -> bootstrapFrom(brokers, config));
-            inner = new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
+            if (inner == null) {
+                inner = newFetcher.apply(bootstrap);
+            }
             boolean zkMetadata = !brokers.isEmpty();
             adminClient = (OffsetStorage.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
             this.fetcher = inner;
