@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# What a restart's successor, started before its predecessor stops, costs until it waits for the ticket (warm-up
-# done): launch → ready and the CPU time used by then, one fresh JVM per repetition, a broker (ZooKeeper mode) and a
-# loopback ZooKeeper in the benchmark's JVM. A rolling bounce on two cores waits for these starts.
-# Usage: bench/successor-start.sh [--reps N] [--partitions N] [--baseline REBALANCER_JAR]
+# One restart by session hand-over with the successor started first, in fresh JVMs: the successor's launch → ready
+# (waiting for the ticket) and its CPU by then, SIGTERM of its predecessor → its first record and its CPU after the
+# ticket; a broker (ZooKeeper mode) and a loopback ZooKeeper in the benchmark's JVM. A rolling bounce on two cores
+# waits for these starts. Usage: bench/successor-start.sh [--reps N] [--partitions N] [--baseline REBALANCER_JAR]
 # Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
 set -euo pipefail
 cd "$(dirname "$0")/.."

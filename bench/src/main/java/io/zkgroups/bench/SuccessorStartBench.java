@@ -16,89 +16,178 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
- * What a restart's successor started ahead of its predecessor's stop costs before it is ready for the ticket: each
- * repetition starts a fresh JVM ({@link SuccessorMain}) with a hand-over file and no ticket in it, and records the time
- * from launch to its {@code AWAITING} (warm-up done) and the CPU time it had used by then (all threads, from
- * {@code /proc}). In a rolling bounce on two cores these starts are what the bounce waits for: their CPU is the figure
- * that counts. The members' JVM options are the bounce's ({@code ChildJvm}: serial GC, C1 only, 160 MB).
+ * One restart by session hand-over with the successor started first, in fresh JVMs: each repetition runs a member
+ * ({@link ExitMemberMain}, hand-over configured) until it delivers from every partition, starts its successor
+ * ({@link SuccessorMain}: no ticket yet, so it warms up and waits), sends the first one SIGTERM, and waits for the
+ * successor's first record. Records keep arriving all along (one per partition every 5 ms).
+ * <p>
+ * Per repetition: the successor's launch → ready (waiting for the ticket) and its CPU time by then (all threads, from
+ * {@code /proc}); SIGTERM → the successor's first record; the successor's CPU from ready to that record. In a rolling
+ * bounce on two cores these starts are what the bounce waits for. The members' JVM options are the bounce's
+ * ({@code ChildJvm}: serial GC, C1 only, 160 MB).
  * <pre>
  * SuccessorStartBench [--reps N] [--partitions N] [--baseline REBALANCER_JAR]
  * </pre>
- * {@code --baseline} alternates each repetition with one whose member runs that rebalancer jar instead of this build's.
+ * {@code --baseline} alternates each repetition with one whose members run that rebalancer jar instead of this build's.
  */
 public final class SuccessorStartBench {
 
     private static final String TOPIC = "successor-t";
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final String[] COLUMNS = {"launch→ready ms", "CPU to ready ms", "SIGTERM→first record ms",
+            "CPU ready→first record ms"};
 
     public static void main(String[] args) throws Exception {
         int reps = intArg(args, "--reps", 10);
-        int partitions = intArg(args, "--partitions", 100);
+        int partitions = intArg(args, "--partitions", 10);
         String baseline = stringArg(args, "--baseline", null);
-        System.out.printf(Locale.ROOT, "SuccessorStartBench: %d fresh JVMs, %d partitions%n", reps, partitions);
+        System.out.printf(Locale.ROOT, "SuccessorStartBench: %d restarts, %d partitions%n", reps, partitions);
         System.out.printf(Locale.ROOT, "java %s, %d cores, load average %.2f%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         Path work = Files.createTempDirectory("zkgroups-successor-bench-");
+        System.out.println("member stderr logs and hand-over files: " + work + " (delete it when done)");
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka broker = EmbeddedKafka.startZooKeeperMode(zk.connectString())) {
             broker.createTopic(TOPIC, partitions);
+            ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
+            AtomicLong sequence = new AtomicLong();
+            producer.scheduleWithFixedDelay(() -> {
+                EmbeddedKafka.Record[] batch = new EmbeddedKafka.Record[partitions];
+                for (int p = 0; p < partitions; p++) {
+                    batch[p] = EmbeddedKafka.Record.to(p, "k", Long.toString(sequence.incrementAndGet()));
+                }
+                broker.produce(TOPIC, batch);
+            }, 0, 5, TimeUnit.MILLISECONDS);
             Map<String, List<double[]>> results = new LinkedHashMap<>();
             List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
             List<String> reversed = baseline == null ? builds : List.of("baseline", "this");
-            System.out.println("rep  build     launch→ready  CPU by then");
+            System.out.println("rep  build     " + String.join("  ", COLUMNS));
             for (int rep = 1; rep <= reps; rep++) {
                 for (String build : rep % 2 == 0 ? reversed : builds) {
                     String classpath = build.equals("this") ? System.getProperty("java.class.path")
                             : RebalancerJar.replace(System.getProperty("java.class.path"), baseline);
-                    double[] r = runOnce(zk.connectString(), broker.bootstrapServers(), "successor-" + build + "-" + rep,
-                            work, classpath);
+                    double[] r = runOnce(zk.connectString(), broker.bootstrapServers(), partitions,
+                            "successor-" + build + "-" + rep, work, classpath);
                     results.computeIfAbsent(build, b -> new ArrayList<>()).add(r);
-                    System.out.printf(Locale.ROOT, "%3d  %-8s  %9.0f ms  %8.0f ms%n", rep, build, r[0], r[1]);
+                    System.out.printf(Locale.ROOT, "%3d  %-8s  %15.0f  %15.0f  %23.0f  %25.0f%n", rep, build,
+                            r[0], r[1], r[2], r[3]);
                 }
             }
-            results.forEach((build, runs) -> System.out.printf(Locale.ROOT,
-                    "%s: launch→ready median %.0f ms (%.0f–%.0f), CPU median %.0f ms (%.0f–%.0f)%n", build,
-                    median(runs, 0), min(runs, 0), max(runs, 0), median(runs, 1), min(runs, 1), max(runs, 1)));
+            producer.shutdownNow();
+            results.forEach((build, runs) -> {
+                StringBuilder line = new StringBuilder(build + " (median, min–max):");
+                for (int c = 0; c < COLUMNS.length; c++) {
+                    line.append(String.format(Locale.ROOT, " %s %.0f (%.0f–%.0f);", COLUMNS[c], median(runs, c),
+                            min(runs, c), max(runs, c)));
+                }
+                System.out.println(line);
+            });
             System.out.printf(Locale.ROOT, "load average at the end %.2f%n",
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
     }
 
-    /** Launch → AWAITING (ms) and the child's CPU time then (ms). */
-    private static double[] runOnce(String zkConnect, String bootstrap, String group, Path work, String classpath)
-            throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx160m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:CICompilerCount=1",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, SuccessorMain.class.getName(),
-                "zookeeper.connect=" + zkConnect, "bootstrap.servers=" + bootstrap, "group.id=" + group,
-                "consumer.id=member", "zookeeper.session.timeout.ms=6000",
-                "zkgroups.restart.handover.file=" + work.resolve(group + ".handover"),
-                "zkgroups.restart.handover.await.ms=120000"));
-        long launch = System.nanoTime();
-        Process child = new ProcessBuilder(command).redirectError(work.resolve(group + ".stderr.log").toFile()).start();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
-            long deadline = launch + READY_TIMEOUT.toNanos();
+    private static double[] runOnce(String zkConnect, String bootstrap, int partitions, String group, Path work,
+                                    String classpath) throws Exception {
+        List<String> properties = List.of("zookeeper.connect=" + zkConnect, "bootstrap.servers=" + bootstrap,
+                "group.id=" + group, "consumer.id=member", "auto.offset.reset=smallest",
+                "auto.commit.interval.ms=60000", "zookeeper.session.timeout.ms=6000",
+                "zkgroups.restart.handover.file=" + work.resolve(group + ".handover"));
+        ChildProcess first = ChildProcess.start(classpath, ExitMemberMain.class.getName(), TOPIC, properties,
+                work.resolve(group + "-first.stderr.log"));
+        ChildProcess successor = null;
+        try {
+            java.util.Set<String> delivering = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            first.await(line -> line.startsWith("POS ") && delivering.add(line.split(" ")[1])
+                    && delivering.size() == partitions, "delivering from every partition");
+            first.drain(); // it keeps printing; a full pipe would stop it
+            List<String> waiting = new ArrayList<>(properties);
+            waiting.add("zkgroups.restart.handover.await.ms=" + TIMEOUT.toMillis());
+            long launch = System.nanoTime();
+            successor = ChildProcess.start(classpath, SuccessorMain.class.getName(), TOPIC, waiting,
+                    work.resolve(group + "-successor.stderr.log"));
+            long ready = successor.stamp("AWAITING");
+            double cpuReady = successor.cpuMillis();
+            long term = System.nanoTime();
+            first.process().toHandle().destroy(); // SIGTERM: it hands the session over
+            long firstRecord = successor.stamp("FIRST");
+            double cpuFirst = successor.cpuMillis();
+            return new double[]{(ready - launch) / 1e6, cpuReady, (firstRecord - term) / 1e6, cpuFirst - cpuReady};
+        } finally {
+            first.kill();
+            if (successor != null) {
+                successor.kill();
+            }
+        }
+    }
+
+    /** A member JVM and the lines it prints on stdout. */
+    private record ChildProcess(Process process, BufferedReader out, Path stderr) {
+
+        static ChildProcess start(String classpath, String main, String topic, List<String> properties, Path stderr)
+                throws Exception {
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx160m", "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:CICompilerCount=1",
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, main, topic));
+            command.addAll(properties);
+            Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+            return new ChildProcess(process, new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.US_ASCII)), stderr);
+        }
+
+        /** Reads lines until one matches; fails if the process ends first or {@link #TIMEOUT} passes. */
+        String await(Predicate<String> wanted, String what) throws Exception {
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
             String line;
-            while ((line = in.readLine()) != null) { // blocks until the child prints or exits
-                if (line.startsWith("AWAITING ")) {
-                    long ready = Long.parseLong(line.substring("AWAITING ".length()));
-                    Duration cpu = child.toHandle().info().totalCpuDuration().orElseThrow(() ->
-                            new IllegalStateException("this OS reports no CPU time of a child process"));
-                    return new double[]{(ready - launch) / 1e6, cpu.toNanos() / 1e6};
+            while ((line = out.readLine()) != null) { // blocks until the child prints or exits
+                if (wanted.test(line)) {
+                    return line;
                 }
                 if (System.nanoTime() > deadline) {
                     break;
                 }
             }
-            throw new IllegalStateException(group + ": no AWAITING line (see " + work.resolve(group + ".stderr.log") + ")");
-        } finally {
-            child.destroyForcibly();
-            child.waitFor(30, TimeUnit.SECONDS);
+            throw new IllegalStateException("no " + what + " (see " + stderr + ")");
+        }
+
+        /** The nanoTime a {@code KEY nanos} line carries. */
+        long stamp(String key) throws Exception {
+            String line = await(l -> l.startsWith(key + " "), key);
+            return Long.parseLong(line.substring(key.length() + 1));
+        }
+
+        /** Reads and drops the rest of what it prints, on a thread of its own. */
+        void drain() {
+            Thread drainer = new Thread(() -> {
+                try {
+                    while (out.readLine() != null) {
+                        // dropped
+                    }
+                } catch (java.io.IOException closed) {
+                    // the process is gone
+                }
+            }, "drain");
+            drainer.setDaemon(true);
+            drainer.start();
+        }
+
+        double cpuMillis() {
+            return process.toHandle().info().totalCpuDuration().orElseThrow(() ->
+                    new IllegalStateException("this OS reports no CPU time of a child process")).toNanos() / 1e6;
+        }
+
+        void kill() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
         }
     }
 
