@@ -18,10 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How long a ZkGroupConsumer takes to exit on SIGTERM, with its commits done: each repetition starts a fresh JVM
@@ -56,15 +53,7 @@ public final class ExitLatencyBench {
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka broker = EmbeddedKafka.startZooKeeperMode(zk.connectString())) {
             broker.createTopic(TOPIC, partitions);
-            ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
-            AtomicLong sequence = new AtomicLong();
-            producer.scheduleWithFixedDelay(() -> {
-                EmbeddedKafka.Record[] batch = new EmbeddedKafka.Record[partitions];
-                for (int p = 0; p < partitions; p++) {
-                    batch[p] = EmbeddedKafka.Record.to(p, "k", Long.toString(sequence.incrementAndGet()));
-                }
-                broker.produce(TOPIC, batch);
-            }, 0, 5, TimeUnit.MILLISECONDS);
+            SteadyProducer producer = SteadyProducer.start(broker, TOPIC, partitions);
             ZkRegistry registry = ZkRegistry.of(zk.newClient());
             Map<String, List<double[]>> results = new java.util.LinkedHashMap<>();
             List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
@@ -81,7 +70,7 @@ public final class ExitLatencyBench {
                             r[0], r[1], r[2], r[3], r[4], r[5] == 1 ? "all committed" : "MISSING");
                 }
             }
-            producer.shutdownNow();
+            producer.close();
             results.forEach((build, runs) -> {
                 double[] total = runs.stream().mapToDouble(r -> r[0]).sorted().toArray();
                 System.out.printf(Locale.ROOT, "%s: SIGTERM→exit median %.0f ms, p90 %.0f ms, min %.0f ms, max %.0f ms; "

@@ -16,10 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -57,15 +54,7 @@ public final class SuccessorStartBench {
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka broker = EmbeddedKafka.startZooKeeperMode(zk.connectString())) {
             broker.createTopic(TOPIC, partitions);
-            ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
-            AtomicLong sequence = new AtomicLong();
-            producer.scheduleWithFixedDelay(() -> {
-                EmbeddedKafka.Record[] batch = new EmbeddedKafka.Record[partitions];
-                for (int p = 0; p < partitions; p++) {
-                    batch[p] = EmbeddedKafka.Record.to(p, "k", Long.toString(sequence.incrementAndGet()));
-                }
-                broker.produce(TOPIC, batch);
-            }, 0, 5, TimeUnit.MILLISECONDS);
+            SteadyProducer producer = SteadyProducer.start(broker, TOPIC, partitions);
             Map<String, List<double[]>> results = new LinkedHashMap<>();
             List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
             List<String> reversed = baseline == null ? builds : List.of("baseline", "this");
@@ -81,7 +70,7 @@ public final class SuccessorStartBench {
                             r[0], r[1], r[2], r[3]);
                 }
             }
-            producer.shutdownNow();
+            producer.close();
             results.forEach((build, runs) -> {
                 StringBuilder line = new StringBuilder(build + " (median, min–max):");
                 for (int c = 0; c < COLUMNS.length; c++) {

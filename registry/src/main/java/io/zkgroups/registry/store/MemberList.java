@@ -12,6 +12,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -129,18 +130,7 @@ public final class MemberList {
         knownPzxid = stat.getPzxid();
         knownSession = session;
         knownWatched = watch != null;
-        List<Member> members = new ArrayList<>();
-        List<Unreadable> unreadable = new ArrayList<>();
-        now.values().forEach(entry -> {
-            if (entry.member() != null) {
-                members.add(entry.member());
-            } else {
-                unreadable.add(entry.unreadable());
-            }
-        });
-        members.sort(Comparator.comparing(Member::id));
-        unreadable.sort(Comparator.comparing(Unreadable::path));
-        return new Read(new Listing<>(members, unreadable), stat.getCversion(), toRead.size(), stat.getPzxid());
+        return new Read(listingOf(now.values()), stat.getCversion(), toRead.size(), stat.getPzxid());
     }
 
     /**
@@ -159,21 +149,26 @@ public final class MemberList {
             return Optional.empty();
         }
         return heard.onlyLeave().filter(name -> known.get(name) != null).map(name -> {
-            List<Member> members = new ArrayList<>();
-            List<Unreadable> unreadable = new ArrayList<>();
-            known.forEach((n, entry) -> {
-                if (!n.equals(name)) {
-                    if (entry.member() != null) {
-                        members.add(entry.member());
-                    } else {
-                        unreadable.add(entry.unreadable());
-                    }
-                }
-            });
-            members.sort(Comparator.comparing(Member::id));
-            unreadable.sort(Comparator.comparing(Unreadable::path));
-            return new Read(new Listing<>(members, unreadable), knownCversion + 1, 0, knownPzxid);
+            Map<String, Entry> after = new HashMap<>(known);
+            after.remove(name);
+            return new Read(listingOf(after.values()), knownCversion + 1, 0, knownPzxid);
         });
+    }
+
+    /** The members (sorted by id) and the unreadable registrations among {@code entries}. */
+    private static Listing<Member> listingOf(Collection<Entry> entries) {
+        List<Member> members = new ArrayList<>();
+        List<Unreadable> unreadable = new ArrayList<>();
+        entries.forEach(entry -> {
+            if (entry.member() != null) {
+                members.add(entry.member());
+            } else {
+                unreadable.add(entry.unreadable());
+            }
+        });
+        members.sort(Comparator.comparing(Member::id));
+        unreadable.sort(Comparator.comparing(Unreadable::path));
+        return new Listing<>(members, unreadable);
     }
 
     /**

@@ -1,0 +1,34 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.embedded.EmbeddedKafka;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Records that keep arriving while a benchmark runs: one per partition every 5 ms, on a thread of its own. */
+final class SteadyProducer implements AutoCloseable {
+
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor();
+
+    private SteadyProducer(EmbeddedKafka broker, String topic, int partitions) {
+        AtomicLong sequence = new AtomicLong();
+        thread.scheduleWithFixedDelay(() -> {
+            EmbeddedKafka.Record[] batch = new EmbeddedKafka.Record[partitions];
+            for (int p = 0; p < partitions; p++) {
+                batch[p] = EmbeddedKafka.Record.to(p, "k", Long.toString(sequence.incrementAndGet()));
+            }
+            broker.produce(topic, batch);
+        }, 0, 5, TimeUnit.MILLISECONDS);
+    }
+
+    static SteadyProducer start(EmbeddedKafka broker, String topic, int partitions) {
+        return new SteadyProducer(broker, topic, partitions);
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}
