@@ -132,10 +132,15 @@ public final class BounceRun {
         journal.log("BOUNCE-EXITED", i + " " + old.name() + " " + exit);
     }
 
+    /** What {@code zkgroups health --wait} says of its waiting: "after N checks in M ms". */
+    private static final java.util.regex.Pattern CHECKS = java.util.regex.Pattern.compile("after \\d+ checks in \\d+ ms");
+
     private static void gate(ChaosCluster cluster, Journal journal, int i, Duration healthTimeout, Duration settle) {
         HealthGate.Result health = cluster.health().await(cluster.settings().groupSize(), healthTimeout, settle);
+        java.util.regex.Matcher checks = CHECKS.matcher(health.output());
         journal.log(health.healthy() ? "BOUNCE-HEALTHY" : "BOUNCE-UNHEALTHY", i + " "
-                + (health.healthy() ? health.millis() : health.exitCode() + " " + health.output().replace('\n', ' ')));
+                + (health.healthy() ? health.millis() + (checks.find() ? " " + checks.group() : "")
+                : health.exitCode() + " " + health.output().replace('\n', ' ')));
     }
 
     /**
