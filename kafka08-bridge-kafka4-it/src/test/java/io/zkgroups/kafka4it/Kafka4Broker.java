@@ -1,5 +1,7 @@
 package io.zkgroups.kafka4it;
 
+import io.zkgroups.registry.testing.ServerPorts;
+
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -12,8 +14,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,8 +55,9 @@ final class Kafka4Broker implements AutoCloseable {
         Path work = Path.of(System.getProperty("kafka4.workDir", "target/kafka4")).toAbsolutePath();
         Files.createDirectories(work);
         Path dir = Files.createTempDirectory(work, "broker-");
-        int brokerPort = freePort();
-        int controllerPort = freePort();
+        // below the ephemeral range: the child JVM binds them seconds later, and no outgoing connection takes them meanwhile
+        int brokerPort = ServerPorts.free();
+        int controllerPort = ServerPorts.free();
         Properties props = new Properties();
         props.setProperty("process.roles", "broker,controller");
         props.setProperty("node.id", "1");
@@ -163,12 +164,6 @@ final class Kafka4Broker implements AutoCloseable {
                     + ") is missing: run 'mvn verify' with the kafka4-broker module in the reactor (-am)");
         }
         return Files.readString(Path.of(file), StandardCharsets.UTF_8).trim();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-            return socket.getLocalPort();
-        }
     }
 
     private static void deleteRecursively(Path path) {
