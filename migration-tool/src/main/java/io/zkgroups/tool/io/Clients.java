@@ -4,6 +4,7 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
 import io.zkgroups.registry.security.ZkClientSecurity;
+import io.zkgroups.registry.store.PromptClosingZooKeeper;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import org.apache.curator.framework.CuratorFramework;
@@ -100,7 +101,7 @@ public final class Clients implements AutoCloseable {
                 .connectionTimeoutMs(timeoutMs)
                 .sessionTimeoutMs(Math.max(timeoutMs, 30_000))
                 .retryPolicy(new RetryUntilElapsed(timeoutMs, 200))
-                .waitForShutdownTimeoutMs(2_000);
+                .zookeeperFactory(PromptClosingZooKeeper.factory()); // the session ends at close; its threads are not waited for
         ZkClientSecurity security = zooKeeperSecurity(settings);
         security.applyTo(builder, ZkLayout.root());
         CuratorFramework client;

@@ -1,24 +1,23 @@
 package io.zkgroups.rebalancer.restart;
 
+import io.zkgroups.registry.store.PromptClosingZooKeeper;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ConnectStringParser;
 import org.apache.zookeeper.client.StaticHostProvider;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.proto.RequestHeader;
 
 import java.io.IOException;
 
 /**
- * A ZooKeeper handle that can let go of its server connection without ending its session. {@link ZooKeeper#close()}
+ * A ZooKeeper handle that can let go of its server connection without ending its session. {@code ZooKeeper.close()}
  * sends closeSession, and the server then deletes the session's ephemeral znodes; {@link #detach()} only stops the
  * client's send and event threads and closes the socket, so the session lives on until its timeout and another
  * process can resume it with the same id and password.
  * <p>
- * Its {@link #close()} ends the session as {@code ZooKeeper.close()} does but does not wait for the client's threads.
+ * Its {@link #close()} ends the session as {@code ZooKeeper.close()} does but does not wait for the client's threads
+ * ({@link PromptClosingZooKeeper}).
  */
-final class DetachableZooKeeper extends ZooKeeper {
+final class DetachableZooKeeper extends PromptClosingZooKeeper {
 
     DetachableZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
                         ZKClientConfig clientConfig) throws IOException {
@@ -45,30 +44,5 @@ final class DetachableZooKeeper extends ZooKeeper {
             Thread.onSpinWait(); // the first thing disconnect() does is set CLOSED: microseconds
         }
         return credentials;
-    }
-
-    /**
-     * Ends the session (closeSession, and its answer: the server has deleted the session's ephemerals) and lets the
-     * client's threads finish in the background. {@code ZooKeeper.close()} waits for them too, and the NIO socket's
-     * cleanup sleeps a fixed 100 ms in there: the whole of a fast exit. Nothing waits for that part.
-     */
-    @Override
-    public synchronized void close() throws InterruptedException {
-        if (!getState().isAlive()) {
-            return;
-        }
-        RequestHeader closeSession = new RequestHeader();
-        closeSession.setType(ZooDefs.OpCode.closeSession);
-        try {
-            cnxn.submitRequest(closeSession, null, null, null);
-        } finally {
-            tearDownInBackground();
-        }
-    }
-
-    private void tearDownInBackground() {
-        Thread teardown = new Thread(cnxn::disconnect, "zookeeper-disconnect-0x" + Long.toHexString(getSessionId()));
-        teardown.setDaemon(true);
-        teardown.start();
     }
 }

@@ -1,5 +1,6 @@
 package io.zkgroups.registry.testing;
 
+import io.zkgroups.registry.store.PromptClosingZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -72,6 +73,7 @@ public final class TestZooKeeper implements AutoCloseable {
                 .sessionTimeoutMs(sessionTimeoutMs)
                 .connectionTimeoutMs(5_000)
                 .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
+                .zookeeperFactory(PromptClosingZooKeeper.factory())
                 .build();
         return adopt(client);
     }
