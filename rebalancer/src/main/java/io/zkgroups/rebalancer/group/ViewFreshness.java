@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ViewFreshness {
 
     private final AtomicBoolean stale = new AtomicBoolean(true);
+    /** Made stale by a membership event (which a read of the member list covers), not by anything else. */
+    private final AtomicBoolean membershipStale = new AtomicBoolean();
     /** The highest zxid of joins and leaves heard of since {@link #takeStale} (0: none). */
     private final AtomicLong heardZxid = new AtomicLong();
     /** The pzxid of {@code ids} at the last read of the member list (-1: never read, or no {@code ids}). */
@@ -41,16 +43,17 @@ final class ViewFreshness {
         if (joinedOrLeft && event.getZxid() > 0) {
             heardZxid.accumulateAndGet(event.getZxid(), Math::max);
         } else {
-            stale.set(true);
+            membershipStale.set(true);
         }
     }
 
     /**
-     * A read of the member list begins outside an attempt: what was heard so far is in it (ZooKeeper delivers a
-     * change's watch event before any reply that sees it; what comes during the read marks the view stale again).
+     * A read of the member list begins outside an attempt: the membership events heard so far are in it (ZooKeeper
+     * delivers a change's watch event before any reply that sees it; what comes during the read marks the view stale
+     * again). Staleness from anything else (topics, reconnections, retries) stays: that read does not cover it.
      */
     void readBegins() {
-        stale.set(false);
+        membershipStale.set(false);
         heardZxid.set(0);
     }
 
@@ -62,6 +65,6 @@ final class ViewFreshness {
     /** Whether the last view may be out of date; clears what it was told so far (an attempt begins). */
     boolean takeStale() {
         long heard = heardZxid.getAndSet(0);
-        return stale.getAndSet(false) | heard > readZxid;
+        return stale.getAndSet(false) | membershipStale.getAndSet(false) | heard > readZxid;
     }
 }

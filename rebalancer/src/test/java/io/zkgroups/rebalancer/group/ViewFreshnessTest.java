@@ -60,4 +60,23 @@ class ViewFreshnessTest {
         other.markStale();
         assertThat(other.takeStale()).isTrue();
     }
+
+    @Test
+    void aReadOutsideAnAttemptCoversTheMembershipEventsHeardBeforeItAndNothingElse() {
+        // events through Curator carry no zxid: each makes the view stale until a read of the member list
+        ViewFreshness membership = readAt100();
+        membership.heard(event(EventType.NodeChildrenChanged, "/consumers/g/ids", WatchedEvent.NO_ZXID));
+        membership.readBegins();
+        assertThat(membership.takeStale()).isFalse();
+
+        ViewFreshness during = readAt100();
+        during.readBegins();
+        during.heard(event(EventType.NodeChildrenChanged, "/consumers/g/ids", WatchedEvent.NO_ZXID));
+        assertThat(during.takeStale()).as("heard while the read is answered").isTrue();
+
+        ViewFreshness topics = readAt100();
+        topics.markStale(); // e.g. a topic's partition count changed: the member list does not show it
+        topics.readBegins();
+        assertThat(topics.takeStale()).isTrue();
+    }
 }
