@@ -53,24 +53,24 @@ public final class ExitLatencyBench {
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka broker = EmbeddedKafka.startZooKeeperMode(zk.connectString())) {
             broker.createTopic(TOPIC, partitions);
-            SteadyProducer producer = SteadyProducer.start(broker, TOPIC, partitions);
-            ZkRegistry registry = ZkRegistry.of(zk.newClient());
             Map<String, List<double[]>> results = new java.util.LinkedHashMap<>();
-            List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
-            System.out.println("rep  build     SIGTERM→exit  →hook  →woke  →closed  →gone   commits");
-            for (int rep = 1; rep <= reps; rep++) {
-                for (String build : rep % 2 == 0 ? reversed(builds) : builds) {
-                    String group = "exit-" + mode + "-" + build + "-" + rep;
-                    String classpath = build.equals("this") ? System.getProperty("java.class.path")
-                            : RebalancerJar.replace(System.getProperty("java.class.path"), baseline);
-                    double[] r = runOnce(zk.connectString(), broker.bootstrapServers(), group, partitions, mode, work,
-                            registry, classpath);
-                    results.computeIfAbsent(build, b -> new ArrayList<>()).add(r);
-                    System.out.printf(Locale.ROOT, "%3d  %-8s  %9.0f ms  %5.0f  %5.0f  %7.0f  %5.0f   %s%n", rep, build,
-                            r[0], r[1], r[2], r[3], r[4], r[5] == 1 ? "all committed" : "MISSING");
+            try (SteadyProducer producer = SteadyProducer.start(broker, TOPIC, partitions)) {
+                ZkRegistry registry = ZkRegistry.of(zk.newClient());
+                List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
+                System.out.println("rep  build     SIGTERM→exit  →hook  →woke  →closed  →gone   commits");
+                for (int rep = 1; rep <= reps; rep++) {
+                    for (String build : rep % 2 == 0 ? reversed(builds) : builds) {
+                        String group = "exit-" + mode + "-" + build + "-" + rep;
+                        String classpath = build.equals("this") ? System.getProperty("java.class.path")
+                                : RebalancerJar.replace(System.getProperty("java.class.path"), baseline);
+                        double[] r = runOnce(zk.connectString(), broker.bootstrapServers(), group, partitions, mode, work,
+                                registry, classpath);
+                        results.computeIfAbsent(build, b -> new ArrayList<>()).add(r);
+                        System.out.printf(Locale.ROOT, "%3d  %-8s  %9.0f ms  %5.0f  %5.0f  %7.0f  %5.0f   %s%n", rep, build,
+                                r[0], r[1], r[2], r[3], r[4], r[5] == 1 ? "all committed" : "MISSING");
+                    }
                 }
             }
-            producer.close();
             results.forEach((build, runs) -> {
                 double[] total = runs.stream().mapToDouble(r -> r[0]).sorted().toArray();
                 System.out.printf(Locale.ROOT, "%s: SIGTERM→exit median %.0f ms, p90 %.0f ms, min %.0f ms, max %.0f ms; "

@@ -4,6 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.testing.TestZooKeeper;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -54,23 +57,23 @@ public final class SuccessorStartBench {
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka broker = EmbeddedKafka.startZooKeeperMode(zk.connectString())) {
             broker.createTopic(TOPIC, partitions);
-            SteadyProducer producer = SteadyProducer.start(broker, TOPIC, partitions);
             Map<String, List<double[]>> results = new LinkedHashMap<>();
-            List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
-            List<String> reversed = baseline == null ? builds : List.of("baseline", "this");
-            System.out.println("rep  build     " + String.join("  ", COLUMNS));
-            for (int rep = 1; rep <= reps; rep++) {
-                for (String build : rep % 2 == 0 ? reversed : builds) {
-                    String classpath = build.equals("this") ? System.getProperty("java.class.path")
-                            : RebalancerJar.replace(System.getProperty("java.class.path"), baseline);
-                    double[] r = runOnce(zk.connectString(), broker.bootstrapServers(), partitions,
-                            "successor-" + build + "-" + rep, work, classpath);
-                    results.computeIfAbsent(build, b -> new ArrayList<>()).add(r);
-                    System.out.printf(Locale.ROOT, "%3d  %-8s  %15.0f  %15.0f  %23.0f  %25.0f%n", rep, build,
-                            r[0], r[1], r[2], r[3]);
+            try (SteadyProducer producer = SteadyProducer.start(broker, TOPIC, partitions)) {
+                List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
+                List<String> reversed = baseline == null ? builds : List.of("baseline", "this");
+                System.out.println("rep  build     " + String.join("  ", COLUMNS));
+                for (int rep = 1; rep <= reps; rep++) {
+                    for (String build : rep % 2 == 0 ? reversed : builds) {
+                        String classpath = build.equals("this") ? System.getProperty("java.class.path")
+                                : RebalancerJar.replace(System.getProperty("java.class.path"), baseline);
+                        double[] r = runOnce(zk.connectString(), broker.bootstrapServers(), partitions,
+                                "successor-" + build + "-" + rep, work, classpath);
+                        results.computeIfAbsent(build, b -> new ArrayList<>()).add(r);
+                        System.out.printf(Locale.ROOT, "%3d  %-8s  %15.0f  %15.0f  %23.0f  %25.0f%n", rep, build,
+                                r[0], r[1], r[2], r[3]);
+                    }
                 }
             }
-            producer.close();
             results.forEach((build, runs) -> {
                 StringBuilder line = new StringBuilder(build + " (median, min–max):");
                 for (int c = 0; c < COLUMNS.length; c++) {
@@ -97,7 +100,6 @@ public final class SuccessorStartBench {
             java.util.Set<String> delivering = java.util.concurrent.ConcurrentHashMap.newKeySet();
             first.await(line -> line.startsWith("POS ") && delivering.add(line.split(" ")[1])
                     && delivering.size() == partitions, "delivering from every partition");
-            first.drain(); // it keeps printing; a full pipe would stop it
             List<String> waiting = new ArrayList<>(properties);
             waiting.add("zkgroups.restart.handover.await.ms=" + TIMEOUT.toMillis());
             long launch = System.nanoTime();
@@ -118,8 +120,11 @@ public final class SuccessorStartBench {
         }
     }
 
-    /** A member JVM and the lines it prints on stdout. */
-    private record ChildProcess(Process process, BufferedReader out, Path stderr) {
+    /** A member JVM and the lines it prints on stdout, read all along (a full pipe would stop it). */
+    private record ChildProcess(Process process, BlockingQueue<String> lines, Path stderr) {
+
+        /** What the queue holds once the child's stdout has ended. */
+        private static final String END = "\u0000end";
 
         static ChildProcess start(String classpath, String main, String topic, List<String> properties, Path stderr)
                 throws Exception {
@@ -129,44 +134,42 @@ public final class SuccessorStartBench {
                     "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, main, topic));
             command.addAll(properties);
             Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-            return new ChildProcess(process, new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.US_ASCII)), stderr);
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Thread reader = new Thread(() -> {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.US_ASCII))) {
+                    String line;
+                    while ((line = out.readLine()) != null) {
+                        lines.add(line);
+                    }
+                } catch (IOException gone) {
+                    // the process ended
+                } finally {
+                    lines.add(END);
+                }
+            }, "stdout-" + main);
+            reader.setDaemon(true);
+            reader.start();
+            return new ChildProcess(process, lines, stderr);
         }
 
-        /** Reads lines until one matches; fails if the process ends first or {@link #TIMEOUT} passes. */
-        String await(Predicate<String> wanted, String what) throws Exception {
+        /** Takes lines until one matches; fails if the process's output ends first or {@link #TIMEOUT} passes. */
+        String await(Predicate<String> wanted, String what) throws InterruptedException {
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             String line;
-            while ((line = out.readLine()) != null) { // blocks until the child prints or exits
+            while ((line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) != null && !line.equals(END)) {
                 if (wanted.test(line)) {
                     return line;
                 }
-                if (System.nanoTime() > deadline) {
-                    break;
-                }
             }
-            throw new IllegalStateException("no " + what + " (see " + stderr + ")");
+            throw new IllegalStateException("no " + what + (line == null ? " within " + TIMEOUT : " before its output ended")
+                    + " (see " + stderr + ")");
         }
 
         /** The nanoTime a {@code KEY nanos} line carries. */
-        long stamp(String key) throws Exception {
+        long stamp(String key) throws InterruptedException {
             String line = await(l -> l.startsWith(key + " "), key);
             return Long.parseLong(line.substring(key.length() + 1));
-        }
-
-        /** Reads and drops the rest of what it prints, on a thread of its own. */
-        void drain() {
-            Thread drainer = new Thread(() -> {
-                try {
-                    while (out.readLine() != null) {
-                        // dropped
-                    }
-                } catch (java.io.IOException closed) {
-                    // the process is gone
-                }
-            }, "drain");
-            drainer.setDaemon(true);
-            drainer.start();
         }
 
         double cpuMillis() {
