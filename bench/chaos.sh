@@ -12,15 +12,16 @@
 # Exit 0: no violation; 1: violations (see report.txt / report.json in the run directory); 2: bad usage.
 # Set MVN_OPTS="-o" to build offline; CHAOS_JAVA_OPTS replaces the orchestrator's JVM options; CHAOS_MAIN the main
 # class (bench/bounce.sh runs the rolling-bounce benchmark this way).
-# The run uses a copy of what it built (classes and the repository's own jars), so rebuilding the tree during a long
-# run does not change the member JVMs it starts later.
+# The run uses a copy of what it built (its classes as jars and the repository's own jars), so rebuilding the tree
+# during a long run does not change the member JVMs it starts later.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl chaos,legacy-driver -am >&2
 ROOT="$PWD"
 COPY="$(mktemp -d "${TMPDIR:-/tmp}/chaos-classes.XXXXXX")"
-cp -r chaos/target/classes "$COPY/chaos"
-CP="$COPY/chaos"
+# jars, not classes directories: a class-data archive (bench/bounce.sh --class-data) takes jars only
+jar --create --file "$COPY/chaos.jar" -C chaos/target/classes .
+CP="$COPY/chaos.jar"
 n=0
 IFS=":" read -r -a ENTRIES < chaos/target/chaos-classpath.txt || true  # no newline at its end
 for e in "${ENTRIES[@]}"; do
@@ -33,7 +34,8 @@ for e in "${ENTRIES[@]}"; do
   fi
 done
 mkdir -p "$COPY/legacy-driver"
-cp -r legacy-driver/target/classes legacy-driver/target/legacy-classpath.txt "$COPY/legacy-driver/"
+jar --create --file "$COPY/legacy-driver/classes.jar" -C legacy-driver/target/classes .
+cp legacy-driver/target/legacy-classpath.txt "$COPY/legacy-driver/"
 exec java ${CHAOS_JAVA_OPTS:--Xmx768m -XX:+UseSerialGC} -cp "$CP" \
   -Dchaos.legacy.target="$COPY/legacy-driver" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \

@@ -1,6 +1,7 @@
 package io.zkgroups.chaos.bounce;
 
 import io.zkgroups.chaos.cluster.ChaosCluster;
+import io.zkgroups.chaos.cluster.ClassData;
 
 import java.nio.file.Path;
 import java.util.Properties;
@@ -19,10 +20,12 @@ import java.util.Properties;
  * @param sliceMs   the time slice of the backlog-without-delivery figure
  * @param steadyMs  how long the steady state is observed before the first SIGTERM (the figure's noise floor)
  * @param settleMs  the health gate's {@code --settle}
+ * @param classData every member JVM maps a class-data archive of its kind, written by a training member first
+ *                  ({@link ClassData}; both kinds alike in a mixed group)
  */
 public record BounceConfig(String impl, String strategy, boolean handover, int members, int partitions, int rate,
                            int sessionMs, long commitIntervalMs, long sliceMs, long steadyMs, long settleMs,
-                           int prestart) {
+                           int prestart, boolean classData) {
 
     public static final String GROUP = "bounce";
     public static final String TOPIC = "bounce-t";
@@ -55,7 +58,8 @@ public record BounceConfig(String impl, String strategy, boolean handover, int m
 
     /** A short name of the configuration, e.g. {@code ours-sticky} or {@code mixed-handover}. */
     public String label() {
-        return impl + (impl.equals("ours") ? "-" + strategy : "") + (handover ? "-handover" : "") + prestartLabel();
+        return impl + (impl.equals("ours") ? "-" + strategy : "") + (handover ? "-handover" : "") + prestartLabel()
+                + (classData ? "-cds" : "");
     }
 
     private String prestartLabel() {
@@ -76,6 +80,11 @@ public record BounceConfig(String impl, String strategy, boolean handover, int m
                 impl.equals("legacy") ? null : strategy, handover);
     }
 
+    /** The run's archives: in {@code class-data/} of the run directory, or none. */
+    ClassData classData(Path runDir) {
+        return classData ? ClassData.in(runDir.resolve("class-data")) : ClassData.none();
+    }
+
     Properties properties() {
         Properties p = new Properties();
         p.setProperty("impl", impl);
@@ -90,6 +99,7 @@ public record BounceConfig(String impl, String strategy, boolean handover, int m
         p.setProperty("steady.ms", Long.toString(steadyMs));
         p.setProperty("settle.ms", Long.toString(settleMs));
         p.setProperty("prestart", Integer.toString(prestart));
+        p.setProperty("class.data", Boolean.toString(classData));
         return p;
     }
 
@@ -99,7 +109,8 @@ public record BounceConfig(String impl, String strategy, boolean handover, int m
                 Integer.parseInt(p.getProperty("partitions")), Integer.parseInt(p.getProperty("rate")),
                 Integer.parseInt(p.getProperty("session.ms")), Long.parseLong(p.getProperty("commit.interval.ms")),
                 Long.parseLong(p.getProperty("slice.ms")), Long.parseLong(p.getProperty("steady.ms")),
-                Long.parseLong(p.getProperty("settle.ms")), prestartOf(p.getProperty("prestart", "0")));
+                Long.parseLong(p.getProperty("settle.ms")), prestartOf(p.getProperty("prestart", "0")),
+                Boolean.parseBoolean(p.getProperty("class.data", "false")));
     }
 
     /** Runs before the successors could run ahead wrote {@code true} or {@code false}. */

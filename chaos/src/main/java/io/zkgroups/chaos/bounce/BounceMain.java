@@ -38,6 +38,11 @@ public final class BounceMain implements Callable<Integer> {
             + "(default: 0, none; --prestart alone: 1).")
     int prestart;
 
+    @Option(names = "--class-data", description = "Every member JVM maps a class-data archive (AppCDS) of its kind, "
+            + "written by an unmeasured training member of that kind before the group starts: zkgroups and 0.8.2.2 "
+            + "alike (docs/restarts.md, \"A class-data archive\").")
+    boolean classData;
+
     @Option(names = "--members", description = "Members of the group (default: ${DEFAULT-VALUE}).")
     int members = 10;
 
@@ -91,7 +96,7 @@ public final class BounceMain implements Callable<Integer> {
             BounceConfig config;
             try {
                 config = new BounceConfig(impl, strategy, handover, members, partitions, rate, sessionMs,
-                        commitIntervalMs, sliceMs, steadyMs, settleMs, prestart);
+                        commitIntervalMs, sliceMs, steadyMs, settleMs, prestart, classData);
             } catch (IllegalArgumentException e) {
                 System.err.println("bounce: " + e.getMessage());
                 return 2;

@@ -53,7 +53,7 @@ public final class BounceRun {
         ChaosCluster.Settings settings = config.cluster(runDir);
         Duration settle = Duration.ofMillis(config.settleMs());
         try (Journal journal = new Journal(runDir.resolve("journal.log"), echo);
-             ChaosCluster cluster = ChaosCluster.start(settings, journal)) {
+             ChaosCluster cluster = ChaosCluster.start(settings, journal, config.classData(runDir))) {
             int size = settings.groupSize();
             HealthGate.Result first = cluster.health().await(size, START_HEALTH_TIMEOUT, settle);
             if (!first.healthy()) {

@@ -72,6 +72,7 @@ public final class ChaosCluster implements AutoCloseable {
 
     private final Settings settings;
     private final Journal journal;
+    private final ClassData classData;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<MemberSlot> slots = new ArrayList<>();
     private ZooKeeperEnsemble ensemble;
@@ -83,15 +84,24 @@ public final class ChaosCluster implements AutoCloseable {
     private String legacyClasspath;
     private int partitions;
 
-    private ChaosCluster(Settings settings, Journal journal) {
+    private ChaosCluster(Settings settings, Journal journal, ClassData classData) {
         this.settings = settings;
         this.journal = journal;
+        this.classData = classData;
         this.partitions = settings.partitions();
     }
 
     /** Starts everything and waits until the group is healthy with all its members. */
     public static ChaosCluster start(Settings settings, Journal journal) {
-        ChaosCluster cluster = new ChaosCluster(settings, journal);
+        return start(settings, journal, ClassData.none());
+    }
+
+    /**
+     * As {@link #start(Settings, Journal)}, every member JVM mapping the class-data archive of its kind, which a
+     * training member of each kind in the group writes first ({@link ClassDataTraining}).
+     */
+    public static ChaosCluster start(Settings settings, Journal journal, ClassData classData) {
+        ChaosCluster cluster = new ChaosCluster(settings, journal, classData);
         try {
             cluster.startAll();
             return cluster;
@@ -120,6 +130,9 @@ public final class ChaosCluster implements AutoCloseable {
         createTopic();
         producer = new AckingProducer(broker.bootstrapServers(), settings.topic(), settings.recordsPerSecond(),
                 dir.resolve("acks.log"));
+        if (classData.enabled()) {
+            new ClassDataTraining(this, classData, legacyClasspath).run();
+        }
         for (int s = 0; s < settings.groupSize(); s++) {
             List<TcpProxy> zk = new ArrayList<>();
             for (int id = 1; id <= ZooKeeperEnsemble.SIZE; id++) {
@@ -177,24 +190,13 @@ public final class ChaosCluster implements AutoCloseable {
 
     private MemberProcess startMember(MemberSlot slot, boolean prestart) {
         String name = slot.nextName();
-        Map<String, String> props = new LinkedHashMap<>();
-        props.put("zookeeper.connect", slot.zookeeperConnect());
-        props.put("bootstrap.servers", broker.memberBootstrap(slot.index()));
-        props.put("group.id", settings.group());
-        props.put("consumer.id", settings.handover() && !slot.legacy() ? slot.stableId() : name);
-        props.put("auto.offset.reset", "smallest");
-        props.put("zookeeper.session.timeout.ms", Integer.toString(settings.sessionTimeoutMs()));
-        props.put("rebalance.backoff.ms", "500");
-        props.put("metadata.max.age.ms", "2000");
+        Map<String, String> props = memberProperties(slot.zookeeperConnect(), broker.memberBootstrap(slot.index()),
+                settings.group(), settings.handover() && !slot.legacy() ? slot.stableId() : name, slot.legacy());
         MemberProcess process;
         if (slot.legacy()) {
-            props.remove("bootstrap.servers"); // 0.8.2.2 finds the broker in /brokers/ids (its PLAINTEXT listener)
-            props.remove("metadata.max.age.ms");
-            props.put("rebalance.max.retries", "20");
             process = MemberProcess.startLegacy(name, settings.runDir(), settings.topic(), legacyClasspath,
-                    settings.commitIntervalMs(), props);
+                    settings.commitIntervalMs(), props, classData.memberOptions(ClassDataTraining.LEGACY));
         } else {
-            props.put("zkgroups.revoke.timeout.ms", Long.toString(settings.revokeTimeoutMs()));
             if (settings.strategy() != null) {
                 props.put("partition.assignment.strategy", settings.strategy());
             }
@@ -209,16 +211,41 @@ public final class ChaosCluster implements AutoCloseable {
             if (prestart) {
                 props.put("zkgroups.restart.handover.await.ms", "60000");
             }
+            List<String> options = classData.memberOptions(ClassDataTraining.OURS);
             process = prestart ? MemberProcess.spawn(name, settings.runDir(), settings.topic(), slot.mode(),
-                    settings.commitIntervalMs(), props)
+                    settings.commitIntervalMs(), props, options)
                     : MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
-                    settings.commitIntervalMs(), props);
+                    settings.commitIntervalMs(), props, options);
         }
         journal.log("MEMBER-STARTED", name + " pid " + process.jvm().pid() + " mode " + slot.mode());
         if (!prestart) {
             slot.current(process);
         }
         return process;
+    }
+
+    /**
+     * The properties every member of a kind gets: 0.8.2.2 consumers find the broker in {@code /brokers/ids} (its
+     * PLAINTEXT listener); zkgroups members also get the run's revocation timeout. The rest (strategy, hand-over,
+     * offsets storage) is the slot's.
+     */
+    Map<String, String> memberProperties(String zookeeperConnect, String bootstrap, String group, String consumerId,
+                                         boolean legacy) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("zookeeper.connect", zookeeperConnect);
+        props.put("group.id", group);
+        props.put("consumer.id", consumerId);
+        props.put("auto.offset.reset", "smallest");
+        props.put("zookeeper.session.timeout.ms", Integer.toString(settings.sessionTimeoutMs()));
+        props.put("rebalance.backoff.ms", "500");
+        if (legacy) {
+            props.put("rebalance.max.retries", "20");
+        } else {
+            props.put("bootstrap.servers", bootstrap);
+            props.put("metadata.max.age.ms", "2000");
+            props.put("zkgroups.revoke.timeout.ms", Long.toString(settings.revokeTimeoutMs()));
+        }
+        return props;
     }
 
     /** Adds partitions to the topic and waits until they have a leader. */

@@ -31,22 +31,29 @@ public final class MemberProcess {
 
     /** Starts a zkgroups member and waits for its START (or an ERROR). */
     static MemberProcess start(String name, Path runDir, String topic, String mode, long commitIntervalMs,
-                               Map<String, String> properties) {
-        return spawn(name, runDir, topic, mode, commitIntervalMs, properties).awaitStart();
+                               Map<String, String> properties, List<String> classDataOptions) {
+        return spawn(name, runDir, topic, mode, commitIntervalMs, properties, classDataOptions).awaitStart();
     }
 
-    /** Starts a zkgroups member without waiting for anything it prints. */
+    /** Starts a zkgroups member without waiting for anything it prints; its log is {@code members/<name>.log}. */
     static MemberProcess spawn(String name, Path runDir, String topic, String mode, long commitIntervalMs,
-                               Map<String, String> properties) {
-        Path logFile = runDir.resolve("members").resolve(name + ".log");
+                               Map<String, String> properties, List<String> classDataOptions) {
+        return spawn(name, runDir.resolve("members").resolve(name + ".log"), runDir.resolve("stderr"), topic, mode,
+                commitIntervalMs, properties, classDataOptions);
+    }
+
+    /** Starts a zkgroups member logging to {@code logFile} (outside the run's history: a training member). */
+    static MemberProcess spawn(String name, Path logFile, Path stderrDir, String topic, String mode,
+                               long commitIntervalMs, Map<String, String> properties, List<String> classDataOptions) {
         List<String> args = new ArrayList<>(List.of(logFile.toString(), topic, mode, Long.toString(commitIntervalMs)));
         properties.forEach((k, v) -> args.add(k + "=" + v));
         List<String> jvmOptions = new ArrayList<>(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
+        jvmOptions.addAll(classDataOptions);
         jvmOptions.addAll(extraJvmOptions(name));
-        ChildJvm jvm = ChildJvm.start(name, runDir.resolve("stderr"), 160, jvmOptions, ChaosMemberMain.class.getName(),
+        ChildJvm jvm = ChildJvm.start(name, stderrDir, 160, jvmOptions, ChaosMemberMain.class.getName(),
                 args);
         return new MemberProcess(name, jvm, logFile);
     }
@@ -81,9 +88,16 @@ public final class MemberProcess {
      * first rebalance is done).
      */
     static MemberProcess startLegacy(String name, Path runDir, String topic, String legacyClasspath,
-                                     long commitIntervalMs, Map<String, String> properties) {
-        Path dir = runDir.resolve("legacy").resolve(name);
-        Path logFile = runDir.resolve("members").resolve(name + ".log");
+                                     long commitIntervalMs, Map<String, String> properties,
+                                     List<String> classDataOptions) {
+        return startLegacy(name, runDir.resolve("legacy").resolve(name), runDir.resolve("members").resolve(name + ".log"),
+                runDir.resolve("stderr"), topic, legacyClasspath, commitIntervalMs, properties, classDataOptions);
+    }
+
+    /** As above, with its files in {@code dir} and its log {@code logFile} (a training member's, outside the history). */
+    static MemberProcess startLegacy(String name, Path dir, Path logFile, Path stderrDir, String topic,
+                                     String legacyClasspath, long commitIntervalMs, Map<String, String> properties,
+                                     List<String> classDataOptions) {
         try {
             java.nio.file.Files.createDirectories(dir);
             java.util.Properties props = new java.util.Properties();
@@ -97,7 +111,7 @@ public final class MemberProcess {
             throw new java.io.UncheckedIOException(e);
         }
         LegacyLog log = LegacyLog.open(logFile);
-        ChildJvm jvm = ChildJvm.start(name, runDir.resolve("stderr"), 128, List.of(), legacyClasspath,
+        ChildJvm jvm = ChildJvm.start(name, stderrDir, 128, classDataOptions, legacyClasspath,
                 "io.zkgroups.legacy.LegacyConsumerMain",
                 List.of(dir.resolve("consumer.properties").toString(), "--topic", topic + "=1"), log::take);
         MemberProcess member = new MemberProcess(name, jvm, logFile);

@@ -24,7 +24,7 @@ class BounceHandoverIT {
     @Test
     void aRollingBounceWithHandOverMovesNoPartitionAndLosesNothing() throws Exception {
         deleteRecursively(RUN);
-        BounceConfig config = new BounceConfig("ours", "range", true, 3, 6, 120, 10_000, 250, 250, 1_000, 0, 0);
+        BounceConfig config = new BounceConfig("ours", "range", true, 3, 6, 120, 10_000, 250, 250, 1_000, 0, 0, false);
 
         BounceReport report = BounceRun.run(config, RUN, Duration.ofSeconds(60), false);
         System.out.println(report.text());
