@@ -10,6 +10,8 @@
 #   bench/bounce.sh --impl ours --handover --prestart # each successor started first, waiting for the ticket
 #   bench/bounce.sh --impl ours --handover --prestart 2   # ... and the next slot's successor started meanwhile
 #   bench/bounce.sh --impl mixed [--handover [--prestart]]   # 9 zkgroups members and one 0.8.2.2 consumer
+#   bench/bounce.sh --impl ours --handover --prestart 2 --class-data   # every member JVM maps a class-data archive
+#                                                     # of its kind, written by a training member first (any --impl)
 #   bench/bounce.sh --analyze chaos/target/bounce-runs/<run>
 #
 # Exit 0: a valid run; 1: invalid (a gate failed or an invariant was violated: see report.txt); 2: bad usage.
