@@ -152,6 +152,46 @@ class DistributionIT {
     }
 
     @Test
+    void aClassDataArchiveIsWrittenByTheFirstRunAndMappedByTheNext() throws Exception {
+        try (TestZooKeeper zk = TestZooKeeper.start()) {
+            zk.newClient().create().creatingParentsIfNeeded()
+                    .forPath("/consumers/cds-group/offsets/t/0", "7".getBytes(StandardCharsets.US_ASCII));
+            Path archive = dir.resolve("zkgroups.jsa");
+            Path classLog = dir.resolve("class-load.log");
+            String[] args = {"groups", "list", "--zookeeper", zk.connectString(), "--output", "json"};
+
+            Run writing = run(Map.of("PATH", javaOnly.toString(), "ZKGROUPS_CLASS_DATA", archive.toString()), args);
+            assertThat(writing.code).as(writing.err).isZero();
+            assertThat(writing.out).startsWith("{").contains("\"cds-group\""); // JSON only: no JVM line on stdout
+            assertThat(archive).isRegularFile();
+
+            Run mapping = run(Map.of("PATH", javaOnly.toString(), "ZKGROUPS_CLASS_DATA", archive.toString(),
+                    "ZKGROUPS_JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC -Xlog:class+load=info:file=" + classLog), args);
+            assertThat(mapping.code).as(mapping.err).isZero();
+            assertThat(mapping.out).isEqualTo(writing.out);
+            assertThat(mapping.err).doesNotContain("[cds]");
+            assertThat(Files.readString(classLog)).containsPattern("io\\.zkgroups\\.tool\\.Main source: shared objects file");
+        }
+    }
+
+    @Test
+    void theConfDirectoryStillConfiguresLogging() throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("chatty-conf"));
+        Files.writeString(conf.resolve("simplelogger.properties"), "org.slf4j.simpleLogger.logFile=System.err\n"
+                + "org.slf4j.simpleLogger.log.org.apache.zookeeper=info\n");
+        try (TestZooKeeper zk = TestZooKeeper.start()) {
+            Run quiet = run("groups", "list", "--zookeeper", zk.connectString());
+            Run chatty = run(Map.of("PATH", javaOnly.toString(), "ZKGROUPS_CONF_DIR", conf.toString()),
+                    "groups", "list", "--zookeeper", zk.connectString());
+
+            assertThat(quiet.code).as(quiet.err).isZero();
+            assertThat(chatty.code).as(chatty.err).isZero();
+            assertThat(quiet.err).doesNotContain("INFO");
+            assertThat(chatty.err).contains("INFO").contains("Initiating client connection");
+        }
+    }
+
+    @Test
     void saslDigestLoginThroughZkgroupsJavaOpts() throws Exception {
         Path serverJaas = Files.writeString(dir.resolve("server-jaas.conf"), """
                 Server {

@@ -19,8 +19,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        LoggingConfiguration.apply(System.err);
         if (Arrays.asList(args).contains("--verbose")) {
             // before any logger exists: libraries log at INFO, still to stderr
+            // (over the installation's file too: LoggingConfiguration set only what was not set)
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
             for (String lib : new String[]{"org.apache.zookeeper", "org.apache.kafka", "org.apache.curator"}) {
                 System.setProperty("org.slf4j.simpleLogger.log." + lib, "info");

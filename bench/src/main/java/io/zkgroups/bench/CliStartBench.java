@@ -1,0 +1,156 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.model.TopicRegistration;
+import io.zkgroups.registry.testing.TestZooKeeper;
+import org.apache.curator.framework.CuratorFramework;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A rolling-bounce gate as a script runs it: {@code bin/zkgroups health} of the unpacked distribution in a fresh JVM,
+ * on a healthy group of M members × P partitions (range ownership) in a loopback ZooKeeper, alternating runs without
+ * and with a class-data archive ({@code ZKGROUPS_CLASS_DATA}), which one unmeasured run writes first.
+ * <pre>
+ * CliStartBench --home DISTRIBUTION_HOME [--reps N] [--members M] [--partitions P]
+ * </pre>
+ */
+public final class CliStartBench {
+
+    private static final String GROUP = "gate";
+    private static final String TOPIC = "gate-t";
+    private static final Duration RUN_TIMEOUT = Duration.ofSeconds(60);
+
+    public static void main(String[] args) throws Exception {
+        Path home = Path.of(stringArg(args, "--home"));
+        int reps = intArg(args, "--reps", 8);
+        int members = intArg(args, "--members", 10);
+        int partitions = intArg(args, "--partitions", 100);
+        System.out.printf(Locale.ROOT, "CliStartBench: bin/zkgroups health, %d members × %d partitions, %d runs each%n",
+                members, partitions, reps);
+        System.out.printf(Locale.ROOT, "java %s, %d cores, load average %.2f%n", System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        Path work = Files.createTempDirectory("zkgroups-cli-start-");
+        Path archive = work.resolve("zkgroups.jsa");
+        try (TestZooKeeper zk = TestZooKeeper.start()) {
+            List<CuratorFramework> sessions = healthyGroup(zk, members, partitions);
+            List<String> health = List.of(home.resolve("bin/zkgroups").toString(), "health", "--group", GROUP,
+                    "--zookeeper", zk.connectString(), "--expect-members", Integer.toString(members), "--no-store-check");
+            long writing = run(health, archive, work);
+            System.out.printf(Locale.ROOT, "the run that writes the archive (%d bytes): %d ms%n", Files.size(archive),
+                    writing);
+            List<Long> without = new ArrayList<>();
+            List<Long> with = new ArrayList<>();
+            System.out.println("rep  without archive ms  with archive ms");
+            for (int rep = 1; rep <= reps; rep++) {
+                long a;
+                long b;
+                if (rep % 2 == 1) {
+                    a = run(health, null, work);
+                    b = run(health, archive, work);
+                } else {
+                    b = run(health, archive, work);
+                    a = run(health, null, work);
+                }
+                without.add(a);
+                with.add(b);
+                System.out.printf(Locale.ROOT, "%3d  %18d  %15d%n", rep, a, b);
+            }
+            System.out.printf(Locale.ROOT, "median: without %d ms, with %d ms (%.2f×)%n", median(without), median(with),
+                    (double) median(with) / median(without));
+            sessions.forEach(CuratorFramework::close);
+        }
+    }
+
+    /** M registered members (each on a session of its own) owning P partitions as range assigns them. */
+    private static List<CuratorFramework> healthyGroup(TestZooKeeper zk, int members, int partitions) {
+        CuratorFramework admin = zk.newClient();
+        new ZkRegistry(admin, ZkLayout.root()).topics().create(TOPIC, TopicRegistration.v1(partitions, List.of(0)));
+        List<CuratorFramework> sessions = new ArrayList<>(List.of(admin));
+        int per = partitions / members;
+        int extra = partitions % members;
+        int next = 0;
+        for (int m = 0; m < members; m++) {
+            CuratorFramework session = zk.newClient(30_000);
+            sessions.add(session);
+            ZkRegistry registry = new ZkRegistry(session, ZkLayout.root());
+            ConsumerId id = ConsumerId.ofOverride(GROUP, String.format(Locale.ROOT, "m%03d", m)); // sorted as numbered
+            registry.members().register(GROUP, id, MemberRegistration.of(Subscription.topics(Map.of(TOPIC, 1)),
+                    System.currentTimeMillis()), Duration.ZERO);
+            Map<TopicAndPartition, ThreadId> claims = new TreeMap<>();
+            int count = per + (m < extra ? 1 : 0);
+            for (int i = 0; i < count; i++, next++) {
+                claims.put(new TopicAndPartition(TOPIC, next), id.thread(0));
+            }
+            registry.owners().claim(GROUP, id, claims);
+        }
+        return sessions;
+    }
+
+    /** One fresh launcher run (with the archive when not null); its wall time; a non-zero exit ends the benchmark. */
+    private static long run(List<String> command, Path archive, Path work) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(work.resolve("out.txt").toFile());
+        builder.environment().remove("ZKGROUPS_JAVA_OPTS");
+        if (archive != null) {
+            builder.environment().put("ZKGROUPS_CLASS_DATA", archive.toString());
+        } else {
+            builder.environment().remove("ZKGROUPS_CLASS_DATA");
+        }
+        long start = System.nanoTime();
+        Process process = builder.start();
+        if (!process.waitFor(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("bin/zkgroups health did not end within " + RUN_TIMEOUT);
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException("bin/zkgroups health exited " + process.exitValue() + ": "
+                    + Files.readString(work.resolve("out.txt"), StandardCharsets.UTF_8));
+        }
+        return millis;
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static String stringArg(String[] args, String name) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        throw new IllegalArgumentException("usage: CliStartBench " + name + " VALUE [--reps N] [--members M] "
+                + "[--partitions P]");
+    }
+
+    private static int intArg(String[] args, String name, int fallback) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return Integer.parseInt(args[i + 1]);
+            }
+        }
+        return fallback;
+    }
+}
