@@ -8,6 +8,7 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.StandardInput;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -17,6 +18,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -209,15 +211,19 @@ public final class RebalanceMemberMain {
             out.println("STARTING " + System.nanoTime());
             member.start();
         }
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        BufferedReader in = new BufferedReader(new InputStreamReader(StandardInput.closedAtExit(), StandardCharsets.UTF_8));
         String line;
-        while ((line = in.readLine()) != null) {
-            if (line.equals("start") && !AUTO_START) {
-                out.println("STARTING " + System.nanoTime());
-                member.start();
-            } else if (line.equals("leave")) {
-                break;
+        try {
+            while ((line = in.readLine()) != null) {
+                if (line.equals("start") && !AUTO_START) {
+                    out.println("STARTING " + System.nanoTime());
+                    member.start();
+                } else if (line.equals("leave")) {
+                    break;
+                }
             }
+        } catch (AsynchronousCloseException exiting) {
+            return; // the JVM exits (SIGTERM): its hooks closed stdin
         }
         out.println("LEAVING " + System.nanoTime());
         member.close();

@@ -3,6 +3,7 @@ package io.zkgroups.it.consumer;
 import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
+import io.zkgroups.registry.testing.StandardInput;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -145,7 +146,7 @@ public final class ConsumerProcessMain {
      * lines go to the poll loop (on-request mode).
      */
     private static void readCommands(ZkGroupConsumer<?, ?> consumer, BlockingQueue<String> commands) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(StandardInput.closedAtExit(), StandardCharsets.US_ASCII))) {
             String line;
             while ((line = in.readLine()) != null && !line.trim().equals("close")) {
                 if (line.trim().equals("commit")) {
@@ -158,7 +159,7 @@ public final class ConsumerProcessMain {
                 }
             }
         } catch (IOException e) {
-            // treated like the end of stdin
+            // treated like the end of stdin (also its close at exit, e.g. on SIGTERM)
         }
         commands.add("close");
         consumer.wakeup();

@@ -4,6 +4,7 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.testing.StandardInput;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -13,6 +14,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Map;
@@ -123,14 +125,18 @@ public final class MemberProcessMain {
         member.start();
         out.println("STARTED " + member.consumerId());
 
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        BufferedReader in = new BufferedReader(new InputStreamReader(StandardInput.closedAtExit(), StandardCharsets.UTF_8));
         String line;
-        while ((line = in.readLine()) != null) {
-            if (line.equals("RESUMED")) {
-                out.println("MARK " + System.nanoTime());
-            } else if (line.equals("close")) {
-                break;
+        try {
+            while ((line = in.readLine()) != null) {
+                if (line.equals("RESUMED")) {
+                    out.println("MARK " + System.nanoTime());
+                } else if (line.equals("close")) {
+                    break;
+                }
             }
+        } catch (AsynchronousCloseException exiting) {
+            return; // the JVM exits (SIGTERM): its hooks closed stdin
         }
         delivery.shutdownNow();
         member.close();

@@ -42,8 +42,13 @@ public final class ZooKeeperServerChild {
     }
 
     private static void awaitEndOfInput() throws IOException {
-        while (System.in.read() != -1) {
-            // the parent closes our stdin to stop us (or dies)
+        InputStream stdin = StandardInput.closedAtExit();
+        try {
+            while (stdin.read() != -1) {
+                // the parent closes our stdin to stop us (or dies)
+            }
+        } catch (java.nio.channels.AsynchronousCloseException exiting) {
+            // the JVM exits (SIGTERM): its hooks closed stdin
         }
     }
 }
