@@ -24,7 +24,6 @@ import org.slf4j.event.Level;
 
 import java.io.Closeable;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +38,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -107,7 +105,6 @@ public final class GroupMember implements Closeable {
     private final ScheduledExecutorService loop;
     private final ScheduledExecutorService beats;
     private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
-    private final List<RebalanceCause> pendingCauses = new ArrayList<>();
     private final Runnable onChange = () -> request(null);
     private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
     private final ViewFreshness freshness = new ViewFreshness();
@@ -136,8 +133,7 @@ public final class GroupMember implements Closeable {
     private volatile GroupRehearsal rehearsal;
 
     // --- scheduling (any thread) ----------------------------------------------------------------------
-    private ScheduledFuture<?> nextAttempt;
-    private long nextAttemptDueNanos;
+    private final AttemptSchedule attempts;
     private volatile boolean closing;
     private volatile long ownershipSession;
     private final HealthPublisher health;
@@ -181,6 +177,7 @@ public final class GroupMember implements Closeable {
         this.registrar = new MemberRegistrar(registry, config, assignor, this.topicMetadata, this::staleRegistrationWait);
         this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
+        this.attempts = new AttemptSchedule(loop, this::attempt);
         publishHealth();
     }
 
@@ -226,8 +223,7 @@ public final class GroupMember implements Closeable {
         }
         client.getConnectionStateListenable().addListener(connectionListener);
         lease.start(beats);
-        request(new RebalanceCause.Started());
-        schedule(Duration.ZERO); // nothing to gather yet: join at once
+        request(new RebalanceCause.Started(), Duration.ZERO); // nothing to gather yet: join at once
     }
 
     /** The member's health, as of its last step. */
@@ -322,52 +318,16 @@ public final class GroupMember implements Closeable {
         if (staleView) {
             freshness.markStale();
         }
-        synchronized (pendingCauses) {
-            if (cause != null) {
-                pendingCauses.add(cause);
-            }
-        }
-        schedule(delay);
-    }
-
-    /** Makes sure an attempt runs within {@code delay}; an earlier one already scheduled stays. */
-    private synchronized void schedule(Duration delay) {
-        if (closing) {
-            return;
-        }
-        long due = System.nanoTime() + delay.toNanos();
-        if (nextAttempt != null && !nextAttempt.isDone() && nextAttemptDueNanos <= due) {
-            return;
-        }
-        if (nextAttempt != null) {
-            nextAttempt.cancel(false);
-        }
-        nextAttemptDueNanos = due;
-        try {
-            nextAttempt = loop.schedule(this::attempt, delay.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
-            nextAttempt = null;
-        }
-    }
-
-    private List<RebalanceCause> drainCauses() {
-        synchronized (pendingCauses) {
-            List<RebalanceCause> causes = new ArrayList<>(pendingCauses);
-            pendingCauses.clear();
-            return causes;
-        }
+        attempts.request(cause, delay);
     }
 
     // --- the rebalance attempt (event loop) -----------------------------------------------------------
 
     private void attempt() {
-        synchronized (this) {
-            nextAttempt = null;
-        }
+        List<RebalanceCause> causes = attempts.begin();
         if (closing || isTerminal()) {
             return;
         }
-        List<RebalanceCause> causes = drainCauses();
         record.saw(causes);
         boolean stale = freshness.takeStale();
         PreviousOwnerWait.Parked waited = previousOwners.takeParked();
@@ -405,9 +365,7 @@ public final class GroupMember implements Closeable {
                 // Our registration is news to everyone: they react after their debounce and hold what we would get
                 // until then. Read the group after ours, with whoever joined together with us.
                 publishHealth();
-                synchronized (pendingCauses) {
-                    pendingCauses.addAll(0, causes); // still the reasons of the attempt that follows
-                }
+                attempts.putBack(causes);
                 request(null);
                 return;
             }
@@ -519,7 +477,7 @@ public final class GroupMember implements Closeable {
         PreviousOwnerWait.OwnerWait wait = previousOwners.current();
         previousOwners.park(view, toClaim);
         if (wait != null && !wait.allGone()) {
-            schedule(backoff.delay(Math.max(1, record.failures()))); // some are still held: keep waiting (and the safety net)
+            attempts.within(backoff.delay(Math.max(1, record.failures()))); // some still held: keep waiting (and the safety net)
             return;
         }
         checkNotClosing();
@@ -676,7 +634,7 @@ public final class GroupMember implements Closeable {
         } else {
             record.error(reason);
             publishHealth();
-            schedule(config.maxBackoff());
+            attempts.within(config.maxBackoff());
         }
     }
 
@@ -702,7 +660,7 @@ public final class GroupMember implements Closeable {
                     delay.toMillis(), error);
         }
         publishHealth();
-        schedule(delay);
+        attempts.within(delay);
     }
 
     private void refuse(String error) {
@@ -792,11 +750,7 @@ public final class GroupMember implements Closeable {
         if (rehearsing != null) {
             rehearsing.cancel();
         }
-        synchronized (this) {
-            if (nextAttempt != null) {
-                nextAttempt.cancel(false);
-            }
-        }
+        attempts.stop();
         if (previous != MemberState.LATENT) {
             Future<?> leaving = loop.submit(this::leave);
             try {
@@ -824,11 +778,7 @@ public final class GroupMember implements Closeable {
         }
         closing = true;
         fence.withdrawAll(); // at once, not when the event loop gets to it
-        synchronized (this) {
-            if (nextAttempt != null) {
-                nextAttempt.cancel(false);
-            }
-        }
+        attempts.stop();
         Optional<SessionOwnership> handedOver = Optional.empty();
         if (previous != MemberState.LATENT) {
             try {
