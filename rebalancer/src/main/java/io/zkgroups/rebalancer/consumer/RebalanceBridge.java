@@ -52,9 +52,18 @@ final class RebalanceBridge implements MembershipListener {
         this.fence = memberFence;
     }
 
-    /** From now on revocations complete at once: the poll thread has already revoked and is closing. */
+    /**
+     * From now on revocations complete at once: the poll thread has already revoked everything and is closing. A
+     * revocation the member sent after that thread last looked at its events completes too: nobody else would
+     * complete it, and the member's event loop, which the close waits for, would wait out the revoke timeout.
+     */
     void pollThreadGone() {
         pollThreadGone = true;
+        for (RebalanceEvent event : events) {
+            if (event instanceof RebalanceEvent.Revoke revoke) {
+                revoke.done().complete(null);
+            }
+        }
     }
 
     @Override
@@ -64,6 +73,9 @@ final class RebalanceBridge implements MembershipListener {
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         events.add(new RebalanceEvent.Revoke(kafka(partitions), done));
+        if (pollThreadGone) {
+            done.complete(null); // pollThreadGone() ran meanwhile: its look at the events may have come before ours
+        }
         try {
             done.get(revokeTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
