@@ -163,6 +163,7 @@ class DistributionIT {
             Run writing = run(Map.of("PATH", javaOnly.toString(), "ZKGROUPS_CLASS_DATA", archive.toString()), args);
             assertThat(writing.code).as(writing.err).isZero();
             assertThat(writing.out).startsWith("{").contains("\"cds-group\""); // JSON only: no JVM line on stdout
+            assertThat(writing.err).doesNotContain("[cds]"); // the classes it could not archive are not news
             assertThat(archive).isRegularFile();
 
             Run mapping = run(Map.of("PATH", javaOnly.toString(), "ZKGROUPS_CLASS_DATA", archive.toString(),
