@@ -76,8 +76,36 @@ public final class CliStartBench {
             }
             System.out.printf(Locale.ROOT, "median: without %d ms, with %d ms (%.2f×)%n", median(without), median(with),
                     (double) median(with) / median(without));
+            inThisJvm(health.subList(1, health.size()));
             sessions.forEach(CuratorFramework::close);
         }
+    }
+
+    /**
+     * Warm figures beside the cold ones: the same gate run 20 times in this JVM ({@code Main.run}, as bench/bounce.sh's
+     * gates run), with {@code --wait} so that it says how long its check took; the first run is this JVM's first.
+     */
+    private static void inThisJvm(List<String> health) {
+        List<String> args = new ArrayList<>(health);
+        args.addAll(List.of("--wait", "10000ms", "--settle", "0ms"));
+        java.util.regex.Pattern checks = java.util.regex.Pattern.compile("checks in (\\d+) ms");
+        List<Long> totals = new ArrayList<>();
+        List<Long> checkMillis = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            long start = System.nanoTime();
+            int code = io.zkgroups.tool.Main.run(args.toArray(String[]::new), new java.io.PrintStream(out),
+                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+            totals.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            if (code != 0) {
+                throw new IllegalStateException("health in this JVM exited " + code + ": " + out);
+            }
+            java.util.regex.Matcher m = checks.matcher(out.toString(StandardCharsets.UTF_8));
+            checkMillis.add(m.find() ? Long.parseLong(m.group(1)) : -1);
+        }
+        System.out.printf(Locale.ROOT, "in this JVM: first run %d ms (its check %d ms); runs 2-20 median %d ms "
+                + "(check %d ms)%n", totals.get(0), checkMillis.get(0), median(totals.subList(1, totals.size())),
+                median(checkMillis.subList(1, checkMillis.size())));
     }
 
     /** M registered members (each on a session of its own) owning P partitions as range assigns them. */
