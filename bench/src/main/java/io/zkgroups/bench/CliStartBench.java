@@ -9,9 +9,13 @@ import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.tool.Main;
 import org.apache.curator.framework.CuratorFramework;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +27,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A rolling-bounce gate as a script runs it: {@code bin/zkgroups health} of the unpacked distribution in a fresh JVM,
@@ -39,10 +45,15 @@ public final class CliStartBench {
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(60);
 
     public static void main(String[] args) throws Exception {
-        Path home = Path.of(stringArg(args, "--home"));
-        int reps = intArg(args, "--reps", 8);
-        int members = intArg(args, "--members", 10);
-        int partitions = intArg(args, "--partitions", 100);
+        String homeArg = BenchArgs.string(args, "--home", null);
+        if (homeArg == null) {
+            throw new IllegalArgumentException("usage: CliStartBench --home DISTRIBUTION_HOME [--reps N] [--members M] "
+                    + "[--partitions P]");
+        }
+        Path home = Path.of(homeArg);
+        int reps = BenchArgs.integer(args, "--reps", 8);
+        int members = BenchArgs.integer(args, "--members", 10);
+        int partitions = BenchArgs.integer(args, "--partitions", 100);
         System.out.printf(Locale.ROOT, "CliStartBench: bin/zkgroups health, %d members × %d partitions, %d runs each%n",
                 members, partitions, reps);
         System.out.printf(Locale.ROOT, "java %s, %d cores, load average %.2f%n", System.getProperty("java.version"),
@@ -88,19 +99,19 @@ public final class CliStartBench {
     private static void inThisJvm(List<String> health) {
         List<String> args = new ArrayList<>(health);
         args.addAll(List.of("--wait", "10000ms", "--settle", "0ms"));
-        java.util.regex.Pattern checks = java.util.regex.Pattern.compile("checks in (\\d+) ms");
+        Pattern checks = Pattern.compile("checks in (\\d+) ms");
         List<Long> totals = new ArrayList<>();
         List<Long> checkMillis = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
             long start = System.nanoTime();
-            int code = io.zkgroups.tool.Main.run(args.toArray(String[]::new), new java.io.PrintStream(out),
-                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+            int code = Main.run(args.toArray(String[]::new), new PrintStream(out),
+                    new PrintStream(OutputStream.nullOutputStream()));
             totals.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
             if (code != 0) {
                 throw new IllegalStateException("health in this JVM exited " + code + ": " + out);
             }
-            java.util.regex.Matcher m = checks.matcher(out.toString(StandardCharsets.UTF_8));
+            Matcher m = checks.matcher(out.toString(StandardCharsets.UTF_8));
             checkMillis.add(m.find() ? Long.parseLong(m.group(1)) : -1);
         }
         System.out.printf(Locale.ROOT, "in this JVM: first run %d ms (its check %d ms); runs 2-20 median %d ms "
@@ -161,24 +172,5 @@ public final class CliStartBench {
         List<Long> sorted = values.stream().sorted().toList();
         int n = sorted.size();
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    }
-
-    private static String stringArg(String[] args, String name) {
-        for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals(name)) {
-                return args[i + 1];
-            }
-        }
-        throw new IllegalArgumentException("usage: CliStartBench " + name + " VALUE [--reps N] [--members M] "
-                + "[--partitions P]");
-    }
-
-    private static int intArg(String[] args, String name, int fallback) {
-        for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals(name)) {
-                return Integer.parseInt(args[i + 1]);
-            }
-        }
-        return fallback;
     }
 }

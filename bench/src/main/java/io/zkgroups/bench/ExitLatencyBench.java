@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,10 +39,10 @@ public final class ExitLatencyBench {
     private static final String TOPIC = "exit-t";
 
     public static void main(String[] args) throws Exception {
-        int reps = intArg(args, "--reps", 10);
-        int partitions = intArg(args, "--partitions", 4);
-        String mode = stringArg(args, "--mode", "leave");
-        String baseline = stringArg(args, "--baseline", null);
+        int reps = BenchArgs.integer(args, "--reps", 10);
+        int partitions = BenchArgs.integer(args, "--partitions", 4);
+        String mode = BenchArgs.string(args, "--mode", "leave");
+        String baseline = BenchArgs.string(args, "--baseline", null);
         System.out.printf(Locale.ROOT, "ExitLatencyBench: %d fresh JVMs, %d partitions, mode %s%n", reps, partitions, mode);
         System.out.printf(Locale.ROOT, "java %s, %d cores, load average %.2f%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),
@@ -161,14 +160,5 @@ public final class ExitLatencyBench {
 
     private static double percentile(double[] sorted, int p) {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
-    }
-
-    private static int intArg(String[] args, String name, int otherwise) {
-        return Integer.parseInt(stringArg(args, name, Integer.toString(otherwise)));
-    }
-
-    private static String stringArg(String[] args, String name, String otherwise) {
-        int i = Arrays.asList(args).indexOf(name);
-        return i >= 0 && i + 1 < args.length ? args[i + 1] : otherwise;
     }
 }

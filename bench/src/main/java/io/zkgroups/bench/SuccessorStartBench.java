@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,9 +44,9 @@ public final class SuccessorStartBench {
             "CPU ready→first record ms"};
 
     public static void main(String[] args) throws Exception {
-        int reps = intArg(args, "--reps", 10);
-        int partitions = intArg(args, "--partitions", 10);
-        String baseline = stringArg(args, "--baseline", null);
+        int reps = BenchArgs.integer(args, "--reps", 10);
+        int partitions = BenchArgs.integer(args, "--partitions", 10);
+        String baseline = BenchArgs.string(args, "--baseline", null);
         System.out.printf(Locale.ROOT, "SuccessorStartBench: %d restarts, %d partitions%n", reps, partitions);
         System.out.printf(Locale.ROOT, "java %s, %d cores, load average %.2f%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),
@@ -194,14 +193,5 @@ public final class SuccessorStartBench {
 
     private static double max(List<double[]> runs, int column) {
         return runs.stream().mapToDouble(r -> r[column]).max().orElseThrow();
-    }
-
-    private static int intArg(String[] args, String name, int otherwise) {
-        return Integer.parseInt(stringArg(args, name, Integer.toString(otherwise)));
-    }
-
-    private static String stringArg(String[] args, String name, String otherwise) {
-        int i = Arrays.asList(args).indexOf(name);
-        return i >= 0 && i + 1 < args.length ? args[i + 1] : otherwise;
     }
 }

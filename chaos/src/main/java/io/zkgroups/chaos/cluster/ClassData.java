@@ -17,8 +17,6 @@ import java.util.List;
  */
 public final class ClassData {
 
-    private static final List<String> WARNINGS_TO_STDERR = List.of("-Xlog:disable", "-Xlog:all=warning:stderr");
-
     private final Path dir;
 
     private ClassData(Path dir) {
@@ -45,7 +43,7 @@ public final class ClassData {
 
     /** The options of the training JVM of {@code kind}: it writes the archive when it exits. */
     List<String> trainingOptions(String kind) {
-        return concat("-XX:ArchiveClassesAtExit=" + archive(kind));
+        return withWarningsOnStderr("-XX:ArchiveClassesAtExit=" + archive(kind));
     }
 
     /** The options of every measured member JVM of {@code kind}: none without archives. */
@@ -57,10 +55,10 @@ public final class ClassData {
             throw new ChaosException("no class-data archive " + archive(kind) + ": the training member of kind " + kind
                     + " has not written it");
         }
-        return concat("-XX:SharedArchiveFile=" + archive(kind));
+        return withWarningsOnStderr("-XX:SharedArchiveFile=" + archive(kind));
     }
 
-    private static List<String> concat(String option) {
-        return java.util.stream.Stream.concat(WARNINGS_TO_STDERR.stream(), java.util.stream.Stream.of(option)).toList();
+    private static List<String> withWarningsOnStderr(String option) {
+        return List.of("-Xlog:disable", "-Xlog:all=warning:stderr", option);
     }
 }

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -36,16 +35,11 @@ final class ClassDataTraining {
     }
 
     void run() {
-        ChaosCluster.Settings settings = cluster.settings();
-        List<String> kinds = new ArrayList<>();
-        if (settings.members() > 0) {
-            kinds.add(OURS);
+        if (cluster.settings().members() > 0) {
+            train(OURS);
         }
-        if (settings.legacyMembers() > 0) {
-            kinds.add(LEGACY);
-        }
-        for (String kind : kinds) {
-            train(kind);
+        if (cluster.settings().legacyMembers() > 0) {
+            train(LEGACY);
         }
     }
 
