@@ -102,6 +102,7 @@ public final class GroupMember implements Closeable {
     private final SessionLease lease;
     private final OwnershipFence fence;
     private final MemberList memberList;
+    private final GroupViewReader viewReader;
     private final ScheduledExecutorService loop;
     private final ScheduledExecutorService beats;
     private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
@@ -171,6 +172,7 @@ public final class GroupMember implements Closeable {
         this.lease = new SessionLease(client, config.leaseMargin());
         this.fence = new OwnershipFence(lease);
         this.memberList = registry.members().memberList(group);
+        this.viewReader = new GroupViewReader(config, this.topicMetadata, onChange);
         this.ledger = new OwnedPartitions(registry.owners(), group);
         this.previousOwners = new PreviousOwnerWait(registry, group, () -> request(OWNER_LET_GO));
         this.handover = new PartitionHandover(me, fence, this.listener, ledger, registry.znodes());
@@ -583,27 +585,17 @@ public final class GroupMember implements Closeable {
     }
 
     private GroupView viewOf(Listing<Member> listing) {
-        List<String> topics = GroupView.needsTopicList(listing.entries(), config.subscription())
-                ? topicMetadata.topics(onChange) : List.of();
-        Map<ConsumerId, Member> admitted = GroupView.admitted(listing.entries(), config.maxGroupSize());
-        Map<ConsumerId, Map<String, Integer>> subscriptions = GroupView.expand(admitted, topics, config.excludeInternalTopics());
-        if (!listing.entries().stream().anyMatch(m -> m.id().equals(me))) {
+        if (listing.entries().stream().noneMatch(m -> m.id().equals(me))) {
             registeredSession = 0; // our registration is gone: register again on the next attempt
             throw new IllegalStateException("own registration " + registry.layout().member(group, me) + " disappeared");
         }
-        TopicMetadata.TopicCounts topicCounts = topicMetadata.counts(
-                subscriptions.getOrDefault(me, Map.of()).keySet(), onChange);
-        Map<String, Integer> counts = topicCounts.partitionCounts();
-        Map<ConsumerId, Member> members = new TreeMap<>();
-        listing.entries().forEach(m -> members.put(m.id(), m));
-        if (!listing.unreadable().isEmpty() && !listing.unreadable().equals(record.malformed())) {
-            LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, listing.unreadable());
+        GroupView view = viewReader.read(listing);
+        if (!view.malformed().isEmpty() && !view.malformed().equals(record.malformed())) {
+            LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, view.malformed());
         }
-        record.malformed(listing.unreadable());
-        reportUnreadable("topics", List.copyOf(topicCounts.unreadable().values()));
-        return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
-                counts, topicCounts.unreadable(), new io.zkgroups.rebalancer.assign.GroupSnapshot(subscriptions, counts,
-                        GroupView.advertisingSticky(admitted)));
+        record.malformed(view.malformed());
+        reportUnreadable("topics", List.copyOf(view.unreadableTopics().values()));
+        return view;
     }
 
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
