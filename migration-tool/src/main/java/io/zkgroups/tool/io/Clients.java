@@ -101,6 +101,7 @@ public final class Clients implements AutoCloseable {
                 .connectionTimeoutMs(timeoutMs)
                 .sessionTimeoutMs(Math.max(timeoutMs, 30_000))
                 .retryPolicy(new RetryUntilElapsed(timeoutMs, 200))
+                .ensembleTracker(false) // the servers named, not those /zookeeper/config lists: one read fewer
                 .zookeeperFactory(PromptClosingZooKeeper.factory()); // the session ends at close; its threads are not waited for
         ZkClientSecurity security = zooKeeperSecurity(settings);
         security.applyTo(builder, ZkLayout.root());

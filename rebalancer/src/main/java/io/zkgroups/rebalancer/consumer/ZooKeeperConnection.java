@@ -54,7 +54,10 @@ final class ZooKeeperConnection {
                 .connectString(config.zookeeperConnect())
                 .sessionTimeoutMs(config.sessionTimeoutMs())
                 .connectionTimeoutMs(config.connectionTimeoutMs())
-                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000));
+                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000))
+                // as 0.8.2.2: the connect string is the one configured. Curator's tracker would read and watch
+                // /zookeeper/config on every connection and could replace the string (proxies, DNS names, chroot)
+                .ensembleTracker(false);
         // the chroot is in the connect string: the layout the client sees starts at its root
         return config.zooKeeperSecurity().applyTo(builder, ZkLayout.root()).build();
     }
