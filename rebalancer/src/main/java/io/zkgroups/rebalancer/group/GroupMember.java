@@ -78,9 +78,9 @@ import java.util.function.Consumer;
  * <p>
  * The event loop, the state machine and the attempt are here; they delegate the rest:
  * {@code OwnedPartitions} keeps what is owned and what is still to be released, {@code PreviousOwnerWait} the claim
- * that waits for previous owners, {@code MemberRegistrar} joining and registering, {@code PartitionHandover} handing
- * partitions over to the application or to a successor, {@code RebalanceRecord} what the attempts add up to, and
- * {@code HealthPublisher} where {@link #health()} goes out.
+ * that waits for previous owners, {@code GroupViewReader} what an attempt assigns from, {@code MemberRegistrar} joining
+ * and registering, {@code PartitionHandover} handing partitions over to the application or to a successor,
+ * {@code RebalanceRecord} what the attempts add up to, and {@code HealthPublisher} where {@link #health()} goes out.
  */
 public final class GroupMember implements Closeable {
 
