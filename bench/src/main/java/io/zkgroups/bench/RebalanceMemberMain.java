@@ -54,8 +54,6 @@ public final class RebalanceMemberMain {
     private static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warmup.rounds", 150);
     /** Start the member as soon as it is connected, without waiting for {@code start} (a burst of fresh processes). */
     private static final boolean AUTO_START = Boolean.getBoolean("bench.autostart");
-    /** Rehearse the first join before it ({@link GroupMember#rehearseFirstJoin}); {@code -Dbench.rehearse=false}: not. */
-    private static final boolean REHEARSE = !"false".equals(System.getProperty("bench.rehearse"));
 
     private RebalanceMemberMain() {
     }
@@ -111,15 +109,6 @@ public final class RebalanceMemberMain {
             }
         } finally {
             member.removeHealthListener(listener);
-        }
-    }
-
-    private static CuratorFramework partnerClient(String connect, int sessionMs) {
-        try {
-            return newClient(connect, sessionMs);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while connecting", e);
         }
     }
 
@@ -181,9 +170,6 @@ public final class RebalanceMemberMain {
             warmUp(client, connect, sessionMs, config, group + "-warmup-" + name, name, topic);
         }
         GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
-        if (REHEARSE) {
-            member.rehearseFirstJoin(() -> partnerClient(connect, sessionMs)); // as ZkGroupConsumer does by default
-        }
 
         // Changes are stamped where they happen and printed from another thread, off the member's event loop.
         ExecutorService printer = Executors.newSingleThreadExecutor(r -> {

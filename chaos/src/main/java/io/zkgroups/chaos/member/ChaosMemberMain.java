@@ -90,11 +90,6 @@ public final class ChaosMemberMain {
             props.setProperty(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
         props.setProperty("auto.commit.enable", "false");
-        if (mode == MemberMode.IGNORE_LOSS) {
-            // joins at once, without the rehearsal (and its joining together with members that rehearse): it holds
-            // the partitions before the others join, so that it has some to lose
-            props.setProperty("zkgroups.join.rehearsal", "false");
-        }
         ZkGroupConsumer<byte[], byte[]> consumer;
         try {
             // a successor started before its predecessor stops says so while it waits for the ticket

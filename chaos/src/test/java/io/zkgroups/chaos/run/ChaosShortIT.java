@@ -62,8 +62,8 @@ class ChaosShortIT {
 
     @Test
     void aMemberThatIgnoresLosingItsPartitionsIsCaught() throws Exception {
-        // The second member's join already takes partitions away from m0 (which joins without the rehearsal, ahead of
-        // it); the fault only gives both time to overlap.
+        // The second member's join already takes partitions away from m0 (which joins ahead of it); the fault only
+        // gives both time to overlap.
         ChaosRunner.Result result = ChaosRunner.run(options("ignore-loss", 2, "ignore-loss", "member-kafka-latency", 1, 1));
         System.out.println(result.table());
 

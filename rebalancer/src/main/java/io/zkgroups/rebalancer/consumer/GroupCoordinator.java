@@ -12,7 +12,6 @@ import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
 import io.zkgroups.rebalancer.offsets.OffsetLookup;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
-import io.zkgroups.rebalancer.restart.HandoverZooKeeperFactory;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
@@ -76,8 +75,6 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     private final Map<TopicPartition, Integer> streams = new HashMap<>();
     /** Handed over by the previous process with the session this consumer resumed: adopted by the first join. */
     private SessionOwnership resumed;
-    /** Set by the first join: only a fresh process's first join is rehearsed. */
-    private boolean rehearsed;
     private Subscription registered;
 
     GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator,
@@ -127,11 +124,7 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         if (resumed != null) {
             member.adopt(resumed);
             resumed = null;
-        } else if (config.joinRehearsal() && !rehearsed) {
-            // a fresh process's first join; a later one runs code that has run
-            member.rehearseFirstJoin(() -> ZooKeeperConnection.open(config, new HandoverZooKeeperFactory(Optional.empty())));
         }
-        rehearsed = true;
         member.start();
     }
 

@@ -51,8 +51,6 @@ public final class ZkConsumerConfig {
      * predecessor stops); 0: it does not wait.
      */
     public static final String RESTART_AWAIT_MS = "zkgroups.restart.handover.await.ms";
-    /** Whether the first join is rehearsed in a scratch group before it (docs/compatibility.md#the-join-rehearsal). */
-    public static final String JOIN_REHEARSAL = "zkgroups.join.rehearsal";
     static final Map<String, String> ZKGROUPS_DEFAULTS = Map.ofEntries(
             Map.entry(MAX_GROUP_SIZE, "0"),
             Map.entry(STREAMS_PER_TOPIC, "1"),
@@ -64,8 +62,7 @@ public final class ZkConsumerConfig {
             Map.entry(LEGACY_MBEANS, "true"),
             Map.entry(RESTART_HANDOVER_FILE, ""),
             Map.entry(RESTART_GRACE_MS, ""),
-            Map.entry(RESTART_AWAIT_MS, "0"),
-            Map.entry(JOIN_REHEARSAL, "true"));
+            Map.entry(RESTART_AWAIT_MS, "0"));
 
     /** 0.8 fetch-side properties and the kafka-clients property that takes their meaning. */
     private static final Map<String, String> LEGACY_TO_CLIENT = Map.of(
@@ -167,7 +164,7 @@ public final class ZkConsumerConfig {
             throw bad(STREAMS_PER_TOPIC, "must be at least 1");
         }
         for (String key : List.of("auto.commit.enable", "dual.commit.enabled", "exclude.internal.topics", ADVERTISE_CAPABILITIES,
-                LEGACY_MBEANS, JOIN_REHEARSAL)) {
+                LEGACY_MBEANS)) {
             String value = values.get(key);
             if (value != null && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
                 throw bad(key, "must be true or false");
@@ -352,10 +349,6 @@ public final class ZkConsumerConfig {
     /** True if set, and always for the sticky strategy, which is chosen through the advertised capabilities. */
     public boolean advertiseCapabilities() {
         return Boolean.parseBoolean(get(ADVERTISE_CAPABILITIES)) || assignmentStrategy().equals("sticky");
-    }
-
-    public boolean joinRehearsal() {
-        return Boolean.parseBoolean(get(JOIN_REHEARSAL));
     }
 
     public Duration metadataRefresh() {

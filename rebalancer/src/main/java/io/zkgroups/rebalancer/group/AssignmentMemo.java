@@ -7,10 +7,9 @@ import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import java.util.Objects;
 
 /**
- * The assignor's last answer, given again for an equal snapshot (an assignment is a pure function of it). A joining
- * member computes the assignment it expects before registering ({@link JoinPreparation}); when the group it reads
- * after registering is the one it expected, its first rebalance takes the answer from here. Not thread-safe: the
- * member's event loop only.
+ * The assignor's last answer, given again for an equal snapshot (an assignment is a pure function of it): an attempt
+ * that reads a group no different from the last one, as most attempts of a member that did not cause the change do,
+ * does not compute the assignment again. Not thread-safe: the member's event loop only.
  */
 final class AssignmentMemo {
 

@@ -20,7 +20,6 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
 
 import java.io.Closeable;
 import java.time.Duration;
@@ -88,11 +87,9 @@ public final class GroupMember implements Closeable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final GroupMemberConfig config;
-    private final Level progressLevel;
     private final ConsumerId me;
     private final String group;
     private final WatcherRemoveCuratorFramework client;
-    private final CuratorFramework originalClient;
     private final ZkRegistry registry;
     private final TopicMetadata topicMetadata;
     private final MembershipListener listener;
@@ -130,8 +127,6 @@ public final class GroupMember implements Closeable {
     private final PartitionHandover handover;
     /** Handed over by a previous process with the session this member starts in: adopted on registering. */
     private SessionOwnership adoptable;
-    /** Runs once before the first registration, if asked for ({@link #rehearseFirstJoin}). */
-    private volatile GroupRehearsal rehearsal;
 
     // --- scheduling (any thread) ----------------------------------------------------------------------
     private final AttemptSchedule attempts;
@@ -149,21 +144,13 @@ public final class GroupMember implements Closeable {
      */
     public GroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
                        TopicMetadata topicMetadata, MembershipListener listener) {
-        this(client, layout, config, topicMetadata, listener, Level.INFO);
-    }
-
-    /** @param progressLevel where its rebalances are logged (a rehearsal's are details: {@link GroupRehearsal}) */
-    GroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config, TopicMetadata topicMetadata,
-                MembershipListener listener, Level progressLevel) {
         Objects.requireNonNull(client, "client cannot be null");
-        this.progressLevel = progressLevel;
         this.config = Objects.requireNonNull(config, "config cannot be null");
         this.me = config.consumerId();
         this.health = new HealthPublisher(me);
         this.group = config.group();
         this.assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor);
-        this.originalClient = client;
         this.client = client.newWatcherRemoveCuratorFramework();
         this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"));
         this.topicMetadata = Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null");
@@ -200,22 +187,6 @@ public final class GroupMember implements Closeable {
             throw new IllegalStateException("ownership can be adopted only before start (state " + state.get() + ")");
         }
         this.adoptable = Objects.requireNonNull(handedOver, "handedOver cannot be null");
-    }
-
-    /**
-     * Before {@link #start()}: the first join is rehearsed in a scratch group below this one, in which a made-up
-     * partner on a session from {@code partnerSessions} joins and leaves, so that the real join runs code that has run
-     * before (see {@code GroupRehearsal}; it costs the member's own start a few hundred milliseconds). Not done when
-     * the member adopts a handed-over session.
-     *
-     * @param partnerSessions a started, connected client on a session of its own, closed by the rehearsal
-     */
-    public void rehearseFirstJoin(java.util.function.Supplier<CuratorFramework> partnerSessions) {
-        if (state.get() != MemberState.LATENT) {
-            throw new IllegalStateException("the first join can be rehearsed only before start (state " + state.get() + ")");
-        }
-        this.rehearsal = new GroupRehearsal(originalClient, Objects.requireNonNull(partnerSessions,
-                "partnerSessions cannot be null"), registry.layout(), config, topicMetadata);
     }
 
     /** Joins the group: registers and runs the first rebalance on the event loop. */
@@ -345,22 +316,6 @@ public final class GroupMember implements Closeable {
                 return;
             }
             boolean joining = registeredSession == 0;
-            if (joining) {
-                GroupRehearsal firstJoin = rehearsal;
-                if (firstJoin != null) {
-                    try {
-                        if (adoptable == null) {
-                            firstJoin.run();
-                        }
-                    } finally {
-                        rehearsal = null; // once: a member that joins again after an expiry has run it all
-                    }
-                    checkNotClosing();
-                }
-                // what the first rebalance needs that does not depend on our registration, before the group waits
-                JoinPreparation.run(config, memberList, membershipWatcher, topicMetadata, onChange, registry.owners(),
-                        assignor, assignments);
-            }
             ensureRegistered(causes);
             ledger.releaseUntracked();
             if (joining && !config.debounce().isZero()) {
@@ -395,7 +350,7 @@ public final class GroupMember implements Closeable {
                 return;
             }
             setState(MemberState.REBALANCING);
-            LOG.atLevel(progressLevel).log("[{}] rebalancing: {}", me, describe(causes));
+            LOG.info("[{}] rebalancing: {}", me, describe(causes));
             revokeMovedAway(target);
             Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(target);
             toClaim.keySet().removeAll(ledger.owned().keySet());
@@ -634,7 +589,7 @@ public final class GroupMember implements Closeable {
         lastView = view;
         long generation = record.succeeded();
         setState(MemberState.STABLE);
-        LOG.atLevel(progressLevel).log("[{}] stable (generation {}): owns {}", me, generation, ledger.owned().keySet());
+        LOG.info("[{}] stable (generation {}): owns {}", me, generation, ledger.owned().keySet());
     }
 
     private void failed(String error, Duration fixedDelay) {
@@ -648,7 +603,7 @@ public final class GroupMember implements Closeable {
         if (routine) {
             LOG.debug("[{}] rebalance attempt {} waits, retrying in {} ms at the latest: {}", me, failures, delay.toMillis(), error);
         } else {
-            LOG.atLevel(progressLevel).log("[{}] rebalance attempt {} failed, retrying in {} ms: {}", me, failures,
+            LOG.info("[{}] rebalance attempt {} failed, retrying in {} ms: {}", me, failures,
                     delay.toMillis(), error);
         }
         publishHealth();
@@ -738,10 +693,6 @@ public final class GroupMember implements Closeable {
             return;
         }
         closing = true;
-        GroupRehearsal rehearsing = rehearsal;
-        if (rehearsing != null) {
-            rehearsing.cancel();
-        }
         attempts.stop();
         if (previous != MemberState.LATENT) {
             Future<?> leaving = loop.submit(this::leave);

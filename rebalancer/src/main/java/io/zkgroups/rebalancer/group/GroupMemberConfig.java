@@ -56,12 +56,6 @@ public record GroupMemberConfig(String group, ConsumerId consumerId, Subscriptio
                 Duration.ofMillis(50), Duration.ofSeconds(2), 0, 0.25, false);
     }
 
-    /** The same member settings for another consumer id (a rehearsal's made-up partner, see {@code GroupRehearsal}). */
-    public GroupMemberConfig withConsumerId(ConsumerId id) {
-        return new GroupMemberConfig(group, id, subscription, assignmentStrategy, excludeInternalTopics, debounce,
-                initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);
-    }
-
     public GroupMemberConfig withAssignmentStrategy(String strategy) {
         return new GroupMemberConfig(group, consumerId, subscription, strategy, excludeInternalTopics, debounce,
                 initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);

@@ -26,14 +26,6 @@ class ZkConsumerConfigTest {
     }
 
     @Test
-    void theJoinRehearsalIsOnUnlessTurnedOffAndTakesOnlyABoolean() {
-        assertThat(ZkConsumerConfig.from(base()).joinRehearsal()).isTrue();
-        assertThat(with(ZkConsumerConfig.JOIN_REHEARSAL, "false").joinRehearsal()).isFalse();
-        assertThatThrownBy(() -> with(ZkConsumerConfig.JOIN_REHEARSAL, "sometimes"))
-                .hasMessageContaining("zkgroups.join.rehearsal").hasMessageContaining("must be true or false");
-    }
-
-    @Test
     void defaultsAreThoseOf082() {
         ZkConsumerConfig config = ZkConsumerConfig.from(base());
         assertThat(config.sessionTimeoutMs()).isEqualTo(6000);

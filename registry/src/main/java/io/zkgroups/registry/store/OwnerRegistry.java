@@ -72,15 +72,6 @@ public final class OwnerRegistry {
     }
 
     /**
-     * Makes sure the owner directories of {@code topics} exist, so that a later claim of their partitions has nothing
-     * to create first (a member joining does this before it registers: the group does not wait for it).
-     */
-    public void prepareClaims(String group, Collection<String> topics) {
-        claimWriter.ensureTopicParents(group, topics);
-        directoryWatch.covers(znodes.sessionId(), topics.stream().map(topic -> layout.owners(group, topic)).toList());
-    }
-
-    /**
      * One step of a rebalance, in one round trip: the deletes of this session's owner znodes of {@code release}, then
      * the creates of {@code claims} for {@code member} all-or-nothing (checking that it is still registered), then a
      * read of every claimed owner znode and of the registration — sent back to back. The read tells who holds what

@@ -347,7 +347,9 @@ class OwnerRegistryIT {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
         ConsumerId me = join(registry, "o20", "me");
-        registry.owners().prepareClaims("o20", List.of("T")); // arms the watch on owners/T, as a member joining does
+        // the first claim in a topic arms the persistent watch on its owner directory
+        registry.owners().claim("o20", me, claims(me, 99));
+        registry.owners().release("o20", claims(me, 99).keySet());
         long before = ConnectionRequests.of(zk.connectString(), client);
 
         registry.owners().claim("o20", me, Members.firstPartitions(me, "T", 10));
@@ -407,7 +409,8 @@ class OwnerRegistryIT {
         holderRegistry.owners().claim("o22", holder, claims(holder, 0, 2)); // before the reader's watch: the listing tells
         CuratorFramework client = zk.newClient();
         ZkRegistry reader = ZkRegistry.of(client);
-        reader.owners().prepareClaims("o22", List.of("T"));
+        ConsumerId readerId = join(reader, "o22", "reader");
+        reader.owners().claim("o22", readerId, claims(readerId, 5)); // arms its watch on owners/T
         holderRegistry.owners().claim("o22", holder, claims(holder, 3)); // after it: an event tells
         drainEvents(client);
         java.util.concurrent.CountDownLatch letGo = new java.util.concurrent.CountDownLatch(3);

@@ -1,0 +1,94 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.model.TopicRegistration;
+import io.zkgroups.registry.testing.ConnectionRequests;
+import io.zkgroups.registry.testing.ZooKeeperExtension;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.Watcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a member does before it registers costs its own start and delays the whole deploy of a large group: it must not
+ * grow with the group. Counted by the server, on the joiner's connection, from {@code start()} to the moment its
+ * registration appears, in a group of one member and in one of 60, owning 600 partitions between them.
+ */
+@Timeout(120)
+class JoinBeforeRegistrationIT {
+
+    private static final String TOPIC = "T";
+    /** Long: the member reads nothing after registering until it has gathered the group's reactions. */
+    private static final Duration DEBOUNCE = Duration.ofSeconds(3);
+
+    @RegisterExtension
+    static final ZooKeeperExtension zk = new ZooKeeperExtension();
+
+    @Test
+    void theRequestsBeforeRegisteringDoNotGrowWithTheGroup() throws Exception {
+        ZkRegistry admin = ZkRegistry.of(zk.newClient());
+        admin.topics().create(TOPIC, TopicRegistration.v1(600, List.of(0)));
+
+        populate(admin, "small", 1, 600);
+        long small = requestsBeforeRegistering("small");
+        populate(admin, "crowded", 60, 600);
+        long crowded = requestsBeforeRegistering("crowded");
+
+        assertThat(small).as("requests before registering beside one member").isPositive();
+        assertThat(crowded).as("requests before registering beside 60 members and 600 owner znodes").isEqualTo(small);
+    }
+
+    /** Registrations of {@code members} others, on another session, owning every partition between them. */
+    private static void populate(ZkRegistry admin, String group, int members, int partitions) {
+        Map<TopicAndPartition, ThreadId> claims = new TreeMap<>();
+        for (int i = 0; i < members; i++) {
+            ConsumerId id = ConsumerId.ofOverride(group, "other-" + i);
+            admin.members().register(group, id, MemberRegistration.of(Subscription.topics(Map.of(TOPIC, 1)), 0),
+                    Duration.ZERO);
+            for (int p = i * partitions / members; p < (i + 1) * partitions / members; p++) {
+                claims.put(TopicAndPartition.of(TOPIC, p), new ThreadId(id, 0));
+            }
+            Map<TopicAndPartition, ThreadId> own = new TreeMap<>(claims);
+            own.values().removeIf(thread -> !thread.consumer().equals(id));
+            admin.owners().claim(group, id, own);
+        }
+    }
+
+    private static long requestsBeforeRegistering(String group) throws Exception {
+        CuratorFramework client = zk.newClient(60_000); // pings and lease beats far apart
+        ConsumerId me = ConsumerId.ofOverride(group, "joiner");
+        GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(),
+                GroupMemberConfig.of(group, me, Subscription.topics(Map.of(TOPIC, 1))).withDebounce(DEBOUNCE),
+                MembershipListener.NONE);
+        CuratorFramework observer = zk.newClient();
+        String path = ZkLayout.root().member(group, me);
+        CompletableFuture<Long> atRegistration = new CompletableFuture<>();
+        Watcher registered = event -> atRegistration.complete(ConnectionRequests.of(zk.connectString(), client));
+        assertThat(observer.checkExists().usingWatcher(registered).forPath(path)).isNull();
+        long before = ConnectionRequests.of(zk.connectString(), client);
+        try {
+            member.start();
+            return atRegistration.get(30, TimeUnit.SECONDS) - before;
+        } finally {
+            member.close();
+            client.close();
+            observer.close();
+        }
+    }
+}
