@@ -1,0 +1,170 @@
+package io.zkgroups.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One consumer application of {@link ProductBench} in a fresh JVM: a zkgroups {@link ProductConsumerMain} or a real
+ * 0.8.2.2 {@code LegacyConsumerMain} (with its fetcher), both from the same 0.8 properties file and the same JVM
+ * options. The bench reads its stdout and stamps every record handed out ({@link Deliveries}) on arrival: the same
+ * outside observer for both kinds.
+ */
+final class ProductMember {
+
+    /** Both kinds run with these, and nothing else: the same heap and the JVM's defaults otherwise. */
+    static final List<String> JVM_OPTIONS = List.of("-Xmx256m");
+
+    final String name;
+    final boolean legacy;
+    /** nanoTime just before the process was started: where the user's wait starts. */
+    final long launchedAt;
+    private final Process process;
+    private final Deliveries deliveries;
+    private volatile long firstRecordAt;
+    private final CountDownLatch firstRecord = new CountDownLatch(1);
+
+    private ProductMember(String name, boolean legacy, long launchedAt, Process process, Deliveries deliveries) {
+        this.name = name;
+        this.legacy = legacy;
+        this.launchedAt = launchedAt;
+        this.process = process;
+        this.deliveries = deliveries;
+        Thread reader = new Thread(this::read, "stdout-" + name);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * A kind of member: {@code ours} (zkgroups), {@code legacy} (0.8.2.2), or {@code ours+KEY=VALUE[+KEY=VALUE]}: zkgroups
+     * with these properties set (an A/B of a setting in one run).
+     */
+    record Kind(String label, boolean legacy, Map<String, String> properties) {
+
+        static Kind parse(String text) {
+            String[] parts = text.split("\\+");
+            if (!parts[0].equals("ours") && !(parts[0].equals("legacy") && parts.length == 1)) {
+                throw new IllegalArgumentException("not a kind of member: " + text
+                        + " (ours, legacy, or ours+KEY=VALUE[+KEY=VALUE...])");
+            }
+            Map<String, String> properties = new TreeMap<>();
+            for (int i = 1; i < parts.length; i++) {
+                int eq = parts[i].indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("not KEY=VALUE: " + parts[i] + " in " + text);
+                }
+                properties.put(parts[i].substring(0, eq), parts[i].substring(eq + 1));
+            }
+            boolean legacy = parts[0].equals("legacy");
+            return new Kind(legacy ? "0.8.2.2" : parts.length == 1 ? "zkgroups" : "zkgroups " + properties, legacy,
+                    properties);
+        }
+    }
+
+    /**
+     * Starts a consumer named {@code name} (its {@code consumer.id}) in {@code group}, subscribed to one stream of
+     * {@code topic}: zkgroups with {@code consumerClasspath}, or 0.8.2.2 with {@code legacyClasspath}.
+     */
+    static ProductMember launch(Kind kind, String name, String connect, String group, String topic,
+                                String consumerClasspath, String legacyClasspath, Path logDir, Deliveries deliveries) {
+        boolean legacy = kind.legacy();
+        try {
+            Files.createDirectories(logDir);
+            Properties props = new Properties();
+            props.setProperty("zookeeper.connect", connect);
+            props.setProperty("group.id", group);
+            props.setProperty("consumer.id", name);
+            kind.properties().forEach(props::setProperty);
+            Path file = logDir.resolve(group + "-" + name + ".properties");
+            try (OutputStream out = Files.newOutputStream(file)) {
+                props.store(out, "product bench: every other setting at its default");
+            }
+            List<String> command = new ArrayList<>();
+            command.add(RebalanceProcess.java());
+            command.addAll(JVM_OPTIONS);
+            if (legacy) {
+                command.addAll(List.of("-cp", legacyClasspath, "io.zkgroups.legacy.LegacyConsumerMain", file.toString(),
+                        "--topic", topic + "=1"));
+            } else {
+                command.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", consumerClasspath,
+                        ProductConsumerMain.class.getName(), file.toString(), topic));
+            }
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectError(logDir.resolve(group + "-" + name + ".log").toFile());
+            long launchedAt = System.nanoTime();
+            return new ProductMember(name, legacy, launchedAt, builder.start(), deliveries);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
+    }
+
+    /** nanoTime of its first record handed out, or 0. */
+    long firstRecordAt() {
+        return firstRecordAt;
+    }
+
+    /** Waits for its first record; false on timeout or if the process ended without one. */
+    boolean awaitFirstRecord(Duration timeout) throws InterruptedException {
+        return firstRecord.await(timeout.toMillis(), TimeUnit.MILLISECONDS) && firstRecordAt != 0;
+    }
+
+    /** SIGTERM: the application's orderly shutdown. */
+    void terminate() {
+        process.destroy();
+    }
+
+    /** SIGKILL; returns when the process is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Waits for the exit, SIGKILLs after {@code seconds}; true if it exited by itself. */
+    boolean awaitExit(int seconds) throws InterruptedException {
+        if (process.waitFor(seconds, TimeUnit.SECONDS)) {
+            return true;
+        }
+        kill();
+        return false;
+    }
+
+    private void read() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.startsWith("MSG ")) {
+                    long now = System.nanoTime();
+                    int partitionStart = line.indexOf(' ', 4) + 1;
+                    int partition = Integer.parseInt(line, partitionStart, line.indexOf(' ', partitionStart), 10);
+                    if (firstRecordAt == 0) {
+                        firstRecordAt = now;
+                        firstRecord.countDown();
+                    }
+                    deliveries.delivered(partition, now);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the process is gone
+        } finally {
+            firstRecord.countDown(); // no record will come
+        }
+    }
+
+    @Override
+    public String toString() {
+        return (legacy ? "0.8.2.2 " : "zkgroups ") + name;
+    }
+}
