@@ -153,11 +153,11 @@ public final class ZkConsumerConfig {
                 "zookeeper.sync.time.ms", "auto.commit.interval.ms", "rebalance.backoff.ms",
                 "socket.timeout.ms", "fetch.message.max.bytes", "fetch.wait.max.ms", "socket.receive.buffer.bytes",
                 "refresh.leader.backoff.ms", "offsets.channel.backoff.ms", "offsets.channel.socket.timeout.ms",
-                REBALANCE_DEBOUNCE_MS, METADATA_REFRESH_MS, OFFSETS_REFRESH_MS, REVOKE_TIMEOUT_MS)) {
+                METADATA_REFRESH_MS, OFFSETS_REFRESH_MS, REVOKE_TIMEOUT_MS)) {
             positiveInt(key, true);
         }
         for (String key : List.of("fetch.min.bytes", "rebalance.max.retries", "offsets.commit.max.retries",
-                "num.consumer.fetchers", "queued.max.message.chunks", MAX_GROUP_SIZE)) {
+                "num.consumer.fetchers", "queued.max.message.chunks", MAX_GROUP_SIZE, REBALANCE_DEBOUNCE_MS)) {
             positiveInt(key, false);
         }
         if (streamsPerTopic() < 1) {

@@ -26,6 +26,14 @@ class ZkConsumerConfigTest {
     }
 
     @Test
+    void theDebounceIsFiveMillisecondsByDefaultAndMayBeZeroButNotNegative() {
+        assertThat(ZkConsumerConfig.from(base()).rebalanceDebounce()).isEqualTo(java.time.Duration.ofMillis(5));
+        assertThat(with(ZkConsumerConfig.REBALANCE_DEBOUNCE_MS, "0").rebalanceDebounce()).isZero();
+        assertThatThrownBy(() -> with(ZkConsumerConfig.REBALANCE_DEBOUNCE_MS, "-1"))
+                .hasMessageContaining("zkgroups.rebalance.debounce.ms").hasMessageContaining("must not be negative");
+    }
+
+    @Test
     void defaultsAreThoseOf082() {
         ZkConsumerConfig config = ZkConsumerConfig.from(base());
         assertThat(config.sessionTimeoutMs()).isEqualTo(6000);
