@@ -75,6 +75,23 @@ import java.util.function.Consumer;
  * while such a node exists, and so claim nothing): ownership is decided by owner znodes, so leaving a member out
  * can leave its would-be partitions to others but can never make two members own one partition.
  * <p>
+ * <b>Note on threads.</b> Four kinds of thread touch a member, and each touches only what is named here:
+ * <ul>
+ *   <li>the <em>event loop</em> ({@code zkgroups-member-*}, one thread) owns all protocol state — the ledger
+ *       ({@code OwnedPartitions}), the record, the previous-owner wait, the registrar, the hand-over, the view,
+ *       {@code registeredSession}, {@code lastView}, {@code adoptable} — and is the only thread that builds and
+ *       publishes {@link #health()}, except the closing thread once the loop has ended ({@link #close()});</li>
+ *   <li>the <em>lease</em> thread ({@code zkgroups-lease-*}) beats {@link SessionLease}, which is thread-safe;</li>
+ *   <li><em>Curator's event thread</em> runs the watchers and the connection listener: they mark the view stale
+ *       ({@code ViewFreshness}, atomics), request attempts ({@code AttemptSchedule}, synchronized), and on LOST withdraw
+ *       every grant at once ({@link OwnershipFence}, synchronized) and hand the rest to the loop;</li>
+ *   <li><em>application threads</em> ({@link #start}, {@link #close}, {@link #handOff}, {@link #health}, {@link #owned},
+ *       {@link #canDeliver}, {@link #reportUnreadable}, {@link #requestRebalance}) read only the state
+ *       ({@code AtomicReference}), {@code closing} and {@code ownershipSession} (volatile), the published health, the
+ *       fence and the lease, and hand anything else to the loop ({@code execute}/{@code submit}).</li>
+ * </ul>
+ * What crosses threads is either immutable (health values, the ledger's published snapshot) or guarded as said.
+ * <p>
  * The event loop, the state machine and the attempt are here; they delegate the rest:
  * {@code OwnedPartitions} keeps what is owned and what is still to be released, {@code PreviousOwnerWait} the claim
  * that waits for previous owners, {@code GroupViewReader} what an attempt assigns from, {@code MemberRegistrar} joining
@@ -101,6 +118,8 @@ public final class GroupMember implements Closeable {
     private final MemberList memberList;
     private final GroupViewReader viewReader;
     private final ScheduledExecutorService loop;
+    /** The loop's thread, once it exists. */
+    private volatile Thread loopThread;
     private final ScheduledExecutorService beats;
     private final AtomicReference<MemberState> state = new AtomicReference<>(MemberState.LATENT);
     private final Runnable onChange = () -> request(null);
@@ -128,7 +147,7 @@ public final class GroupMember implements Closeable {
     /** Handed over by a previous process with the session this member starts in: adopted on registering. */
     private SessionOwnership adoptable;
 
-    // --- scheduling (any thread) ----------------------------------------------------------------------
+    // --- scheduling and lifecycle (any thread: see the note on threads) ----------------------------------
     private final AttemptSchedule attempts;
     private volatile boolean closing;
     private volatile long ownershipSession;
@@ -164,7 +183,11 @@ public final class GroupMember implements Closeable {
         this.previousOwners = new PreviousOwnerWait(registry, group, () -> request(OWNER_LET_GO));
         this.handover = new PartitionHandover(me, fence, this.listener, ledger, registry.znodes());
         this.registrar = new MemberRegistrar(registry, config, assignor, this.topicMetadata, this::staleRegistrationWait);
-        this.loop = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-member-" + me));
+        this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = daemon("zkgroups-member-" + me).newThread(runnable);
+            loopThread = thread;
+            return thread;
+        });
         this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
         this.attempts = new AttemptSchedule(loop, this::attempt);
         publishHealth();
@@ -258,7 +281,7 @@ public final class GroupMember implements Closeable {
      */
     public void reportUnreadable(String source, List<io.zkgroups.registry.store.Unreadable> unreadable) {
         if (health.reportUnreadable(source, unreadable)) {
-            publishHealth();
+            onLoop(this::publishHealth); // health reads the loop's state: built there
         }
     }
 
@@ -745,6 +768,7 @@ public final class GroupMember implements Closeable {
 
     private void stop(boolean removeWatches) {
         loop.shutdownNow();
+        awaitLoopEnd(); // from here on this thread may read the loop's state (the last health below)
         beats.shutdownNow();
         lease.close();
         client.getConnectionStateListenable().removeListener(connectionListener);
@@ -785,6 +809,28 @@ public final class GroupMember implements Closeable {
     private void checkNotClosing() {
         if (closing) {
             throw new ClosingException();
+        }
+    }
+
+    /** Runs {@code task} on the event loop, unless it has stopped (then the member's health is final already). */
+    private void onLoop(Runnable task) {
+        try {
+            loop.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // closed: stop() published the last health
+        }
+    }
+
+    private void awaitLoopEnd() {
+        if (Thread.currentThread() == loopThread) {
+            return; // closed from a callback on the loop itself: nothing else runs on it
+        }
+        try {
+            if (!loop.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("[{}] the event loop did not stop within {}", me, CLOSE_TIMEOUT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

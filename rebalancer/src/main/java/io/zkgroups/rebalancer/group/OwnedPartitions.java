@@ -20,15 +20,16 @@ import java.util.TreeSet;
 /**
  * The ledger of a {@link GroupMember}'s partitions: what it owns, and what it handed over but whose owner znodes may
  * still exist. Every release and claim of owner znodes goes through it, so the two never disagree with ZooKeeper for
- * longer than one attempt. Confined to the member's event loop, except {@link #snapshot()}.
+ * longer than one attempt. Confined to the member's event loop, except {@link #snapshot()}, which any thread may call:
+ * the loop publishes an immutable copy of what it owns after every change.
  */
 final class OwnedPartitions {
 
     private final OwnerRegistry owners;
     private final String group;
     private final SortedMap<TopicAndPartition, ThreadId> owned = new TreeMap<>();
-    /** An unmodifiable copy of {@code owned}'s keys for {@link GroupMember#health()}; null when {@code owned} changed since. */
-    private SortedSet<TopicAndPartition> ownedSnapshot;
+    /** An unmodifiable copy of {@code owned}'s keys, published by the event loop after every change of {@code owned}. */
+    private volatile SortedSet<TopicAndPartition> published = Collections.emptySortedSet();
     /** Handed over (the listener was told) but their owner znodes may still exist: released before anything else. */
     private final Set<TopicAndPartition> unreleased = new TreeSet<>();
     /** Set on registering in a session: look once for owner znodes of that session the member does not track. */
@@ -57,18 +58,20 @@ final class OwnedPartitions {
         return Collections.unmodifiableSet(new TreeSet<>(owned.keySet()));
     }
 
-    /** The keys of what is owned, unmodifiable, made once per change (any thread). */
+    /** The keys of what is owned, unmodifiable, as of the event loop's last change (any thread). */
     SortedSet<TopicAndPartition> snapshot() {
-        if (ownedSnapshot == null) {
-            ownedSnapshot = Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet()));
-        }
-        return ownedSnapshot;
+        return published;
+    }
+
+    /** After every change of {@code owned}, on the event loop. */
+    private void publish() {
+        published = Collections.unmodifiableSortedSet(new TreeSet<>(owned.keySet()));
     }
 
     /** {@code claims} are owned now. */
     void add(Map<TopicAndPartition, ThreadId> claims) {
         owned.putAll(claims);
-        ownedSnapshot = null;
+        publish();
     }
 
     /** Owned partitions that {@code target} gives to another thread or to no one of ours. */
@@ -85,14 +88,14 @@ final class OwnedPartitions {
     /** No longer owned, and their owner znodes go with the next release. */
     void forget(Set<TopicAndPartition> partitions) {
         owned.keySet().removeAll(partitions);
-        ownedSnapshot = null;
+        publish();
         unreleased.addAll(partitions);
     }
 
     /** Nothing is owned any more (what was is in {@link #toRelease} already, if it is to be released). */
     void clear() {
         owned.clear();
-        ownedSnapshot = null;
+        publish();
     }
 
     /** The owner znodes of {@code partitions} go with the next release, if they are this session's. */

@@ -20,7 +20,11 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The member's event loop writes it at the moments ownership changes: {@link #grant} after a claim (before the
  * listener hears of it), {@link #beginRevoke} before the listener is asked to let go, {@link #withdraw} before an
- * owner znode is released or as soon as ownership may be gone (session lost, revocation timed out). Readers present
+ * owner znode is released or as soon as ownership may be gone (revocation timed out). Two writes come from other
+ * threads, so that no hand-out or commit passes a moment longer than it must: {@link #withdrawAll} from Curator's
+ * connection listener when the session is lost, and from the thread that stops the member for a restart. Readers are
+ * the application's poll thread and the committer. <b>Every method is synchronized on the fence</b>: any thread may
+ * call any of them; {@link #awaitChange} and {@link #awaitCommits} wait on the fence's monitor. Readers present
  * the {@link Grant#epoch() epoch} they were told about with the partition: a grant withdrawn and given again (the same
  * partition claimed back later) has a new epoch, so a caller acting on what it learnt before cannot pass.
  * <p>

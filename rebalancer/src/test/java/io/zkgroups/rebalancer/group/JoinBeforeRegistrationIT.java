@@ -11,6 +11,8 @@ import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.testing.ConnectionRequests;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.Watcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,8 +52,10 @@ class JoinBeforeRegistrationIT {
         populate(admin, "crowded", 60, 600);
         long crowded = requestsBeforeRegistering("crowded");
 
-        assertThat(small).as("requests before registering beside one member").isPositive();
-        assertThat(crowded).as("requests before registering beside 60 members and 600 owner znodes").isEqualTo(small);
+        // the lease's first beat and the registration; the beat that follows the registration may reach the server
+        // before the count is read, hence one more
+        assertThat(small).as("requests before registering beside one member").isBetween(2L, 3L);
+        assertThat(crowded).as("requests before registering beside 60 members and 600 owner znodes").isBetween(2L, 3L);
     }
 
     /** Registrations of {@code members} others, on another session, owning every partition between them. */
@@ -71,7 +75,11 @@ class JoinBeforeRegistrationIT {
     }
 
     private static long requestsBeforeRegistering(String group) throws Exception {
-        CuratorFramework client = zk.newClient(60_000); // pings and lease beats far apart
+        // as the consumer builds its client: without Curator's ensemble tracker, whose reads after connecting would
+        // land at any time; a long session keeps pings and lease beats far apart
+        CuratorFramework client = zk.server().adopt(CuratorFrameworkFactory.builder()
+                .connectString(zk.connectString()).sessionTimeoutMs(60_000).connectionTimeoutMs(5_000)
+                .retryPolicy(new ExponentialBackoffRetry(50, 10, 500)).ensembleTracker(false).build());
         ConsumerId me = ConsumerId.ofOverride(group, "joiner");
         GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(),
                 GroupMemberConfig.of(group, me, Subscription.topics(Map.of(TOPIC, 1))).withDebounce(DEBOUNCE),
