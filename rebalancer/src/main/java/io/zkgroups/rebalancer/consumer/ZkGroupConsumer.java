@@ -600,7 +600,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Uuid clientInstanceId(Duration timeout) {
-        return fetcher.clientInstanceId(timeout);
+        return guarded(() -> fetcher.clientInstanceId(timeout));
     }
 
     /**
@@ -617,27 +617,27 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic) {
-        return fetcher.partitionsFor(topic);
+        return guarded(() -> fetcher.partitionsFor(topic));
     }
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic, Duration timeout) {
-        return fetcher.partitionsFor(topic, timeout);
+        return guarded(() -> fetcher.partitionsFor(topic, timeout));
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics() {
-        return fetcher.listTopics();
+        return guarded(() -> fetcher.listTopics());
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics(Duration timeout) {
-        return fetcher.listTopics(timeout);
+        return guarded(() -> fetcher.listTopics(timeout));
     }
 
     @Override
     public Set<TopicPartition> paused() {
-        return fetcher.paused();
+        return guarded(() -> fetcher.paused());
     }
 
     @Override
@@ -662,37 +662,37 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch) {
-        return fetcher.offsetsForTimes(timestampsToSearch);
+        return guarded(() -> fetcher.offsetsForTimes(timestampsToSearch));
     }
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch, Duration timeout) {
-        return fetcher.offsetsForTimes(timestampsToSearch, timeout);
+        return guarded(() -> fetcher.offsetsForTimes(timestampsToSearch, timeout));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
-        return fetcher.beginningOffsets(partitions);
+        return guarded(() -> fetcher.beginningOffsets(partitions));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return fetcher.beginningOffsets(partitions, timeout);
+        return guarded(() -> fetcher.beginningOffsets(partitions, timeout));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
-        return fetcher.endOffsets(partitions);
+        return guarded(() -> fetcher.endOffsets(partitions));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return fetcher.endOffsets(partitions, timeout);
+        return guarded(() -> fetcher.endOffsets(partitions, timeout));
     }
 
     @Override
     public OptionalLong currentLag(TopicPartition topicPartition) {
-        return fetcher.currentLag(topicPartition);
+        return guarded(() -> fetcher.currentLag(topicPartition));
     }
 
     /** There is no Kafka group generation behind a ZooKeeper group, so transactions cannot be fenced by it. */
@@ -799,6 +799,16 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("This consumer has already been closed.");
+        }
+    }
+
+    /** {@code call} under the single-thread guard, as KafkaConsumer runs every method that touches its state. */
+    private <T> T guarded(java.util.function.Supplier<T> call) {
+        acquire();
+        try {
+            return call.get();
+        } finally {
+            release();
         }
     }
 
