@@ -48,9 +48,9 @@ final class RestartHandover {
      * Takes the predecessor's ticket, if the hand-over file is configured and holds one this consumer may resume; with
      * {@code zkgroups.restart.handover.await.ms}, first waits that long for one to be written.
      */
-    static RestartHandover atStart(ZkConsumerConfig config, HandoverObserver observer, Runnable warmUp) {
+    static RestartHandover atStart(ZkConsumerConfig config, HandoverObserver observer, Runnable beforeWaiting) {
         Optional<HandoverTicket> ticket = config.restartHandoverFile().map(HandoverFile::new).flatMap(file -> {
-            awaitTicket(file, config, observer, warmUp);
+            awaitTicket(file, config, observer, beforeWaiting);
             return HandoverIntake.take(file, config.groupId(), config.consumerIdOverride(), config.restartGrace(),
                     Instant.now(), observer);
         });
@@ -59,19 +59,19 @@ final class RestartHandover {
 
     /**
      * A successor started before its predecessor stops: nothing is connected or registered while it waits. It has
-     * time to spare, so it runs {@code warmUp} first (the start-up path done once for nothing: class loading and
-     * first-time code then cost nothing after the ticket arrives, while the group waits).
+     * time to spare, so it runs {@code beforeWaiting} first (it builds its fetch client: see {@code EarlyFetchClient}).
      */
     private static void awaitTicket(HandoverFile file, ZkConsumerConfig config, HandoverObserver observer,
-                                    Runnable warmUp) {
+                                    Runnable beforeWaiting) {
         Duration await = config.restartAwait();
         if (await.isZero() || Files.exists(file.path())) {
             return;
         }
         try {
-            warmUp.run();
+            beforeWaiting.run();
         } catch (RuntimeException e) {
-            LOG.debug("warming up while waiting for a ticket failed (the real start will say why): {}", e.toString());
+            LOG.debug("building the fetch client while waiting for a ticket failed (the real start will say why): {}",
+                    e.toString());
         }
         HandoverObserver.tell(observer, HandoverStep.AWAITING_TICKET);
         LOG.info("waiting up to {} ms for a ticket in {}", await.toMillis(), file.path());

@@ -140,23 +140,23 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         this.config = config;
         Function<String, KafkaConsumer<K, V>> newFetcher = bootstrap ->
                 new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
-        // a successor waiting for its ticket builds and warms the fetch client meanwhile (StartUpWarmUp)
-        AtomicReference<KafkaConsumer<K, V>> warmedFetcher = new AtomicReference<>();
+        // a successor waiting for its ticket builds its fetch client meanwhile (EarlyFetchClient)
+        AtomicReference<KafkaConsumer<K, V>> earlyFetcher = new AtomicReference<>();
         try {
             this.restart = RestartHandover.atStart(config, observer,
-                    () -> warmedFetcher.set(StartUpWarmUp.run(config, newFetcher)));
+                    () -> earlyFetcher.set(EarlyFetchClient.build(config, newFetcher)));
             this.consumerId = restart.consumerId().or(() -> config.consumerIdOverride()
                     .map(id -> ConsumerId.ofOverride(config.groupId(), id)))
                     .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
             this.curator = ZooKeeperConnection.open(config, restart.handles());
         } catch (RuntimeException | Error e) {
-            if (warmedFetcher.get() != null) {
-                warmedFetcher.get().close(Duration.ZERO);
+            if (earlyFetcher.get() != null) {
+                earlyFetcher.get().close(Duration.ZERO);
             }
             throw e;
         }
         boolean started = false;
-        KafkaConsumer<K, V> inner = warmedFetcher.get(); // built with the configured bootstrap.servers, if any
+        KafkaConsumer<K, V> inner = earlyFetcher.get(); // built with the configured bootstrap.servers, if any
         Admin adminClient = null;
         ConsumerMetrics consumerMetrics = null;
         try {
