@@ -368,8 +368,8 @@ class MixedGroupInteropIT {
                 }
 
                 @Override
-                public void onAssigned(Set<TopicAndPartition> partitions) {
-                    callbacks.add(id + " assigned " + new TreeSet<>(partitions));
+                public void onAssigned(java.util.SortedMap<TopicAndPartition, io.zkgroups.rebalancer.group.OwnershipFence.Grant> grants) {
+                    callbacks.add(id + " assigned " + new TreeSet<>(grants.keySet()));
                 }
             };
         }

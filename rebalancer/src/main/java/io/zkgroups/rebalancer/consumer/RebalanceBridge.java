@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
@@ -99,12 +100,12 @@ final class RebalanceBridge implements MembershipListener {
         events.add(new RebalanceEvent.Lose(kafka(partitions)));
     }
 
-    /** Called right after the fence granted {@code partitions}: the event carries those grants. */
+    /** The event carries the grants the fence gave. */
     @Override
-    public void onAssigned(Set<TopicAndPartition> partitions) {
-        Map<TopicPartition, OwnershipFence.Grant> grants = new TreeMap<>(ORDER);
-        fence.grantsOf(partitions).forEach((tp, grant) -> grants.put(kafka(tp), grant));
-        events.add(new RebalanceEvent.Assign(grants));
+    public void onAssigned(SortedMap<TopicAndPartition, OwnershipFence.Grant> grants) {
+        Map<TopicPartition, OwnershipFence.Grant> byKafkaPartition = new TreeMap<>(ORDER);
+        grants.forEach((tp, grant) -> byKafkaPartition.put(kafka(tp), grant));
+        events.add(new RebalanceEvent.Assign(byKafkaPartition));
     }
 
     static TopicPartition kafka(TopicAndPartition tp) {

@@ -95,7 +95,8 @@ import java.util.function.Consumer;
  * The event loop, the state machine and the attempt are here; they delegate the rest:
  * {@code OwnedPartitions} keeps what is owned and what is still to be released, {@code PreviousOwnerWait} the claim
  * that waits for previous owners, {@code GroupViewReader} what an attempt assigns from, {@code MemberRegistrar} joining
- * and registering, {@code PartitionHandover} handing partitions over to the application or to a successor,
+ * and registering, {@code OwnershipChanges} every change of what it owns (claimed, adopted, revoked, lost, handed to a
+ * successor), keeping fence, ledger, listener and health in step,
  * {@code RebalanceRecord} what the attempts add up to, and {@code HealthPublisher} where {@link #health()} goes out.
  */
 public final class GroupMember implements Closeable {
@@ -109,7 +110,6 @@ public final class GroupMember implements Closeable {
     private final WatcherRemoveCuratorFramework client;
     private final ZkRegistry registry;
     private final TopicMetadata topicMetadata;
-    private final MembershipListener listener;
     private final PartitionAssignor assignor;
     private final AssignmentMemo assignments;
     private final Backoff backoff;
@@ -143,7 +143,7 @@ public final class GroupMember implements Closeable {
     private final RebalanceRecord record = new RebalanceRecord();
     private final PreviousOwnerWait previousOwners;
     private final MemberRegistrar registrar;
-    private final PartitionHandover handover;
+    private final OwnershipChanges changes;
     /** Handed over by a previous process with the session this member starts in: adopted on registering. */
     private SessionOwnership adoptable;
 
@@ -173,7 +173,6 @@ public final class GroupMember implements Closeable {
         this.client = client.newWatcherRemoveCuratorFramework();
         this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"));
         this.topicMetadata = Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null");
-        this.listener = Objects.requireNonNull(listener, "listener cannot be null");
         this.backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
         this.lease = new SessionLease(client, config.leaseMargin());
         this.fence = new OwnershipFence(lease);
@@ -181,7 +180,8 @@ public final class GroupMember implements Closeable {
         this.viewReader = new GroupViewReader(config, this.topicMetadata, onChange);
         this.ledger = new OwnedPartitions(registry.owners(), group);
         this.previousOwners = new PreviousOwnerWait(registry, group, () -> request(OWNER_LET_GO));
-        this.handover = new PartitionHandover(me, fence, this.listener, ledger, registry.znodes());
+        this.changes = new OwnershipChanges(me, fence, Objects.requireNonNull(listener, "listener cannot be null"), ledger,
+                registry.znodes(), this::publishHealth);
         this.registrar = new MemberRegistrar(registry, config, assignor, this.topicMetadata, this::staleRegistrationWait);
         this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = daemon("zkgroups-member-" + me).newThread(runnable);
@@ -492,11 +492,7 @@ public final class GroupMember implements Closeable {
             throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
                     + " ended during the rebalance");
         }
-        ledger.add(toClaim);
-        fence.grant(toClaim, registeredSession);
-        if (!toClaim.isEmpty()) {
-            listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(toClaim.keySet())));
-        }
+        changes.gain(toClaim, registeredSession);
         succeeded(view);
     }
 
@@ -543,13 +539,8 @@ public final class GroupMember implements Closeable {
         }
         SortedMap<TopicAndPartition, ThreadId> held = kept.get();
         registeredIn(session); // owner znodes of the session that were not handed over go to the next release
-        ledger.add(held);
-        fence.grant(held, session);
         LOG.info("[{}] resumed session 0x{}: kept registration and partitions {}", me, Long.toHexString(session), held.keySet());
-        if (!held.isEmpty()) {
-            listener.onAssigned(Collections.unmodifiableSet(new TreeSet<>(held.keySet())));
-        }
-        publishHealth();
+        changes.gain(held, session);
         return true;
     }
 
@@ -579,19 +570,10 @@ public final class GroupMember implements Closeable {
     private void revokeMovedAway(Map<TopicAndPartition, ThreadId> target) {
         Set<TopicAndPartition> moving = ledger.movedAway(target);
         if (!moving.isEmpty()) {
-            handOver(Collections.unmodifiableSet(moving)); // commit happens here, before the release
-            forget(moving);
+            letGo(moving); // the commit happens here, before the release
         }
     }
 
-    /**
-     * Stops reporting {@code partitions} as owned, before their owner znodes go: from the moment a znode is
-     * deleted another member may claim it, and {@link #health()} must never show both as owners.
-     */
-    private void forget(Set<TopicAndPartition> partitions) {
-        ledger.forget(partitions);
-        publishHealth();
-    }
 
     /** Waits for the holders of a claim that collided to let go (see {@link PreviousOwnerWait#awaitHolders}). */
     private void waitForOwners(ClaimConflictException conflict, GroupView view, PreviousOwnerWait.OwnerWait armed) {
@@ -639,8 +621,7 @@ public final class GroupMember implements Closeable {
         record.error(error);
         if (!ledger.isEmpty()) {
             Set<TopicAndPartition> mine = ledger.ownedCopy();
-            handOver(mine);
-            forget(mine);
+            letGo(mine);
         }
         try {
             ledger.releaseHandedOver();
@@ -653,9 +634,9 @@ public final class GroupMember implements Closeable {
         setState(MemberState.REFUSED);
     }
 
-    /** Tells the listener to stop using {@code partitions} (see {@link PartitionHandover#handOver}). */
-    private boolean handOver(Set<TopicAndPartition> partitions) {
-        return handover.handOver(partitions, canDeliver());
+    /** Tells the listener to stop using {@code partitions} (see {@link OwnershipChanges#letGo}). */
+    private boolean letGo(Set<TopicAndPartition> partitions) {
+        return changes.letGo(partitions, canDeliver());
     }
 
     /** Everything owned may belong to someone else now: report it lost, without committing. */
@@ -664,15 +645,7 @@ public final class GroupMember implements Closeable {
         previousOwners.clearAwaited();
         // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
         // client on the new session may have left some there; the release reads them and deletes only ours
-        if (!ledger.isEmpty()) {
-            Set<TopicAndPartition> lost = ledger.ownedCopy();
-            ledger.toRelease(lost); // if the session lives on after all, its owner znodes must not block others
-            fence.withdraw(lost);
-            ledger.clear();
-            publishHealth();
-            LOG.warn("[{}] session lost: partitions {} are no longer ours", me, lost);
-            listener.onLost(lost);
-        }
+        changes.loseAll();
     }
 
     // --- connection state -------------------------------------------------------------------------------
@@ -760,7 +733,7 @@ public final class GroupMember implements Closeable {
     }
 
     private Optional<SessionOwnership> releaseForHandOff() {
-        Optional<SessionOwnership> result = handover.releaseForHandOff(registeredSession);
+        Optional<SessionOwnership> result = changes.releaseForHandOff(registeredSession);
         registeredSession = 0;
         ownershipSession = 0;
         return result;
@@ -784,8 +757,7 @@ public final class GroupMember implements Closeable {
         try {
             if (!ledger.isEmpty()) {
                 Set<TopicAndPartition> mine = ledger.ownedCopy();
-                boolean revoked = handOver(mine);
-                forget(mine);
+                boolean revoked = letGo(mine);
                 if (!revoked) {
                     ledger.keepUntilSessionEnds(mine); // as before: a lost partition's znode is left to the session's end
                 }

@@ -3,6 +3,7 @@ package io.zkgroups.rebalancer.group;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.Set;
+import java.util.SortedMap;
 
 /**
  * What a {@link GroupMember} tells its owner about partition ownership. Calls come one at a time from the
@@ -24,8 +25,11 @@ public interface MembershipListener {
      */
     void onLost(Set<TopicAndPartition> partitions);
 
-    /** {@code partitions} are now owned by this member (owner znodes created); read their offsets here. */
-    void onAssigned(Set<TopicAndPartition> partitions);
+    /**
+     * The partitions of {@code grants} are now owned by this member (owner znodes created) under the fence's grants
+     * given: read their offsets here, and hand records out under each grant's epoch.
+     */
+    void onAssigned(SortedMap<TopicAndPartition, OwnershipFence.Grant> grants);
 
     /** A listener that does nothing, for members that only hold ownership. */
     MembershipListener NONE = new MembershipListener() {
@@ -38,7 +42,7 @@ public interface MembershipListener {
         }
 
         @Override
-        public void onAssigned(Set<TopicAndPartition> partitions) {
+        public void onAssigned(SortedMap<TopicAndPartition, OwnershipFence.Grant> grants) {
         }
     };
 }

@@ -163,9 +163,9 @@ class FrozenMemberIT {
                         }
 
                         @Override
-                        public void onAssigned(Set<TopicAndPartition> partitions) {
-                            events.add("assigned " + partitions);
-                            tracked.onAssigned(partitions);
+                        public void onAssigned(java.util.SortedMap<TopicAndPartition, OwnershipFence.Grant> grants) {
+                            events.add("assigned " + grants.keySet());
+                            tracked.onAssigned(grants);
                         }
                     });
             group.members.put(id, slow);

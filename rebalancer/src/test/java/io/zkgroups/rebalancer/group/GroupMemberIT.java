@@ -308,8 +308,8 @@ class GroupMemberIT {
                         }
 
                         @Override
-                        public void onAssigned(java.util.Set<TopicAndPartition> partitions) {
-                            events.add("assigned " + partitions.size());
+                        public void onAssigned(java.util.SortedMap<TopicAndPartition, OwnershipFence.Grant> grants) {
+                            events.add("assigned " + grants.size());
                         }
                     });
             member.start();

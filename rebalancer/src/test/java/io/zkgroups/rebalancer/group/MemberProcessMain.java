@@ -95,9 +95,9 @@ public final class MemberProcessMain {
             }
 
             @Override
-            public void onAssigned(Set<TopicAndPartition> partitions) {
-                out.println("ASSIGNED " + hex(currentSession(client)) + " " + System.nanoTime() + " " + text(partitions));
-                mine.addAll(partitions);
+            public void onAssigned(java.util.SortedMap<TopicAndPartition, OwnershipFence.Grant> grants) {
+                out.println("ASSIGNED " + hex(currentSession(client)) + " " + System.nanoTime() + " " + text(grants.keySet()));
+                mine.addAll(grants.keySet());
             }
         };
         GroupMemberConfig config = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),

@@ -40,8 +40,8 @@ final class OwnershipTracker {
             }
 
             @Override
-            public void onAssigned(Set<TopicAndPartition> partitions) {
-                take(member, session.getAsLong(), partitions);
+            public void onAssigned(java.util.SortedMap<TopicAndPartition, OwnershipFence.Grant> grants) {
+                take(member, session.getAsLong(), grants.keySet());
             }
         };
     }
