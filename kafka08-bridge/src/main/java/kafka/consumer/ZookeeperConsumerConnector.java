@@ -83,6 +83,8 @@ public class ZookeeperConsumerConnector {
                 for (int i = 0; i < count; i++) {
                     StreamChannel channel = newChannel(created);
                     perTopic.add(channel);
+                    String threadId = consumerIdString() + "-" + i;
+                    consumer.legacyMBeans().ifPresent(mbeans -> mbeans.streamQueue(topic, threadId, channel::queuedChunks));
                     topicStreams.add(new KafkaStream<>(channel, keyDecoder, valueDecoder, config.clientId()));
                 }
                 channels.put(topic, perTopic);

@@ -4,7 +4,10 @@ import io.zkgroups.rebalancer.group.GroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
 import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.JmxReporter;
 import org.apache.kafka.common.metrics.KafkaMetricsContext;
@@ -27,7 +30,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -128,7 +131,8 @@ public final class ConsumerMetrics implements Closeable {
         registry.addMetric(zkgroups("malformed-members", "Registrations of other members that cannot be read (left out of the assignment)"),
                 (Measurable) (config, now) -> health == null ? 0 : health.malformedMembers().size());
 
-        this.legacy = legacyMBeans ? new LegacyMBeans(clientId, groupId, () -> maxLag(fetcherMetrics.get())) : null;
+        this.legacy = legacyMBeans ? new LegacyMBeans(clientId, groupId, () -> maxLag(fetcherMetrics.get()),
+                tp -> partitionLag(fetcherMetrics.get(), tp)) : null;
     }
 
     private MetricName coordinator(String name, String description) {
@@ -178,11 +182,7 @@ public final class ConsumerMetrics implements Closeable {
             sessionsLost.record(1, nowMillis);
         }
         if (legacy != null) {
-            Map<String, Integer> byTopic = new TreeMap<>();
-            for (TopicAndPartition tp : now.owned()) {
-                byTopic.merge(tp.topic(), 1, Integer::sum);
-            }
-            legacy.owned(byTopic);
+            legacy.owned(now.owned());
         }
     }
 
@@ -221,6 +221,42 @@ public final class ConsumerMetrics implements Closeable {
     /** A revocation timed out and was released without a commit. */
     public void revokeTimedOut() {
         revokeTimeouts.record();
+    }
+
+    // --- records ----------------------------------------------------------------------------------------------
+
+    /** {@code records} go to the application: 0.8's per-topic message and byte meters. */
+    public void delivered(ConsumerRecords<?, ?> records) {
+        if (legacy == null || records.isEmpty()) {
+            return;
+        }
+        for (TopicPartition tp : records.partitions()) {
+            long bytes = 0;
+            List<? extends ConsumerRecord<?, ?>> batch = records.records(tp);
+            for (ConsumerRecord<?, ?> r : batch) {
+                bytes += Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
+            }
+            legacy.consumed(tp.topic(), batch.size(), bytes);
+        }
+    }
+
+    /** The 0.8.2.2 MBeans, for the 0.8 API's own (its streams' queues); empty when turned off. */
+    public Optional<LegacyMBeans> legacyMBeans() {
+        return Optional.ofNullable(legacy);
+    }
+
+    /** 0.8's {@code ConsumerLag} of {@code tp}: the fetcher's {@code records-lag} of it, -1 before its first fetch. */
+    static long partitionLag(Map<MetricName, ? extends Metric> fetcher, TopicAndPartition tp) {
+        String partition = Integer.toString(tp.partition());
+        for (Map.Entry<MetricName, ? extends Metric> e : fetcher.entrySet()) {
+            MetricName name = e.getKey();
+            if (name.name().equals("records-lag") && name.group().equals(FETCH_GROUP)
+                    && partition.equals(name.tags().get("partition")) && tp.topic().equals(name.tags().get("topic"))) {
+                Object value = e.getValue().metricValue();
+                return value instanceof Number n && !Double.isNaN(n.doubleValue()) ? (long) n.doubleValue() : -1;
+            }
+        }
+        return -1;
     }
 
     /** 0.8's {@code MaxLag}: the largest current lag (records) of a partition the fetcher reads, 0 when none. */
