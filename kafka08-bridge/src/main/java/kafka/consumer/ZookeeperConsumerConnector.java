@@ -83,7 +83,7 @@ public class ZookeeperConsumerConnector {
                 for (int i = 0; i < count; i++) {
                     StreamChannel channel = newChannel(created);
                     perTopic.add(channel);
-                    String threadId = consumerIdString() + "-" + i;
+                    String threadId = Integer.toString(i); // 0.8.2.2's threadId key: the stream's number
                     consumer.legacyMBeans().ifPresent(mbeans -> mbeans.streamQueue(topic, threadId, channel::queuedChunks));
                     topicStreams.add(new KafkaStream<>(channel, keyDecoder, valueDecoder, config.clientId()));
                 }

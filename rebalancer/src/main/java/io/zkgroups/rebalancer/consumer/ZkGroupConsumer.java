@@ -175,7 +175,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                     : new KafkaTopicMetadata(adminClient, config.metadataRefresh(), Duration.ofSeconds(30));
             KafkaConsumer<K, V> fetcherRef = inner;
             consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
-                    fetcherRef::metrics);
+                    fetcherRef::metrics, new RegisteredBrokers(registry));
             this.metrics = consumerMetrics;
             this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
             this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, inner, offsets, consumerMetrics);

@@ -2,8 +2,8 @@ package io.zkgroups.rebalancer.metrics;
 
 import io.zkgroups.rebalancer.group.GroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
+import io.zkgroups.rebalancer.metrics.legacy.BrokerAddress;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
-import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.Metric;
@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -56,7 +57,9 @@ public final class ConsumerMetrics implements Closeable {
 
     public static final String COORDINATOR_GROUP = "consumer-coordinator-metrics";
     public static final String ZKGROUPS_GROUP = "zkgroups-consumer-metrics";
-    private static final String FETCH_GROUP = "consumer-fetch-manager-metrics";
+
+    /** A 0.8 (magic 0) message's bytes besides its key and value, in a message set. */
+    static final int MESSAGE_OVERHEAD_V0 = 8 + 4 + 4 + 1 + 1 + 4 + 4;
 
     /** An offset store, for the per-store commit counts. */
     public enum Store { ZOOKEEPER, KAFKA }
@@ -78,11 +81,13 @@ public final class ConsumerMetrics implements Closeable {
     private volatile MemberHealth health;
 
     /**
-     * @param fetcherMetrics the inner fetcher's metrics (for 0.8's {@code MaxLag}: the largest {@code records-lag})
      * @param legacyMBeans   whether to register the 0.8.2.2 MBeans too
+     * @param fetcherMetrics the inner fetcher's metrics (what 0.8's lag and per-broker MBeans are read from)
+     * @param brokers        a broker id's address, for 0.8's per-broker MBeans
      */
     public ConsumerMetrics(String clientId, String groupId, boolean legacyMBeans,
-                           Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics) {
+                           Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics,
+                           IntFunction<Optional<BrokerAddress>> brokers) {
         this.tags = Map.of("client-id", clientId);
         JmxReporter jmx = new JmxReporter();
         // the registry's own metric count would share its MBean name with the fetcher's
@@ -131,8 +136,7 @@ public final class ConsumerMetrics implements Closeable {
         registry.addMetric(zkgroups("malformed-members", "Registrations of other members that cannot be read (left out of the assignment)"),
                 (Measurable) (config, now) -> health == null ? 0 : health.malformedMembers().size());
 
-        this.legacy = legacyMBeans ? new LegacyMBeans(clientId, groupId, () -> maxLag(fetcherMetrics.get()),
-                tp -> partitionLag(fetcherMetrics.get(), tp)) : null;
+        this.legacy = legacyMBeans ? new LegacyMBeans(clientId, groupId, fetcherMetrics, brokers) : null;
     }
 
     private MetricName coordinator(String name, String description) {
@@ -225,14 +229,18 @@ public final class ConsumerMetrics implements Closeable {
 
     // --- records ----------------------------------------------------------------------------------------------
 
-    /** {@code records} go to the application: 0.8's per-topic message and byte meters. */
+    /**
+     * {@code records} go to the application: 0.8's per-topic message and byte meters. Bytes are counted as 0.8.2.2
+     * counted the message sets it fetched: each message's key and value and its {@value #MESSAGE_OVERHEAD_V0} bytes of
+     * offset, size, crc, magic, attributes and key and value lengths.
+     */
     public void delivered(ConsumerRecords<?, ?> records) {
         if (legacy == null || records.isEmpty()) {
             return;
         }
         for (TopicPartition tp : records.partitions()) {
-            long bytes = 0;
             List<? extends ConsumerRecord<?, ?>> batch = records.records(tp);
+            long bytes = (long) MESSAGE_OVERHEAD_V0 * batch.size();
             for (ConsumerRecord<?, ?> r : batch) {
                 bytes += Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
             }
@@ -243,35 +251,6 @@ public final class ConsumerMetrics implements Closeable {
     /** The 0.8.2.2 MBeans, for the 0.8 API's own (its streams' queues); empty when turned off. */
     public Optional<LegacyMBeans> legacyMBeans() {
         return Optional.ofNullable(legacy);
-    }
-
-    /** 0.8's {@code ConsumerLag} of {@code tp}: the fetcher's {@code records-lag} of it, -1 before its first fetch. */
-    static long partitionLag(Map<MetricName, ? extends Metric> fetcher, TopicAndPartition tp) {
-        String partition = Integer.toString(tp.partition());
-        for (Map.Entry<MetricName, ? extends Metric> e : fetcher.entrySet()) {
-            MetricName name = e.getKey();
-            if (name.name().equals("records-lag") && name.group().equals(FETCH_GROUP)
-                    && partition.equals(name.tags().get("partition")) && tp.topic().equals(name.tags().get("topic"))) {
-                Object value = e.getValue().metricValue();
-                return value instanceof Number n && !Double.isNaN(n.doubleValue()) ? (long) n.doubleValue() : -1;
-            }
-        }
-        return -1;
-    }
-
-    /** 0.8's {@code MaxLag}: the largest current lag (records) of a partition the fetcher reads, 0 when none. */
-    static long maxLag(Map<MetricName, ? extends Metric> fetcher) {
-        double max = 0;
-        for (Map.Entry<MetricName, ? extends Metric> e : fetcher.entrySet()) {
-            MetricName name = e.getKey();
-            if (name.name().equals("records-lag") && name.group().equals(FETCH_GROUP) && name.tags().containsKey("partition")) {
-                Object value = e.getValue().metricValue();
-                if (value instanceof Number n && !Double.isNaN(n.doubleValue())) {
-                    max = Math.max(max, n.doubleValue());
-                }
-            }
-        }
-        return (long) max;
     }
 
     @Override

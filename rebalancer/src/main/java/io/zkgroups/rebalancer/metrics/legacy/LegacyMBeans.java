@@ -2,14 +2,19 @@ package io.zkgroups.rebalancer.metrics.legacy;
 
 import io.zkgroups.registry.model.TopicAndPartition;
 
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+
 import javax.management.ObjectName;
 import java.io.Closeable;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 
 /**
  * The MBeans that kafka_2.10:0.8.2.2's high-level consumer registers and that dashboards and alerts are built on, under
@@ -22,6 +27,8 @@ import java.util.function.ToLongFunction;
  * kafka.consumer:type=ZookeeperConsumerConnector,name=OwnedPartitionsCount,clientId=C,groupId=G,topic=T  gauge, per owned topic
  * kafka.consumer:type=ZookeeperConsumerConnector,name=FetchQueueSize,clientId=C,topic=T,threadId=TID     gauge, per stream (0.8 API)
  * kafka.consumer:type=ConsumerFetcherManager,name=MaxLag,clientId=C                          gauge
+ * kafka.consumer:type=ConsumerFetcherManager,name=MinFetchRate,clientId=C                    gauge
+ * kafka.server:type=FetcherStats,name=RequestsPerSec|BytesPerSec,clientId=C,brokerHost=H,brokerPort=P  meters, per broker
  * kafka.server:type=FetcherLagMetrics,name=ConsumerLag,clientId=C,topic=T,partition=P         gauge, per owned partition
  * kafka.consumer:type=ConsumerTopicMetrics,name=MessagesPerSec|BytesPerSec,clientId=C[,topic=T]  meters ("messages", "bytes")
  * kafka.common:type=AppInfo,name=Version                                                      gauge, once per JVM
@@ -33,6 +40,7 @@ import java.util.function.ToLongFunction;
 public final class LegacyMBeans implements Closeable {
 
     private static final String CONNECTOR = "kafka.consumer:type=ZookeeperConsumerConnector";
+    private static final String FETCHER_MANAGER = "kafka.consumer:type=ConsumerFetcherManager";
 
     private final MBeanRegistrations registrations;
     private final String clientId;
@@ -42,26 +50,36 @@ public final class LegacyMBeans implements Closeable {
     private final LegacyMeter kafkaCommits = new LegacyMeter("commits");
     private final PartitionLagGauges lagGauges;
     private final TopicThroughput throughput;
+    private final FetcherStats fetcherStats;
+    private final ScheduledFuture<?> sampling;
     private final Map<String, ObjectName> topicGauges = new TreeMap<>();
     private volatile Map<String, Integer> ownedByTopic = Map.of();
 
     /**
-     * Registers the MBeans; {@code maxLag} is read when JMX asks for {@code MaxLag}, {@code lag} for a partition's
-     * {@code ConsumerLag} (-1 while unknown).
+     * Registers the MBeans.
+     *
+     * @param fetcherMetrics the fetch client's metrics: lags are read from them when JMX asks, per-broker totals at
+     *                       each tick
+     * @param brokers        a broker id's address, empty when unknown
      */
-    public LegacyMBeans(String clientId, String groupId, Supplier<Long> maxLag, ToLongFunction<TopicAndPartition> lag) {
+    public LegacyMBeans(String clientId, String groupId, Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics,
+                        IntFunction<Optional<BrokerAddress>> brokers) {
         this.registrations = new MBeanRegistrations(clientId);
         this.clientId = clientId;
         this.groupId = groupId;
+        this.fetcherStats = new FetcherStats(registrations, clientId, fetcherMetrics, brokers);
         registrations.register(CONNECTOR + ",name=RebalanceRateAndTime,clientId=" + clientId, rebalances);
         registrations.register(CONNECTOR + ",name=ZooKeeperCommitsPerSec,clientId=" + clientId, zooKeeperCommits);
         registrations.register(CONNECTOR + ",name=KafkaCommitsPerSec,clientId=" + clientId, kafkaCommits);
         registrations.register(ownedName(null),
                 new LegacyGauge(() -> ownedByTopic.values().stream().mapToInt(Integer::intValue).sum()));
-        registrations.register("kafka.consumer:type=ConsumerFetcherManager,name=MaxLag,clientId=" + clientId,
-                new LegacyGauge(maxLag));
-        this.lagGauges = new PartitionLagGauges(registrations, clientId, lag);
+        registrations.register(FETCHER_MANAGER + ",name=MaxLag,clientId=" + clientId,
+                new LegacyGauge(() -> FetcherLag.max(fetcherMetrics.get())));
+        registrations.register(FETCHER_MANAGER + ",name=MinFetchRate,clientId=" + clientId,
+                new LegacyGauge(fetcherStats::minFetchRate));
+        this.lagGauges = new PartitionLagGauges(registrations, clientId, tp -> FetcherLag.of(fetcherMetrics.get(), tp));
         this.throughput = new TopicThroughput(registrations, clientId);
+        this.sampling = SamplingTicker.every(fetcherStats::sample);
         AppInfo.registerOnce();
     }
 
@@ -80,7 +98,7 @@ public final class LegacyMBeans implements Closeable {
         kafkaCommits.mark(partitions);
     }
 
-    /** {@code messages} records of {@code topic}, of {@code bytes} keys and values, were consumed. */
+    /** {@code messages} records of {@code topic}, {@code bytes} in 0.8's message format, were consumed. */
     public void consumed(String topic, long messages, long bytes) {
         throughput.consumed(topic, messages, bytes);
     }
@@ -123,6 +141,7 @@ public final class LegacyMBeans implements Closeable {
     /** Unregisters every MBean this instance registered (AppInfo stays, as in 0.8.2.2). */
     @Override
     public synchronized void close() {
+        sampling.cancel(false);
         registrations.unregisterAll();
         topicGauges.clear();
     }
