@@ -33,10 +33,15 @@ final class FetcherStats {
 
     /** One broker's meters and the totals last marked into them. */
     private static final class Broker {
-        final LegacyMeter requests = new LegacyMeter("requests");
-        final LegacyMeter bytes = new LegacyMeter("bytes");
+        final LegacyMeter requests;
+        final LegacyMeter bytes;
         long requestsSeen;
         long bytesSeen;
+
+        Broker(LegacyMeter requests, LegacyMeter bytes) {
+            this.requests = requests;
+            this.bytes = bytes;
+        }
     }
 
     /** @param brokers a broker id's address, empty when it is not known (then tried again at the next tick) */
@@ -86,10 +91,9 @@ final class FetcherStats {
         if (address.isEmpty()) {
             return null;
         }
-        Broker broker = new Broker();
         String keys = ",clientId=" + clientId + ",brokerHost=" + address.get().host() + ",brokerPort=" + address.get().port();
-        registrations.register(TYPE + ",name=BytesPerSec" + keys, broker.bytes);
-        registrations.register(TYPE + ",name=RequestsPerSec" + keys, broker.requests);
+        Broker broker = new Broker(registrations.meter(TYPE + ",name=RequestsPerSec" + keys, new LegacyMeter("requests")),
+                registrations.meter(TYPE + ",name=BytesPerSec" + keys, new LegacyMeter("bytes")));
         byNode.put(node, broker);
         return broker;
     }

@@ -34,8 +34,7 @@ import java.util.function.Supplier;
  * kafka.common:type=AppInfo,name=Version                                                      gauge, once per JVM
  * </pre>
  * Like 0.8.2.2, the per-topic ownership gauge exists while the consumer owns partitions of the topic, the lag gauge
- * while it owns the partition. A name already registered in this JVM (two consumers with one client id) is left to
- * its first owner, with a warning.
+ * while it owns the partition. Two consumers with one client id share the names ({@link MBeanRegistrations}).
  */
 public final class LegacyMBeans implements Closeable {
 
@@ -45,9 +44,9 @@ public final class LegacyMBeans implements Closeable {
     private final MBeanRegistrations registrations;
     private final String clientId;
     private final String groupId;
-    private final LegacyTimer rebalances = new LegacyTimer("calls");
-    private final LegacyMeter zooKeeperCommits = new LegacyMeter("commits");
-    private final LegacyMeter kafkaCommits = new LegacyMeter("commits");
+    private final LegacyTimer rebalances;
+    private final LegacyMeter zooKeeperCommits;
+    private final LegacyMeter kafkaCommits;
     private final PartitionLagGauges lagGauges;
     private final TopicThroughput throughput;
     private final FetcherStats fetcherStats;
@@ -68,9 +67,12 @@ public final class LegacyMBeans implements Closeable {
         this.clientId = clientId;
         this.groupId = groupId;
         this.fetcherStats = new FetcherStats(registrations, clientId, fetcherMetrics, brokers);
-        registrations.register(CONNECTOR + ",name=RebalanceRateAndTime,clientId=" + clientId, rebalances);
-        registrations.register(CONNECTOR + ",name=ZooKeeperCommitsPerSec,clientId=" + clientId, zooKeeperCommits);
-        registrations.register(CONNECTOR + ",name=KafkaCommitsPerSec,clientId=" + clientId, kafkaCommits);
+        this.rebalances = registrations.meter(CONNECTOR + ",name=RebalanceRateAndTime,clientId=" + clientId,
+                new LegacyTimer("calls"));
+        this.zooKeeperCommits = registrations.meter(CONNECTOR + ",name=ZooKeeperCommitsPerSec,clientId=" + clientId,
+                new LegacyMeter("commits"));
+        this.kafkaCommits = registrations.meter(CONNECTOR + ",name=KafkaCommitsPerSec,clientId=" + clientId,
+                new LegacyMeter("commits"));
         registrations.register(ownedName(null),
                 new LegacyGauge(() -> ownedByTopic.values().stream().mapToInt(Integer::intValue).sum()));
         registrations.register(FETCHER_MANAGER + ",name=MaxLag,clientId=" + clientId,

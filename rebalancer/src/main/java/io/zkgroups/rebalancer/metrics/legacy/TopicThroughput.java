@@ -31,10 +31,9 @@ final class TopicThroughput {
     }
 
     private Meters register(String topicKey) {
-        Meters meters = new Meters(new LegacyMeter("messages"), new LegacyMeter("bytes"));
-        registrations.register(TYPE + ",name=MessagesPerSec,clientId=" + clientId + topicKey, meters.messages());
-        registrations.register(TYPE + ",name=BytesPerSec,clientId=" + clientId + topicKey, meters.bytes());
-        return meters;
+        return new Meters(
+                registrations.meter(TYPE + ",name=MessagesPerSec,clientId=" + clientId + topicKey, new LegacyMeter("messages")),
+                registrations.meter(TYPE + ",name=BytesPerSec,clientId=" + clientId + topicKey, new LegacyMeter("bytes")));
     }
 
     /** {@code messages} records of {@code topic}, {@code bytes} in size, were consumed. */
