@@ -4,10 +4,8 @@ import io.zkgroups.rebalancer.group.GroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.metrics.legacy.BrokerAddress;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.JmxReporter;
 import org.apache.kafka.common.metrics.KafkaMetricsContext;
@@ -57,9 +55,6 @@ public final class ConsumerMetrics implements Closeable {
 
     public static final String COORDINATOR_GROUP = "consumer-coordinator-metrics";
     public static final String ZKGROUPS_GROUP = "zkgroups-consumer-metrics";
-
-    /** A 0.8 (magic 0) message's bytes besides its key and value, in a message set. */
-    static final int MESSAGE_OVERHEAD_V0 = 8 + 4 + 4 + 1 + 1 + 4 + 4;
 
     /** An offset store, for the per-store commit counts. */
     public enum Store { ZOOKEEPER, KAFKA }
@@ -229,22 +224,10 @@ public final class ConsumerMetrics implements Closeable {
 
     // --- records ----------------------------------------------------------------------------------------------
 
-    /**
-     * {@code records} go to the application: 0.8's per-topic message and byte meters. Bytes are counted as 0.8.2.2
-     * counted the message sets it fetched: each message's key and value and its {@value #MESSAGE_OVERHEAD_V0} bytes of
-     * offset, size, crc, magic, attributes and key and value lengths.
-     */
+    /** {@code records} go to the application: 0.8's per-topic message and byte meters. */
     public void delivered(ConsumerRecords<?, ?> records) {
-        if (legacy == null || records.isEmpty()) {
-            return;
-        }
-        for (TopicPartition tp : records.partitions()) {
-            List<? extends ConsumerRecord<?, ?>> batch = records.records(tp);
-            long bytes = (long) MESSAGE_OVERHEAD_V0 * batch.size();
-            for (ConsumerRecord<?, ?> r : batch) {
-                bytes += Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
-            }
-            legacy.consumed(tp.topic(), batch.size(), bytes);
+        if (legacy != null && !records.isEmpty()) {
+            legacy.delivered(records);
         }
     }
 

@@ -2,11 +2,15 @@ package io.zkgroups.rebalancer.metrics.legacy;
 
 import io.zkgroups.registry.model.TopicAndPartition;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
 
 import javax.management.ObjectName;
 import java.io.Closeable;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -100,9 +104,12 @@ public final class LegacyMBeans implements Closeable {
         kafkaCommits.mark(partitions);
     }
 
-    /** {@code messages} records of {@code topic}, {@code bytes} in 0.8's message format, were consumed. */
-    public void consumed(String topic, long messages, long bytes) {
-        throughput.consumed(topic, messages, bytes);
+    /** {@code records} were consumed: the topics' message and byte meters. */
+    public void delivered(ConsumerRecords<?, ?> records) {
+        for (TopicPartition tp : records.partitions()) {
+            List<? extends ConsumerRecord<?, ?>> batch = records.records(tp);
+            throughput.consumed(tp.topic(), batch.size(), TopicThroughput.messageSetBytes(batch));
+        }
     }
 
     /** One stream of the 0.8 API: {@code FetchQueueSize} of {@code topic}, {@code threadId}, until close. */

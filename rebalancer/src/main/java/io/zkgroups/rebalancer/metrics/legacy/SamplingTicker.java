@@ -1,5 +1,8 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -12,6 +15,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class SamplingTicker {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SamplingTicker.class);
+
     private static final ScheduledExecutorService EXECUTOR = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "zkgroups-legacy-metrics");
         thread.setDaemon(true);
@@ -21,8 +26,18 @@ final class SamplingTicker {
     private SamplingTicker() {
     }
 
-    /** Runs {@code sample} every tick until the returned future is cancelled. */
+    /**
+     * Runs {@code sample} every tick until the returned future is cancelled. A sample that throws is logged and the
+     * next one runs (an executor would otherwise drop the task silently).
+     */
     static ScheduledFuture<?> every(Runnable sample) {
-        return EXECUTOR.scheduleAtFixedRate(sample, Ewma.TICK_NANOS, Ewma.TICK_NANOS, TimeUnit.NANOSECONDS);
+        Runnable guarded = () -> {
+            try {
+                sample.run();
+            } catch (RuntimeException e) {
+                LOG.debug("0.8 metrics sample failed; the next tick tries again", e);
+            }
+        };
+        return EXECUTOR.scheduleAtFixedRate(guarded, Ewma.TICK_NANOS, Ewma.TICK_NANOS, TimeUnit.NANOSECONDS);
     }
 }

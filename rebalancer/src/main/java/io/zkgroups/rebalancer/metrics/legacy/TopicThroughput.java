@@ -1,5 +1,8 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,6 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 final class TopicThroughput {
 
     private static final String TYPE = "kafka.consumer:type=ConsumerTopicMetrics";
+    /** A 0.8 (magic 0) message's bytes besides its key and value in a message set: offset, size, crc, magic,
+     *  attributes, key length, value length. */
+    static final int MESSAGE_OVERHEAD_V0 = 8 + 4 + 4 + 1 + 1 + 4 + 4;
 
     private final MBeanRegistrations registrations;
     private final String clientId;
@@ -34,6 +40,18 @@ final class TopicThroughput {
         return new Meters(
                 registrations.meter(TYPE + ",name=MessagesPerSec,clientId=" + clientId + topicKey, new LegacyMeter("messages")),
                 registrations.meter(TYPE + ",name=BytesPerSec,clientId=" + clientId + topicKey, new LegacyMeter("bytes")));
+    }
+
+    /**
+     * What 0.8.2.2's {@code BytesPerSec} counts of {@code records}: the size of the message set they make in 0.8's
+     * format (uncompressed).
+     */
+    static long messageSetBytes(List<? extends ConsumerRecord<?, ?>> records) {
+        long bytes = (long) MESSAGE_OVERHEAD_V0 * records.size();
+        for (ConsumerRecord<?, ?> r : records) {
+            bytes += Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
+        }
+        return bytes;
     }
 
     /** {@code messages} records of {@code topic}, {@code bytes} in size, were consumed. */

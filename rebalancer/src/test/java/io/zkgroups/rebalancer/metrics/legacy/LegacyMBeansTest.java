@@ -1,12 +1,18 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
 import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -46,15 +52,24 @@ class LegacyMBeansTest {
         assertThat(names(lag)).isEmpty();
     }
 
+    private static ConsumerRecord<byte[], byte[]> record(String topic, int keySize, int valueSize) {
+        return new ConsumerRecord<>(topic, 0, 0, 0L, TimestampType.CREATE_TIME, keySize, valueSize, null, null,
+                new RecordHeaders(), Optional.empty());
+    }
+
     @Test
-    void throughputMetersCountEachTopicAndAll() throws Exception {
-        mbeans.consumed("a", 3, 120);
-        mbeans.consumed("b", 2, 80);
-        mbeans.consumed("a", 1, 40);
+    void throughputMetersCountEachTopicAndAllIn08sMessageFormat() throws Exception {
+        // 26 bytes of 0.8 message overhead each; a null key (size -1) adds nothing
+        mbeans.delivered(new ConsumerRecords<>(Map.of(
+                new TopicPartition("a", 0), List.of(record("a", 2, 10), record("a", -1, 4)),
+                new TopicPartition("b", 0), List.of(record("b", 3, 3)))));
+        mbeans.delivered(new ConsumerRecords<>(Map.of(new TopicPartition("a", 0), List.of(record("a", 0, 0)))));
         String type = "kafka.consumer:type=ConsumerTopicMetrics,";
-        assertThat(JMX.getAttribute(new ObjectName(type + "name=MessagesPerSec,clientId=legacy-test"), "Count")).isEqualTo(6L);
-        assertThat(JMX.getAttribute(new ObjectName(type + "name=BytesPerSec,clientId=legacy-test"), "Count")).isEqualTo(240L);
-        assertThat(JMX.getAttribute(new ObjectName(type + "name=MessagesPerSec,clientId=legacy-test,topic=a"), "Count")).isEqualTo(4L);
+        assertThat(JMX.getAttribute(new ObjectName(type + "name=MessagesPerSec,clientId=legacy-test"), "Count")).isEqualTo(4L);
+        assertThat(JMX.getAttribute(new ObjectName(type + "name=BytesPerSec,clientId=legacy-test"), "Count"))
+                .isEqualTo(4 * 26L + 12 + 4 + 6);
+        assertThat(JMX.getAttribute(new ObjectName(type + "name=MessagesPerSec,clientId=legacy-test,topic=a"), "Count")).isEqualTo(3L);
+        assertThat(JMX.getAttribute(new ObjectName(type + "name=BytesPerSec,clientId=legacy-test,topic=b"), "Count")).isEqualTo(32L);
         assertThat(JMX.getAttribute(new ObjectName(type + "name=BytesPerSec,clientId=legacy-test,topic=b"), "EventType")).isEqualTo("bytes");
     }
 
