@@ -104,6 +104,8 @@ class ConsumerMetricsIT {
             assertThat(legacy("KafkaCommitsPerSec,clientId=metrics-a", "Count")).isEqualTo(3L);
             assertThat(legacy("KafkaCommitsPerSec,clientId=metrics-a", "EventType")).isEqualTo("commits");
 
+            assertThat(lagGauges("metrics-a")).containsExactly("ma-0", "ma-1", "mb-0");
+
             // a backlog the fetcher has seen: 0.8's MaxLag
             produce("ma", 2, 50);
             pollUntil(() -> {
@@ -128,6 +130,8 @@ class ConsumerMetricsIT {
                 a.assignment().forEach(tp -> byTopic.merge(tp.topic(), 1, Integer::sum));
                 assertThat(ownedPerTopic("metrics-a")).as("a topic gauge exists exactly while a partition of it is owned")
                         .isEqualTo(byTopic);
+                assertThat(lagGauges("metrics-a")).as("a ConsumerLag gauge exists exactly while its partition is owned")
+                        .isEqualTo(new TreeSet<>(a.assignment().stream().map(tp -> tp.topic() + "-" + tp.partition()).toList()));
 
                 // Micrometer binds them like a KafkaConsumer's
                 SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -249,6 +253,16 @@ class ConsumerMetricsIT {
     private static Object legacyFetcher(String clientId) throws Exception {
         return JMX.getAttribute(new ObjectName("kafka.consumer:type=ConsumerFetcherManager,name=MaxLag,clientId=" + clientId),
                 "Value");
+    }
+
+    /** The partitions ({@code topic-partition}) with a 0.8 {@code ConsumerLag} MBean of {@code clientId}. */
+    private static Set<String> lagGauges(String clientId) throws Exception {
+        Set<String> partitions = new TreeSet<>();
+        for (ObjectName name : JMX.queryNames(new ObjectName(
+                "kafka.server:type=FetcherLagMetrics,name=ConsumerLag,clientId=" + clientId + ",*"), null)) {
+            partitions.add(name.getKeyProperty("topic") + "-" + name.getKeyProperty("partition"));
+        }
+        return partitions;
     }
 
     /** The per-topic {@code OwnedPartitionsCount} MBeans of {@code clientId}, by topic. */
