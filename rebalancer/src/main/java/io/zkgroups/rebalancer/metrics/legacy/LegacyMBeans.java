@@ -1,7 +1,6 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
 import io.zkgroups.registry.model.TopicAndPartition;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.Metric;
