@@ -18,7 +18,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -87,6 +89,7 @@ public class ZookeeperConsumerConnector {
                 }
                 channels.put(topic, perTopic);
                 streams.put(topic, topicStreams);
+                queueGauges(topic, perTopic);
             });
             start(created, (tp, thread) -> pick(channels.get(tp.topic()), tp.topic(), thread));
         }
@@ -112,7 +115,13 @@ public class ZookeeperConsumerConnector {
                 channels.add(channel);
                 streams.add(new KafkaStream<>(channel, keyDecoder, valueDecoder, config.clientId()));
             }
-            start(created, (tp, thread) -> pick(channels, filter.regex(), thread));
+            Set<String> gauged = ConcurrentHashMap.newKeySet();
+            start(created, (tp, thread) -> {
+                if (gauged.add(tp.topic())) {
+                    queueGauges(tp.topic(), channels); // as 0.8.2.2: each matched topic, every stream
+                }
+                return pick(channels, filter.regex(), thread);
+            });
         }
         awaitFirstRebalance(created);
         return streams;
@@ -195,6 +204,15 @@ public class ZookeeperConsumerConnector {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while joining the group", e);
         }
+    }
+
+    /** 0.8.2.2's {@code FetchQueueSize} gauges of {@code topic}'s streams; threadId is the stream's number. */
+    private void queueGauges(String topic, List<StreamChannel> channels) {
+        consumer.legacyMBeans().ifPresent(mbeans -> {
+            for (int i = 0; i < channels.size(); i++) {
+                mbeans.streamQueue(topic, Integer.toString(i), channels.get(i)::queuedChunks);
+            }
+        });
     }
 
     private static StreamChannel pick(List<StreamChannel> channels, String what, int thread) {

@@ -71,6 +71,12 @@ public final class StreamChannel {
         return dropped[0];
     }
 
+    /** Chunks queued now (0.8.2.2's {@code FetchQueueSize}). */
+    public int queuedChunks() {
+        int size = queue.size();
+        return queue.peek() == Chunk.SHUTDOWN ? size - 1 : size;
+    }
+
     /** Ends the stream: whatever is still queued is dropped, then the reader sees the end. */
     public void shutdown() {
         queue.clear();

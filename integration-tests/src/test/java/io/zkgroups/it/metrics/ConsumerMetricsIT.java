@@ -104,6 +104,8 @@ class ConsumerMetricsIT {
             assertThat(legacy("KafkaCommitsPerSec,clientId=metrics-a", "Count")).isEqualTo(3L);
             assertThat(legacy("KafkaCommitsPerSec,clientId=metrics-a", "EventType")).isEqualTo("commits");
 
+            assertThat(lagGauges("metrics-a")).containsExactly("ma-0", "ma-1", "mb-0");
+
             // a backlog the fetcher has seen: 0.8's MaxLag
             produce("ma", 2, 50);
             pollUntil(() -> {
@@ -128,6 +130,8 @@ class ConsumerMetricsIT {
                 a.assignment().forEach(tp -> byTopic.merge(tp.topic(), 1, Integer::sum));
                 assertThat(ownedPerTopic("metrics-a")).as("a topic gauge exists exactly while a partition of it is owned")
                         .isEqualTo(byTopic);
+                assertThat(lagGauges("metrics-a")).as("a ConsumerLag gauge exists exactly while its partition is owned")
+                        .isEqualTo(new TreeSet<>(a.assignment().stream().map(tp -> tp.topic() + "-" + tp.partition()).toList()));
 
                 // Micrometer binds them like a KafkaConsumer's
                 SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -179,7 +183,44 @@ class ConsumerMetricsIT {
                     .noneMatch(n -> "metrics-off".equals(n.getKeyProperty("clientId")));
             assertThat(JMX.queryNames(new ObjectName("kafka.consumer:type=ConsumerFetcherManager,*"), null))
                     .noneMatch(n -> "metrics-off".equals(n.getKeyProperty("clientId")));
+            assertThat(JMX.queryNames(new ObjectName("kafka.server:*"), null))
+                    .noneMatch(n -> "metrics-off".equals(n.getKeyProperty("clientId")));
+            assertThat(JMX.queryNames(new ObjectName("kafka.consumer:type=ConsumerTopicMetrics,*"), null))
+                    .noneMatch(n -> "metrics-off".equals(n.getKeyProperty("clientId")));
         }
+    }
+
+    /** As two 0.8.2.2 connectors with one client.id shared their Yammer metrics: one MBean each, meters counting both. */
+    @Test
+    void twoConsumersWithOneClientIdShareTheLegacyMBeans() throws Exception {
+        servers.broker().createTopic("md", 1);
+        servers.broker().createTopic("me", 1);
+        produce("md", 1, 3);
+        produce("me", 1, 4);
+        Set<ObjectName> before;
+        ObjectName messages = new ObjectName("kafka.consumer:type=ConsumerTopicMetrics,name=MessagesPerSec,clientId=metrics-shared");
+        ObjectName maxLag = new ObjectName("kafka.consumer:type=ConsumerFetcherManager,name=MaxLag,clientId=metrics-shared");
+        try (ZkGroupConsumer<String, String> d = new ZkGroupConsumer<>(props("metrics-d", "metrics-shared"),
+                new StringDeserializer(), new StringDeserializer())) {
+            d.subscribe(List.of("md"));
+            int[] consumed = {0};
+            pollUntil(() -> (consumed[0] += d.poll(Duration.ofMillis(50)).count()) >= 3);
+            before = JMX.queryNames(new ObjectName("kafka.*:clientId=metrics-shared,*"), null);
+            try (ZkGroupConsumer<String, String> e = new ZkGroupConsumer<>(props("metrics-e", "metrics-shared"),
+                    new StringDeserializer(), new StringDeserializer())) {
+                e.subscribe(List.of("me"));
+                int[] more = {0};
+                pollUntil(() -> (more[0] += e.poll(Duration.ofMillis(50)).count()) >= 4);
+                assertThat(JMX.getAttribute(messages, "Count")).as("one meter, marked by both").isEqualTo(7L);
+                Set<ObjectName> both = JMX.queryNames(new ObjectName("kafka.*:clientId=metrics-shared,*"), null);
+                assertThat(both).containsAll(before);
+                assertThat(both).as("the second consumer's own topic has its names")
+                        .anyMatch(n -> "me".equals(n.getKeyProperty("topic")));
+            }
+            assertThat(JMX.isRegistered(messages)).as("still held by the first consumer").isTrue();
+            assertThat(JMX.isRegistered(maxLag)).isTrue();
+        }
+        assertThat(JMX.queryNames(new ObjectName("kafka.*:clientId=metrics-shared,*"), null)).isEmpty();
     }
 
     /** Calls {@code done} until it is true, polling {@code consumers} in between (a revocation waits for a poll). */
@@ -212,6 +253,16 @@ class ConsumerMetricsIT {
     private static Object legacyFetcher(String clientId) throws Exception {
         return JMX.getAttribute(new ObjectName("kafka.consumer:type=ConsumerFetcherManager,name=MaxLag,clientId=" + clientId),
                 "Value");
+    }
+
+    /** The partitions ({@code topic-partition}) with a 0.8 {@code ConsumerLag} MBean of {@code clientId}. */
+    private static Set<String> lagGauges(String clientId) throws Exception {
+        Set<String> partitions = new TreeSet<>();
+        for (ObjectName name : JMX.queryNames(new ObjectName(
+                "kafka.server:type=FetcherLagMetrics,name=ConsumerLag,clientId=" + clientId + ",*"), null)) {
+            partitions.add(name.getKeyProperty("topic") + "-" + name.getKeyProperty("partition"));
+        }
+        return partitions;
     }
 
     /** The per-topic {@code OwnedPartitionsCount} MBeans of {@code clientId}, by topic. */

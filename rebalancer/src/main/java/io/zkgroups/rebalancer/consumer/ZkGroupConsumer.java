@@ -6,6 +6,7 @@ import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.TopicMetadata;
 import io.zkgroups.rebalancer.group.ZkTopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
+import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
@@ -174,7 +175,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                     : new KafkaTopicMetadata(adminClient, config.metadataRefresh(), Duration.ofSeconds(30));
             KafkaConsumer<K, V> fetcherRef = inner;
             consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
-                    fetcherRef::metrics);
+                    fetcherRef::metrics, new RegisteredBrokers(registry));
             this.metrics = consumerMetrics;
             this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
             this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, inner, offsets, consumerMetrics);
@@ -396,6 +397,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 }
                 ConsumerRecords<K, V> records = coordinator.deliverable(fetch(Duration.ofNanos(slice)));
                 if (!records.isEmpty()) {
+                    metrics.delivered(records);
                     return records;
                 }
             } while (System.nanoTime() < deadline);
@@ -723,6 +725,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     public ConsumerId consumerId() {
         return consumerId;
+    }
+
+    /**
+     * The 0.8.2.2 MBeans of this consumer (docs/monitoring.md), for the 0.8 API to add its streams' queues to; empty
+     * with {@code zkgroups.metrics.legacy.mbeans=false}.
+     */
+    public Optional<LegacyMBeans> legacyMBeans() {
+        return metrics.legacyMBeans();
     }
 
     // --- lifecycle --------------------------------------------------------------------------------------------

@@ -2,8 +2,9 @@ package io.zkgroups.rebalancer.metrics;
 
 import io.zkgroups.rebalancer.group.GroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
+import io.zkgroups.rebalancer.metrics.legacy.BrokerAddress;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
-import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.JmxReporter;
@@ -27,9 +28,10 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -53,7 +55,6 @@ public final class ConsumerMetrics implements Closeable {
 
     public static final String COORDINATOR_GROUP = "consumer-coordinator-metrics";
     public static final String ZKGROUPS_GROUP = "zkgroups-consumer-metrics";
-    private static final String FETCH_GROUP = "consumer-fetch-manager-metrics";
 
     /** An offset store, for the per-store commit counts. */
     public enum Store { ZOOKEEPER, KAFKA }
@@ -75,11 +76,13 @@ public final class ConsumerMetrics implements Closeable {
     private volatile MemberHealth health;
 
     /**
-     * @param fetcherMetrics the inner fetcher's metrics (for 0.8's {@code MaxLag}: the largest {@code records-lag})
      * @param legacyMBeans   whether to register the 0.8.2.2 MBeans too
+     * @param fetcherMetrics the inner fetcher's metrics (what 0.8's lag and per-broker MBeans are read from)
+     * @param brokers        a broker id's address, for 0.8's per-broker MBeans
      */
     public ConsumerMetrics(String clientId, String groupId, boolean legacyMBeans,
-                           Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics) {
+                           Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics,
+                           IntFunction<Optional<BrokerAddress>> brokers) {
         this.tags = Map.of("client-id", clientId);
         JmxReporter jmx = new JmxReporter();
         // the registry's own metric count would share its MBean name with the fetcher's
@@ -128,7 +131,7 @@ public final class ConsumerMetrics implements Closeable {
         registry.addMetric(zkgroups("malformed-members", "Registrations of other members that cannot be read (left out of the assignment)"),
                 (Measurable) (config, now) -> health == null ? 0 : health.malformedMembers().size());
 
-        this.legacy = legacyMBeans ? new LegacyMBeans(clientId, groupId, () -> maxLag(fetcherMetrics.get())) : null;
+        this.legacy = legacyMBeans ? new LegacyMBeans(clientId, groupId, fetcherMetrics, brokers) : null;
     }
 
     private MetricName coordinator(String name, String description) {
@@ -178,11 +181,7 @@ public final class ConsumerMetrics implements Closeable {
             sessionsLost.record(1, nowMillis);
         }
         if (legacy != null) {
-            Map<String, Integer> byTopic = new TreeMap<>();
-            for (TopicAndPartition tp : now.owned()) {
-                byTopic.merge(tp.topic(), 1, Integer::sum);
-            }
-            legacy.owned(byTopic);
+            legacy.owned(now.owned());
         }
     }
 
@@ -223,19 +222,18 @@ public final class ConsumerMetrics implements Closeable {
         revokeTimeouts.record();
     }
 
-    /** 0.8's {@code MaxLag}: the largest current lag (records) of a partition the fetcher reads, 0 when none. */
-    static long maxLag(Map<MetricName, ? extends Metric> fetcher) {
-        double max = 0;
-        for (Map.Entry<MetricName, ? extends Metric> e : fetcher.entrySet()) {
-            MetricName name = e.getKey();
-            if (name.name().equals("records-lag") && name.group().equals(FETCH_GROUP) && name.tags().containsKey("partition")) {
-                Object value = e.getValue().metricValue();
-                if (value instanceof Number n && !Double.isNaN(n.doubleValue())) {
-                    max = Math.max(max, n.doubleValue());
-                }
-            }
+    // --- records ----------------------------------------------------------------------------------------------
+
+    /** {@code records} go to the application: 0.8's per-topic message and byte meters. */
+    public void delivered(ConsumerRecords<?, ?> records) {
+        if (legacy != null && !records.isEmpty()) {
+            legacy.delivered(records);
         }
-        return (long) max;
+    }
+
+    /** The 0.8.2.2 MBeans, for the 0.8 API's own (its streams' queues); empty when turned off. */
+    public Optional<LegacyMBeans> legacyMBeans() {
+        return Optional.ofNullable(legacy);
     }
 
     @Override

@@ -1,18 +1,22 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
 
-import javax.management.InstanceAlreadyExistsException;
-import javax.management.MBeanServer;
-import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import java.io.Closeable;
-import java.lang.management.ManagementFactory;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -24,36 +28,64 @@ import java.util.function.Supplier;
  * kafka.consumer:type=ZookeeperConsumerConnector,name=KafkaCommitsPerSec,clientId=C         meter  ("commits": partitions written)
  * kafka.consumer:type=ZookeeperConsumerConnector,name=OwnedPartitionsCount,clientId=C,groupId=G          gauge
  * kafka.consumer:type=ZookeeperConsumerConnector,name=OwnedPartitionsCount,clientId=C,groupId=G,topic=T  gauge, per owned topic
+ * kafka.consumer:type=ZookeeperConsumerConnector,name=FetchQueueSize,clientId=C,topic=T,threadId=TID     gauge, per stream (0.8 API)
  * kafka.consumer:type=ConsumerFetcherManager,name=MaxLag,clientId=C                          gauge
+ * kafka.consumer:type=ConsumerFetcherManager,name=MinFetchRate,clientId=C                    gauge
+ * kafka.server:type=FetcherStats,name=RequestsPerSec|BytesPerSec,clientId=C,brokerHost=H,brokerPort=P  meters, per broker
+ * kafka.server:type=FetcherLagMetrics,name=ConsumerLag,clientId=C,topic=T,partition=P         gauge, per owned partition
+ * kafka.consumer:type=ConsumerTopicMetrics,name=MessagesPerSec|BytesPerSec,clientId=C[,topic=T]  meters ("messages", "bytes")
+ * kafka.common:type=AppInfo,name=Version                                                      gauge, once per JVM
  * </pre>
- * Like 0.8.2.2, the per-topic gauge exists while the consumer owns partitions of the topic. A name already registered
- * in this JVM (two consumers with one client id) is left to its first owner, with a warning.
+ * Like 0.8.2.2, the per-topic ownership gauge exists while the consumer owns partitions of the topic, the lag gauge
+ * while it owns the partition. Two consumers with one client id share the names ({@link MBeanRegistrations}).
  */
 public final class LegacyMBeans implements Closeable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LegacyMBeans.class);
     private static final String CONNECTOR = "kafka.consumer:type=ZookeeperConsumerConnector";
+    private static final String FETCHER_MANAGER = "kafka.consumer:type=ConsumerFetcherManager";
 
-    private final MBeanServer server;
+    private final MBeanRegistrations registrations;
     private final String clientId;
     private final String groupId;
-    private final LegacyTimer rebalances = new LegacyTimer("calls");
-    private final LegacyMeter zooKeeperCommits = new LegacyMeter("commits");
-    private final LegacyMeter kafkaCommits = new LegacyMeter("commits");
-    private final Set<ObjectName> registered = new HashSet<>();
+    private final LegacyTimer rebalances;
+    private final LegacyMeter zooKeeperCommits;
+    private final LegacyMeter kafkaCommits;
+    private final PartitionLagGauges lagGauges;
+    private final TopicThroughput throughput;
+    private final FetcherStats fetcherStats;
+    private final ScheduledFuture<?> sampling;
     private final Map<String, ObjectName> topicGauges = new TreeMap<>();
     private volatile Map<String, Integer> ownedByTopic = Map.of();
 
-    /** Registers the MBeans; {@code maxLag} is read when JMX asks for {@code MaxLag}. */
-    public LegacyMBeans(String clientId, String groupId, Supplier<Long> maxLag) {
-        this.server = ManagementFactory.getPlatformMBeanServer();
+    /**
+     * Registers the MBeans.
+     *
+     * @param fetcherMetrics the fetch client's metrics: lags are read from them when JMX asks, per-broker totals at
+     *                       each tick
+     * @param brokers        a broker id's address, empty when unknown
+     */
+    public LegacyMBeans(String clientId, String groupId, Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics,
+                        IntFunction<Optional<BrokerAddress>> brokers) {
+        this.registrations = new MBeanRegistrations(clientId);
         this.clientId = clientId;
         this.groupId = groupId;
-        register(CONNECTOR + ",name=RebalanceRateAndTime,clientId=" + clientId, rebalances);
-        register(CONNECTOR + ",name=ZooKeeperCommitsPerSec,clientId=" + clientId, zooKeeperCommits);
-        register(CONNECTOR + ",name=KafkaCommitsPerSec,clientId=" + clientId, kafkaCommits);
-        register(ownedName(null), new LegacyGauge(() -> ownedByTopic.values().stream().mapToInt(Integer::intValue).sum()));
-        register("kafka.consumer:type=ConsumerFetcherManager,name=MaxLag,clientId=" + clientId, new LegacyGauge(maxLag));
+        this.fetcherStats = new FetcherStats(registrations, clientId, fetcherMetrics, brokers);
+        this.rebalances = registrations.meter(CONNECTOR + ",name=RebalanceRateAndTime,clientId=" + clientId,
+                new LegacyTimer("calls"));
+        this.zooKeeperCommits = registrations.meter(CONNECTOR + ",name=ZooKeeperCommitsPerSec,clientId=" + clientId,
+                new LegacyMeter("commits"));
+        this.kafkaCommits = registrations.meter(CONNECTOR + ",name=KafkaCommitsPerSec,clientId=" + clientId,
+                new LegacyMeter("commits"));
+        registrations.register(ownedName(null),
+                new LegacyGauge(() -> ownedByTopic.values().stream().mapToInt(Integer::intValue).sum()));
+        registrations.register(FETCHER_MANAGER + ",name=MaxLag,clientId=" + clientId,
+                new LegacyGauge(() -> FetcherLag.max(fetcherMetrics.get())));
+        registrations.register(FETCHER_MANAGER + ",name=MinFetchRate,clientId=" + clientId,
+                new LegacyGauge(fetcherStats::minFetchRate));
+        this.lagGauges = new PartitionLagGauges(registrations, clientId, tp -> FetcherLag.of(fetcherMetrics.get(), tp));
+        this.throughput = new TopicThroughput(registrations, clientId);
+        this.sampling = SamplingTicker.every(fetcherStats::sample);
+        AppInfo.registerOnce();
     }
 
     /** A rebalance completed after {@code millis}. */
@@ -71,22 +103,42 @@ public final class LegacyMBeans implements Closeable {
         kafkaCommits.mark(partitions);
     }
 
-    /** The consumer owns {@code byTopic} now: per-topic gauges come and go with the topics. */
-    public synchronized void owned(Map<String, Integer> byTopic) {
+    /** {@code records} were consumed: the topics' message and byte meters. */
+    public void delivered(ConsumerRecords<?, ?> records) {
+        for (TopicPartition tp : records.partitions()) {
+            List<? extends ConsumerRecord<?, ?>> batch = records.records(tp);
+            throughput.consumed(tp.topic(), batch.size(), TopicThroughput.messageSetBytes(batch));
+        }
+    }
+
+    /** One stream of the 0.8 API: {@code FetchQueueSize} of {@code topic}, {@code threadId}, until close. */
+    public void streamQueue(String topic, String threadId, IntSupplier queuedChunks) {
+        registrations.register(CONNECTOR + ",name=FetchQueueSize,clientId=" + clientId + ",topic=" + topic
+                + ",threadId=" + threadId, new LegacyGauge(queuedChunks::getAsInt));
+    }
+
+    /**
+     * The consumer owns {@code partitions} now: per-topic ownership gauges come and go with the topics, lag gauges
+     * with the partitions.
+     */
+    public synchronized void owned(Set<TopicAndPartition> partitions) {
+        Map<String, Integer> byTopic = new TreeMap<>();
+        for (TopicAndPartition tp : partitions) {
+            byTopic.merge(tp.topic(), 1, Integer::sum);
+        }
         ownedByTopic = Map.copyOf(byTopic);
         for (String topic : Set.copyOf(topicGauges.keySet())) {
             if (!byTopic.containsKey(topic)) {
-                unregister(topicGauges.remove(topic));
+                registrations.unregister(topicGauges.remove(topic));
             }
         }
         for (String topic : byTopic.keySet()) {
             if (!topicGauges.containsKey(topic)) {
-                ObjectName name = register(ownedName(topic), new LegacyGauge(() -> ownedByTopic.getOrDefault(topic, 0)));
-                if (name != null) {
-                    topicGauges.put(topic, name);
-                }
+                topicGauges.put(topic, registrations.register(ownedName(topic),
+                        new LegacyGauge(() -> ownedByTopic.getOrDefault(topic, 0))));
             }
         }
+        lagGauges.owned(partitions);
     }
 
     private String ownedName(String topic) {
@@ -94,40 +146,11 @@ public final class LegacyMBeans implements Closeable {
                 + (topic == null ? "" : ",topic=" + topic);
     }
 
-    /** Registers {@code mbean}; returns its name, or null when the name is taken or invalid (logged). */
-    private synchronized ObjectName register(String name, Object mbean) {
-        try {
-            ObjectName objectName = new ObjectName(name);
-            server.registerMBean(mbean, objectName);
-            registered.add(objectName);
-            return objectName;
-        } catch (InstanceAlreadyExistsException e) {
-            LOG.warn("MBean {} is already registered (another consumer with client.id {} in this JVM): not replaced",
-                    name, clientId);
-        } catch (MalformedObjectNameException e) {
-            LOG.warn("cannot register MBean '{}': {}", name, e.getMessage());
-        } catch (Exception e) {
-            LOG.warn("cannot register MBean {}: {}", name, e.toString());
-        }
-        return null;
-    }
-
-    private synchronized void unregister(ObjectName name) {
-        if (name != null && registered.remove(name)) {
-            try {
-                server.unregisterMBean(name);
-            } catch (Exception e) {
-                LOG.debug("MBean {} was already gone: {}", name, e.toString());
-            }
-        }
-    }
-
-    /** Unregisters every MBean this instance registered. */
+    /** Unregisters every MBean this instance registered (AppInfo stays, as in 0.8.2.2). */
     @Override
     public synchronized void close() {
-        for (ObjectName name : Set.copyOf(registered)) {
-            unregister(name);
-        }
+        sampling.cancel(false);
+        registrations.unregisterAll();
         topicGauges.clear();
     }
 }
