@@ -44,8 +44,7 @@ final class Duplicates {
                         byTenure.merge(tenure.get(), 1L, Long::sum);
                     } else {
                         unexplained++;
-                        // a hand-out outside the earlier process's tenure is that process's fault, not the repeater's
-                        String atFault = tenure.isEmpty() ? earlier.process() : repeat.process();
+                        String atFault = atFault(earlier, repeat, tenure);
                         out.add(new Violation("duplicate", repeat.partition(), repeat.offset(), atFault,
                                 repeat.nanos(), "handed out again by " + repeat.process() + " after " + earlier.process()
                                         + " at " + earlier.nanos() + ": " + why));
@@ -54,6 +53,18 @@ final class Duplicates {
             }
         }
         return new Counts(explained, unexplained, byTenure);
+    }
+
+    /**
+     * Who made the repeat: the earlier process if it handed the record out outside its tenure, or handed it over
+     * cleanly without having committed past it; else the repeater, which started below what had been committed.
+     */
+    private static String atFault(Delivery earlier, Delivery repeat, Optional<Tenures.Tenure> tenure) {
+        if (tenure.isEmpty()) {
+            return earlier.process();
+        }
+        Tenures.Tenure t = tenure.get();
+        return !t.unclean() && t.committedAtEnd() <= earlier.offset() ? earlier.process() : repeat.process();
     }
 
     /** Null when explained; else why not. */
