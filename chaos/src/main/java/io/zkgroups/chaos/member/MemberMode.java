@@ -23,8 +23,11 @@ public enum MemberMode {
      */
     STALL;
 
-    /** When {@link #STALL} stops polling, after its START: the group has formed by then. */
-    public static final long STALL_AFTER_MS = 20_000;
+    /**
+     * When {@link #STALL} stops polling, after its START: early in the run, before its first fault ends (if the others
+     * join meanwhile, its revocation times out and it keeps its share, still without polling).
+     */
+    public static final long STALL_AFTER_MS = 5_000;
     /** How long {@link #STALL} stops polling. */
     public static final long STALL_HOLD_MS = 30_000;
 
