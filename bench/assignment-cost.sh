@@ -4,7 +4,7 @@
 # Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench -am
+mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl bench -am
 CP="bench/target/classes:$(cat bench/target/bench-classpath.txt)"
 for mode in -Xint -XX:TieredStopAtLevel=1; do
   java "$mode" -XX:+UseSerialGC -cp "$CP" io.zkgroups.bench.AssignmentCostBench "$@"

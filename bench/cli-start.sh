@@ -5,7 +5,7 @@
 # Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench,distribution -am
+mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl bench,distribution -am
 home_parent="$(mktemp -d "${TMPDIR:-/tmp}/zkgroups-dist.XXXXXX")"
 trap 'rm -rf "$home_parent"' EXIT
 tar -xzf distribution/target/zkgroups-*.tar.gz -C "$home_parent"

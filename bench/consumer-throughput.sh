@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench -am
+mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl bench -am
 
 exec java -Xms1g -Xmx1g -XX:+UseSerialGC \
     -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \

@@ -12,7 +12,7 @@
 # Report: stdout and bench/target/product.md; results go to docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench,legacy-driver -am
+mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl bench,legacy-driver -am
 # registry's then rebalancer's runtime class path: the file keeps the last, rebalancer's (with registry's jar)
 mvn -B -q ${MVN_OPTS:-} -DskipTests package dependency:build-classpath -pl registry,rebalancer \
   -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/bench/target/consumer-classpath.txt"

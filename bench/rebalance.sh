@@ -17,7 +17,7 @@
 # Set MVN_OPTS="-o" to build offline. Child logs: bench/target/rebalance-logs/. Results go to docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench -am
+mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl bench -am
 LEGACY_CP=""
 if [[ " $* " == *legacy* ]]; then
   mvn -B -q ${MVN_OPTS:-} -pl legacy-driver package

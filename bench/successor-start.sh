@@ -6,6 +6,6 @@
 # Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q ${MVN_OPTS:-} -Pbench -DskipTests package -pl bench -am
+mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl bench -am
 exec java -Xmx512m -XX:+UseSerialGC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   -cp "bench/target/classes:$(cat bench/target/bench-classpath.txt)" io.zkgroups.bench.SuccessorStartBench "$@"

@@ -44,16 +44,29 @@ public final class CliStartBench {
     private static final String TOPIC = "gate-t";
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(60);
 
+    @picocli.CommandLine.Command(name = "CliStartBench", mixinStandardHelpOptions = true,
+            description = "How long bin/zkgroups health takes from launch to its answer.")
+    static final class Options {
+        @picocli.CommandLine.Option(names = "--home", required = true, paramLabel = "DISTRIBUTION_HOME",
+                description = "The unpacked distribution whose bin/zkgroups is measured.")
+        Path home;
+
+        @picocli.CommandLine.Option(names = "--reps", description = "Runs each (default: ${DEFAULT-VALUE}).")
+        int reps = 8;
+
+        @picocli.CommandLine.Option(names = "--members", description = "Members of the group (default: ${DEFAULT-VALUE}).")
+        int members = 10;
+
+        @picocli.CommandLine.Option(names = "--partitions", description = "Partitions of the topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 100;
+    }
+
     public static void main(String[] args) throws Exception {
-        String homeArg = BenchArgs.string(args, "--home", null);
-        if (homeArg == null) {
-            throw new IllegalArgumentException("usage: CliStartBench --home DISTRIBUTION_HOME [--reps N] [--members M] "
-                    + "[--partitions P]");
-        }
-        Path home = Path.of(homeArg);
-        int reps = BenchArgs.integer(args, "--reps", 8);
-        int members = BenchArgs.integer(args, "--members", 10);
-        int partitions = BenchArgs.integer(args, "--partitions", 100);
+        Options options = BenchCommand.parse(new Options(), args);
+        Path home = options.home;
+        int reps = options.reps;
+        int members = options.members;
+        int partitions = options.partitions;
         System.out.printf(Locale.ROOT, "CliStartBench: bin/zkgroups health, %d members × %d partitions, %d runs each%n",
                 members, partitions, reps);
         System.out.printf(Locale.ROOT, "java %s, %d cores, load average %.2f%n", System.getProperty("java.version"),

@@ -38,11 +38,32 @@ public final class ExitLatencyBench {
 
     private static final String TOPIC = "exit-t";
 
+    @picocli.CommandLine.Command(name = "ExitLatencyBench", mixinStandardHelpOptions = true,
+            description = "How long a member takes from SIGTERM to its exit, each run in a fresh JVM.")
+    static final class Options {
+        @picocli.CommandLine.Option(names = "--reps", description = "Runs per build (default: ${DEFAULT-VALUE}).")
+        int reps = 10;
+
+        @picocli.CommandLine.Option(names = "--partitions", description = "Partitions of the topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 4;
+
+        @picocli.CommandLine.Option(names = "--mode", description = "leave or restart (default: ${DEFAULT-VALUE}).")
+        String mode = "leave";
+
+        @picocli.CommandLine.Option(names = "--baseline", description = "A rebalancer jar to measure beside this build.")
+        String baseline;
+    }
+
     public static void main(String[] args) throws Exception {
-        int reps = BenchArgs.integer(args, "--reps", 10);
-        int partitions = BenchArgs.integer(args, "--partitions", 4);
-        String mode = BenchArgs.string(args, "--mode", "leave");
-        String baseline = BenchArgs.string(args, "--baseline", null);
+        Options options = BenchCommand.parse(new Options(), args);
+        int reps = options.reps;
+        int partitions = options.partitions;
+        String mode = options.mode;
+        if (!mode.equals("leave") && !mode.equals("restart")) {
+            System.err.println("ExitLatencyBench: --mode must be leave or restart, not '" + mode + "'");
+            System.exit(2);
+        }
+        String baseline = options.baseline;
         System.out.printf(Locale.ROOT, "ExitLatencyBench: %d fresh JVMs, %d partitions, mode %s%n", reps, partitions, mode);
         System.out.printf(Locale.ROOT, "java %s, %d cores, load average %.2f%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),

@@ -43,10 +43,24 @@ public final class SuccessorStartBench {
     private static final String[] COLUMNS = {"launch→ready ms", "CPU to ready ms", "SIGTERM→first record ms",
             "CPU ready→first record ms"};
 
+    @picocli.CommandLine.Command(name = "SuccessorStartBench", mixinStandardHelpOptions = true,
+            description = "How fast a restarted member's successor is ready and hands out its first record.")
+    static final class Options {
+        @picocli.CommandLine.Option(names = "--reps", description = "Restarts per build (default: ${DEFAULT-VALUE}).")
+        int reps = 10;
+
+        @picocli.CommandLine.Option(names = "--partitions", description = "Partitions of the topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 10;
+
+        @picocli.CommandLine.Option(names = "--baseline", description = "A rebalancer jar to measure beside this build.")
+        String baseline;
+    }
+
     public static void main(String[] args) throws Exception {
-        int reps = BenchArgs.integer(args, "--reps", 10);
-        int partitions = BenchArgs.integer(args, "--partitions", 10);
-        String baseline = BenchArgs.string(args, "--baseline", null);
+        Options options = BenchCommand.parse(new Options(), args);
+        int reps = options.reps;
+        int partitions = options.partitions;
+        String baseline = options.baseline;
         System.out.printf(Locale.ROOT, "SuccessorStartBench: %d restarts, %d partitions%n", reps, partitions);
         System.out.printf(Locale.ROOT, "java %s, %d cores, load average %.2f%n", System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(),

@@ -20,6 +20,9 @@ import java.util.concurrent.TimeUnit;
 final class ChildMember implements Member {
 
     private final String name;
+    /** The kind of a real kafka 0.8.2.2 consumer. */
+    static final String LEGACY_KIND = "kafka 0.8.2.2";
+
     private final String kind;
     private final Process process;
     private final CompletableFuture<String> ready = new CompletableFuture<>();
@@ -54,7 +57,7 @@ final class ChildMember implements Member {
     static ChildMember legacy(String name, Properties props, String topic, Ledger ledger, String classpath) {
         List<String> command = new ArrayList<>(List.of(java(), "-Xmx128m", "-cp", classpath,
                 "io.zkgroups.legacy.LegacyConsumerMain", write(props).toString(), "--topic", topic + "=1"));
-        return new ChildMember(name, "kafka 0.8.2.2", command, ledger, true);
+        return new ChildMember(name, LEGACY_KIND, command, ledger, true);
     }
 
     private void read(Ledger ledger) {
@@ -66,7 +69,7 @@ final class ChildMember implements Member {
                     readyAt = System.nanoTime();
                     ready.complete(f.length > 1 ? f[1] : name);
                 } else if ((f[0].equals("REC") || f[0].equals("MSG")) && f.length >= 4) {
-                    ledger.delivered(f[1], Integer.parseInt(f[2]), Long.parseLong(f[3]));
+                    ledger.delivered(kind, f[1], Integer.parseInt(f[2]), Long.parseLong(f[3]));
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -44,8 +44,9 @@ public final class Demo implements Callable<Integer> {
     @Option(names = "--keep", description = "Leave ZooKeeper and Kafka running at the end and print how to connect.")
     boolean keep;
 
-    @Option(names = "--legacy-classpath", description = "Classpath of the kafka 0.8.2.2 consumer driver (bin/zkgroups sets it).")
-    String legacyClasspath = LegacyClasspath.find();
+    @Option(names = "--legacy-classpath", description = "Classpath of the kafka 0.8.2.2 consumer driver (bin/zkgroups "
+            + "sets it); the demo does not start without it.")
+    String legacyClasspath;
 
     private final PrintStream out = System.out;
     private final Ledger ledger = new Ledger();
@@ -69,6 +70,14 @@ public final class Demo implements Callable<Integer> {
         if (partitions < 1 || members < 1) {
             System.err.println("demo: --partitions and --members must be at least 1");
             return 2;
+        }
+        if (legacyClasspath == null || legacyClasspath.isBlank()) {
+            try {
+                legacyClasspath = LegacyClasspath.find();
+            } catch (IllegalStateException e) {
+                System.err.println("demo: " + e.getMessage());
+                return 2;
+            }
         }
         long start = System.nanoTime();
         say("Starting an embedded ZooKeeper and Kafka broker on 127.0.0.1 ...");
@@ -113,17 +122,13 @@ public final class Demo implements Callable<Integer> {
     // --- steps ----------------------------------------------------------------------------------------
 
     private void startGroup() {
-        heading("A group of " + members + " zkgroups consumers" + (legacyClasspath.isBlank() ? "" : " and one real kafka 0.8.2.2 consumer")
+        heading("A group of " + members + " zkgroups consumers and one real kafka 0.8.2.2 consumer"
                 + " joins (range assignment, 0.8.2.2's default)");
         long t0 = System.nanoTime();
         for (int i = 0; i < members; i++) {
             group.add(start(i == members - 1, "zookeeper"));
         }
-        if (!legacyClasspath.isBlank()) {
-            group.add(startLegacy("zookeeper"));
-        } else {
-            say("  (the real kafka 0.8.2.2 consumer is skipped: its jars are not on this machine; bin/zkgroups builds them)");
-        }
+        group.add(startLegacy("zookeeper"));
         say("  %d members started in %d ms (JVM start-up of the child processes included)", group.size(),
                 Duration.ofNanos(System.nanoTime() - t0).toMillis());
         awaitHealthy("the group formed", group.stream().mapToLong(Member::joinStartedNanos).min().orElse(t0));
@@ -138,7 +143,7 @@ public final class Demo implements Callable<Integer> {
             long t0 = System.nanoTime();
             old.close();
             awaitHealthy("  " + old.name() + " (" + old.kind() + ") left", t0, group.size() - 1);
-            Member fresh = old.kind().equals("kafka 0.8.2.2") ? startLegacy(storage) : start(old.killable(), storage);
+            Member fresh = old.kind().equals(ChildMember.LEGACY_KIND) ? startLegacy(storage) : start(old.killable(), storage);
             group.set(i, fresh);
             awaitHealthy("  " + fresh.name() + " (" + fresh.kind() + ") joined", joinedAt(fresh));
         }
@@ -185,6 +190,7 @@ public final class Demo implements Callable<Integer> {
                 new String[] {"records produced", Long.toString(ledger.produced())},
                 new String[] {"records consumed (distinct)", Long.toString(ledger.distinctDelivered())},
                 new String[] {"deliveries", Long.toString(ledger.deliveries())},
+                new String[] {"deliveries by kafka 0.8.2.2", Long.toString(ledger.deliveriesBy(ChildMember.LEGACY_KIND))},
                 new String[] {"duplicates", ledger.duplicates() + " (re-deliveries since a killed member's last commit)"},
                 new String[] {"lost", Long.toString(ledger.lost())},
                 new String[] {"time the group was unstable", "at most " + unstable.toMillis()

@@ -32,7 +32,7 @@ final class InJvmMember implements Member {
             consumer.subscribe(List.of(topic));
             while (true) {
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-                    ledger.delivered(r.topic(), r.partition(), r.offset());
+                    ledger.delivered(kind(), r.topic(), r.partition(), r.offset());
                 }
             }
         } catch (WakeupException stop) {

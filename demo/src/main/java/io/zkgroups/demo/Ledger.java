@@ -12,14 +12,17 @@ final class Ledger {
     private final Set<String> delivered = ConcurrentHashMap.newKeySet();
     private final AtomicLong produced = new AtomicLong();
     private final AtomicLong deliveries = new AtomicLong();
+    private final Map<String, AtomicLong> deliveriesByKind = new ConcurrentHashMap<>();
 
     void produced(String topic, int partition, long offset) {
         produced.incrementAndGet();
         producedEnd.merge(topic + "-" + partition, offset + 1, Math::max);
     }
 
-    void delivered(String topic, int partition, long offset) {
+    /** {@code kind}: the kind of member that delivered it ("zkgroups", "kafka 0.8.2.2", ...). */
+    void delivered(String kind, String topic, int partition, long offset) {
         deliveries.incrementAndGet();
+        deliveriesByKind.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
         delivered.add(topic + "-" + partition + "@" + offset);
     }
 
@@ -29,6 +32,12 @@ final class Ledger {
 
     long deliveries() {
         return deliveries.get();
+    }
+
+    /** Deliveries by members of {@code kind}. */
+    long deliveriesBy(String kind) {
+        AtomicLong n = deliveriesByKind.get(kind);
+        return n == null ? 0 : n.get();
     }
 
     long distinctDelivered() {

@@ -25,6 +25,9 @@ import static org.awaitility.Awaitility.await;
  */
 public final class ChaosCluster implements AutoCloseable {
 
+    /** The zkgroups members' {@code max.poll.records} (Kafka's default is 500). */
+    public static final int MAX_POLL_RECORDS = 100;
+
     /**
      * The shape of the run: {@code members} zkgroups members, then {@code legacyMembers} real 0.8.2.2 consumers
      * (slots {@code members..members+legacyMembers-1}); {@code brokenMode} is slot 0's, if any;
@@ -62,6 +65,14 @@ public final class ChaosCluster implements AutoCloseable {
          */
         public long revokeTimeoutMs() {
             return 5L * sessionTimeoutMs / 4;
+        }
+
+        /**
+         * The zkgroups members' {@code max.poll.records}: the most records one poll hands out, a term of the bound on
+         * an unclean end's uncommitted window. Set explicitly so that the monitor judges with what the members ran.
+         */
+        public int maxPollRecords() {
+            return MAX_POLL_RECORDS;
         }
 
         /** Every member of the group, zkgroups and 0.8.2.2. */
@@ -212,12 +223,12 @@ public final class ChaosCluster implements AutoCloseable {
                 props.put("zkgroups.restart.handover.await.ms", "60000");
             }
             List<String> options = classData.memberOptions(ClassDataTraining.OURS);
-            process = prestart ? MemberProcess.spawn(name, settings.runDir(), settings.topic(), slot.mode(),
+            process = prestart ? MemberProcess.spawn(name, settings.runDir(), settings.topic(), slot.currentMode(),
                     settings.commitIntervalMs(), props, options)
-                    : MemberProcess.start(name, settings.runDir(), settings.topic(), slot.mode(),
+                    : MemberProcess.start(name, settings.runDir(), settings.topic(), slot.currentMode(),
                     settings.commitIntervalMs(), props, options);
         }
-        journal.log("MEMBER-STARTED", name + " pid " + process.jvm().pid() + " mode " + slot.mode());
+        journal.log("MEMBER-STARTED", name + " pid " + process.jvm().pid() + " mode " + slot.currentMode());
         if (!prestart) {
             slot.current(process);
         }
@@ -226,7 +237,7 @@ public final class ChaosCluster implements AutoCloseable {
 
     /**
      * The properties every member of a kind gets: 0.8.2.2 consumers find the broker in {@code /brokers/ids} (its
-     * PLAINTEXT listener); zkgroups members also get the run's revocation timeout. The rest (strategy, hand-over,
+     * PLAINTEXT listener); zkgroups members also get the run's revocation timeout and max.poll.records. The rest (strategy, hand-over,
      * offsets storage) is the slot's.
      */
     Map<String, String> memberProperties(String zookeeperConnect, String bootstrap, String group, String consumerId,
@@ -244,6 +255,7 @@ public final class ChaosCluster implements AutoCloseable {
             props.put("bootstrap.servers", bootstrap);
             props.put("metadata.max.age.ms", "2000");
             props.put("zkgroups.revoke.timeout.ms", Long.toString(settings.revokeTimeoutMs()));
+            props.put("max.poll.records", Integer.toString(settings.maxPollRecords()));
         }
         return props;
     }

@@ -18,7 +18,11 @@ import java.nio.file.StandardOpenOption;
  * STOP|CONT nanos process         SIGSTOP / SIGCONT sent
  * POISON-SESSION nanos hexId      the ZooKeeper session that writes garbage: its writes are not commits
  * FAULT nanos index name detail   a fault begins;  FAULT-END nanos index;  HEALTHY|UNHEALTHY nanos index ms
+ * RESUMED|NOT-RESUMED nanos index ms   consumption resumed after the fault (or not, within the run's wait)
+ * KAFKA-OFFSETS nanos detail      __consumer_offsets was copied into kafka-offsets.log
+ * UNCHECKED nanos why             a check cannot run (e.g. __consumer_offsets could not be read): the run fails
  * </pre>
+ * A detail is kept on one line: the monitor reads every line but a torn last one.
  */
 public final class Journal implements AutoCloseable {
 
@@ -39,7 +43,7 @@ public final class Journal implements AutoCloseable {
     /** Writes {@code KIND nanos detail}; returns the nanos written. */
     public synchronized long log(String kind, String detail) {
         long now = System.nanoTime();
-        String line = kind + " " + now + (detail.isEmpty() ? "" : " " + detail);
+        String line = kind + " " + now + (detail.isEmpty() ? "" : " " + detail.replace('\n', ' ').replace('\r', ' '));
         try {
             out.write(line);
             out.newLine();

@@ -48,6 +48,14 @@ public final class MemberSlot implements AutoCloseable {
         return mode;
     }
 
+    /**
+     * The mode of the incarnation {@link #nextName()} named last: a broken mode is the slot's first process's only,
+     * its successors run correctly (so that a run that kills the broken member can drain and end).
+     */
+    String currentMode() {
+        return incarnations > 1 && !legacy() ? "correct" : mode;
+    }
+
     /** Runs real 0.8.2.2 consumers: no rebalance listener, no stdin commands, and its Kafka traffic bypasses the proxy. */
     public boolean legacy() {
         return mode.equals(LEGACY);

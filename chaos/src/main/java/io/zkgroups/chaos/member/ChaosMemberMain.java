@@ -43,7 +43,9 @@ import java.util.concurrent.TimeUnit;
  * MODE {@code correct} is the application as it should be written. The broken modes exist to prove that the
  * invariant monitor catches what it must: {@code ignore-loss} keeps handing out the partitions it lost or had
  * revoked (from its own fetcher), {@code stale-commit} commits a partition's first position of its tenure every
- * third commit (a committed offset that moves backwards).
+ * third commit (a committed offset that moves backwards), {@code lazy-commit} commits only on revocation and close
+ * (a kill's or lost session's window outgrows its bound), {@code stall} stops polling once for longer than the
+ * stall bound while keeping its partitions.
  * <p>
  * Commands on stdin (one per line): {@code slow-revoke MS} (the next onPartitionsRevoked takes MS longer),
  * {@code slow-process MS} (processing the next batch takes MS), {@code close} (graceful leave). SIGTERM and the
@@ -66,6 +68,8 @@ public final class ChaosMemberMain {
     private volatile boolean closing;
     private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
     private long nextCommitNanos;
+    private long startNanos;
+    private boolean stalled;
     private int commits;
     /** Revocations the consumer released without a commit so far (its {@code revoke-timeout-total} metric). */
     private double revokeTimeouts;
@@ -119,7 +123,8 @@ public final class ChaosMemberMain {
         try {
             consumer.subscribe(List.of(topic), new LoggingListener());
             log.event("START", consumer.consumerId().value() + " " + ProcessHandle.current().pid() + " " + mode.label());
-            nextCommitNanos = System.nanoTime() + commitIntervalNanos;
+            startNanos = System.nanoTime();
+            nextCommitNanos = startNanos + commitIntervalNanos;
             while (!closing) {
                 ConsumerRecords<byte[], byte[]> records;
                 try {
@@ -136,7 +141,7 @@ public final class ChaosMemberMain {
                     zombie.poll(log);
                 }
                 process();
-                if (System.nanoTime() >= nextCommitNanos) {
+                if (mode != MemberMode.LAZY_COMMIT && System.nanoTime() >= nextCommitNanos) {
                     commit(new HashMap<>(positions), "interval");
                     nextCommitNanos = System.nanoTime() + commitIntervalNanos;
                 }
@@ -180,8 +185,14 @@ public final class ChaosMemberMain {
         log.flush();
     }
 
-    /** The application's work; slow on demand (a fault). */
+    /** The application's work; slow on demand (a fault), or stalled once by the broken {@code stall} mode. */
     private void process() {
+        if (mode == MemberMode.STALL && !stalled
+                && System.nanoTime() - startNanos >= TimeUnit.MILLISECONDS.toNanos(MemberMode.STALL_AFTER_MS)) {
+            stalled = true;
+            log.event("STALL-HOLD", Long.toString(MemberMode.STALL_HOLD_MS));
+            pause(MemberMode.STALL_HOLD_MS);
+        }
         long ms = slowProcessMs;
         if (ms > 0) {
             slowProcessMs = 0;

@@ -11,7 +11,25 @@ public enum MemberMode {
     /** Keeps handing out partitions after they were revoked or lost (from a fetcher of its own). */
     IGNORE_LOSS,
     /** Every third commit writes back a partition's first position of the tenure: the offset moves backwards. */
-    STALE_COMMIT;
+    STALE_COMMIT,
+    /**
+     * Never commits on the interval, only when partitions are revoked and when it leaves: what a kill or a lost
+     * session leaves uncommitted outgrows any bound the run's configuration sets.
+     */
+    LAZY_COMMIT,
+    /**
+     * Stops polling once, {@link #STALL_AFTER_MS} after it started, for {@link #STALL_HOLD_MS}: it keeps its partitions
+     * (its session lives on) and hands nothing out, longer than the stall bound of any session timeout up to 20 s.
+     */
+    STALL;
+
+    /**
+     * When {@link #STALL} stops polling, after its START: early in the run, before its first fault ends (if the others
+     * join meanwhile, its revocation times out and it keeps its share, still without polling).
+     */
+    public static final long STALL_AFTER_MS = 5_000;
+    /** How long {@link #STALL} stops polling. */
+    public static final long STALL_HOLD_MS = 30_000;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

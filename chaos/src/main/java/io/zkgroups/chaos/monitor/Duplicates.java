@@ -36,16 +36,15 @@ final class Duplicates {
                     Delivery earlier = all.get(i - 1);
                     Delivery repeat = all.get(i);
                     Optional<Tenures.Tenure> tenure = tenures.at(earlier.process(), earlier.partition(), earlier.nanos());
-                    long takeOver = tenures.at(repeat.process(), repeat.partition(), repeat.nanos())
-                            .map(Tenures.Tenure::start).orElse(repeat.nanos());
+                    Optional<Tenures.Tenure> repeating = tenures.at(repeat.process(), repeat.partition(), repeat.nanos());
+                    long takeOver = repeating.map(Tenures.Tenure::start).orElse(repeat.nanos());
                     String why = explanation(earlier, tenure, tenures, takeOver);
                     if (why == null) {
                         explained++;
                         byTenure.merge(tenure.get(), 1L, Long::sum);
                     } else {
                         unexplained++;
-                        // a hand-out outside the earlier process's tenure is that process's fault, not the repeater's
-                        String atFault = tenure.isEmpty() ? earlier.process() : repeat.process();
+                        String atFault = atFault(earlier, repeat, tenure, repeating.isPresent());
                         out.add(new Violation("duplicate", repeat.partition(), repeat.offset(), atFault,
                                 repeat.nanos(), "handed out again by " + repeat.process() + " after " + earlier.process()
                                         + " at " + earlier.nanos() + ": " + why));
@@ -54,6 +53,21 @@ final class Duplicates {
             }
         }
         return new Counts(explained, unexplained, byTenure);
+    }
+
+    /**
+     * Who made the repeat: the earlier process if it handed the record out outside its tenure, or if it handed the
+     * partition over cleanly without having committed past the record and the repeater took over properly (within
+     * its own tenure, after that end); else the repeater.
+     */
+    private static String atFault(Delivery earlier, Delivery repeat, Optional<Tenures.Tenure> tenure,
+                                  boolean repeaterInTenure) {
+        if (tenure.isEmpty()) {
+            return earlier.process();
+        }
+        Tenures.Tenure t = tenure.get();
+        boolean handedOverShort = !t.unclean() && t.committedAtEnd() <= earlier.offset() && repeat.nanos() > t.end();
+        return handedOverShort && repeaterInTenure ? earlier.process() : repeat.process();
     }
 
     /** Null when explained; else why not. */

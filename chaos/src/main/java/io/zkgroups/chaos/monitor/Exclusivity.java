@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * One partition handed out by two processes at overlapping times: once another process has handed out a partition
- * after process P did, P must not hand it out again unless it was assigned the partition anew after that moment.
+ * after process P did, P must not hand it out again unless that hand-out lies in a tenure of P that began after that
+ * moment (an assignment P let go of again does not count: what P hands out outside it overlaps the other's).
  * Each such episode (P resuming after a hand-over) is one violation, however many records it covers. When the two
  * interleave, the one at fault is the one handing out outside its own tenure (a zombie), else P.
  */
@@ -26,15 +27,19 @@ final class Exclusivity {
                     takenOverBy.putIfAbsent(previous, d);
                 }
                 Delivery taker = takenOverBy.remove(d.process());
-                if (taker != null && !tenures.assignedBetween(d.process(), partition, taker.nanos(), d.nanos())) {
+                if (taker != null && !inTenureBegunAfter(d, taker.nanos(), tenures)) {
                     out.add(new Violation("exclusivity", partition, d.offset(), atFault(d, taker, tenures), d.nanos(),
                             d.process() + " handed out offset " + d.offset() + " " + (d.nanos() - taker.nanos()) / 1_000_000
                                     + " ms after " + taker.process() + " had begun handing out the partition (offset "
-                                    + taker.offset() + "), without being assigned it again"));
+                                    + taker.offset() + "), outside a tenure begun since"));
                 }
                 previous = d.process();
             }
         }
+    }
+
+    private static boolean inTenureBegunAfter(Delivery d, long after, Tenures tenures) {
+        return tenures.at(d.process(), d.partition(), d.nanos()).filter(t -> t.start() > after).isPresent();
     }
 
     private static String atFault(Delivery resumed, Delivery taker, Tenures tenures) {

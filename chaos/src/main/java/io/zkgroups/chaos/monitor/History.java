@@ -27,12 +27,17 @@ import java.util.Set;
  *                    {@code Long.MIN_VALUE} if unknown
  * @param consumerIds per zkgroups process, the consumer id its owner znodes name (the processes of a slot that restarts
  *                    by session hand-over share one); a process not in it is named by its own name
+ * @param notResumed  faults after which the group was healthy but did not commit past what had been acknowledged
+ *                    within the run's wait (fault index -> ms waited)
+ * @param unchecked   why a check could not run: a missing or unreadable log, a malformed line (file and line), a
+ *                    failed read of {@code __consumer_offsets}; each fails the run
  */
 public record History(List<Ack> acks, List<Delivery> deliveries, Map<String, List<MemberEvent>> events,
                       Map<String, ProcessEnd> processEnds, List<OwnerChange> owners, List<OffsetWrite> offsets,
                       boolean zkHistoryKnown, Map<Integer, Long> unhealthy, Set<String> legacyProcesses,
                       List<KafkaCommit> kafkaCommits, NavigableMap<Long, String> faults, List<Span> brokerDown,
-                      long groupFormed, Map<String, String> consumerIds) {
+                      long groupFormed, Map<String, String> consumerIds, Map<Integer, Long> notResumed,
+                      List<String> unchecked) {
 
     /** The consumer id {@code process}'s owner znodes name. */
     public String consumerId(String process) {

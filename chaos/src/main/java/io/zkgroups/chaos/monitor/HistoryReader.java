@@ -26,8 +26,9 @@ import java.util.stream.Stream;
 /**
  * Reads a run directory into a {@link History}: {@code acks.log}, {@code members/*.log}, {@code journal.log} and,
  * when present, the ensemble's transaction logs under {@code zk-data/zk1..3} and the group's commits copied from
- * {@code __consumer_offsets} ({@code kafka-offsets.log}). Lines it does not know are skipped;
- * a torn last line (a SIGKILL mid-write) too.
+ * {@code __consumer_offsets} ({@code kafka-offsets.log}). Only a file's torn last line (a SIGKILL mid-write) is
+ * skipped: any other malformed line, a missing log and a failed read of {@code __consumer_offsets} go into
+ * {@link History#unchecked()}, and fail the run.
  */
 public final class HistoryReader {
 
@@ -35,7 +36,8 @@ public final class HistoryReader {
     }
 
     public static History read(Path runDir, String group, String topic) {
-        List<Ack> acks = readAcks(runDir.resolve("acks.log"));
+        List<String> unchecked = new ArrayList<>();
+        List<Ack> acks = readAcks(runDir.resolve("acks.log"), unchecked);
         List<Delivery> deliveries = new ArrayList<>();
         Map<String, List<MemberEvent>> events = new TreeMap<>();
         Path members = runDir.resolve("members");
@@ -43,13 +45,15 @@ public final class HistoryReader {
             try (Stream<Path> files = Files.list(members)) {
                 for (Path f : files.filter(p -> p.toString().endsWith(".log")).sorted().toList()) {
                     String process = f.getFileName().toString().replaceAll("\\.log$", "");
-                    events.put(process, readMember(f, process, deliveries));
+                    events.put(process, readMember(f, process, deliveries, unchecked));
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        } else {
+            unchecked.add("no member logs in " + members + ": nothing handed out can be checked");
         }
-        Journal journal = readJournal(runDir.resolve("journal.log"));
+        Journal journal = readJournal(runDir.resolve("journal.log"), unchecked);
         Map<String, Long> lastHandOut = new HashMap<>();
         deliveries.forEach(d -> lastHandOut.merge(d.process(), d.nanos(), Math::max));
         Map<String, ProcessEnd> ends = new HashMap<>();
@@ -73,6 +77,11 @@ public final class HistoryReader {
             }
         }
         boolean zkKnown = zkDirs.size() == 3 && !journal.clocks.isEmpty();
+        if (!zkKnown) {
+            unchecked.add("ZooKeeper's transaction logs: " + zkDirs.size() + " of 3 servers' logs under "
+                    + runDir.resolve("zk-data") + ", " + journal.clocks.size() + " CLOCK lines in the journal: "
+                    + "ownership by ZooKeeper and committed offsets cannot be checked");
+        }
         ZkTxnHistory.Result zk = zkKnown
                 ? ZkTxnHistory.read(zkDirs, group, topic, new ClockMap(journal.clocks), journal.poisonSessions)
                 : new ZkTxnHistory.Result(List.of(), List.of(), 0);
@@ -84,10 +93,17 @@ public final class HistoryReader {
         });
         Map<String, List<MemberEvent>> all = legacy.isEmpty() || !zkKnown ? events
                 : LegacyTenures.enrich(events, legacy, zk.owners(), zk.offsets());
-        List<History.KafkaCommit> kafka = readKafkaCommits(runDir.resolve("kafka-offsets.log"), group, topic,
-                journal.clocks.isEmpty() ? null : new ClockMap(journal.clocks));
+        unchecked.addAll(journal.unchecked);
+        List<History.KafkaCommit> kafka = null;
+        Path kafkaFile = runDir.resolve("kafka-offsets.log");
+        if (Files.exists(kafkaFile) && !journal.clocks.isEmpty()) {
+            kafka = readKafkaCommits(kafkaFile, group, topic, new ClockMap(journal.clocks), unchecked);
+        } else if (journal.kafkaOffsetsCopied) {
+            unchecked.add("the journal says __consumer_offsets was copied, but " + kafkaFile + " is missing");
+        }
         return new History(acks, deliveries, all, ends, zk.owners(), zk.offsets(), zkKnown, journal.unhealthy, legacy,
-                kafka, journal.faults, journal.brokerDown, journal.groupFormed, consumerIds(events, legacy, group));
+                kafka, journal.faults, journal.brokerDown, journal.groupFormed, consumerIds(events, legacy, group),
+                journal.notResumed, List.copyOf(unchecked));
     }
 
     /**
@@ -107,45 +123,61 @@ public final class HistoryReader {
         return ids;
     }
 
-    /** The group's commits of {@code topic} from {@code kafka-offsets.log}; null if the run did not read the topic. */
-    private static List<History.KafkaCommit> readKafkaCommits(Path file, String group, String topic, ClockMap clock) {
-        if (!Files.exists(file) || clock == null) {
-            return null;
-        }
+    /** The group's commits of {@code topic} from {@code kafka-offsets.log}. */
+    private static List<History.KafkaCommit> readKafkaCommits(Path file, String group, String topic, ClockMap clock,
+                                                              List<String> unchecked) {
         List<History.KafkaCommit> commits = new ArrayList<>();
-        try {
-            for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
-                OffsetCommitRecord.parse(line).filter(c -> c.group().equals(group) && c.topic().equals(topic))
-                        .ifPresent(c -> commits.add(new History.KafkaCommit(
-                                c.deletion() ? -1 : clock.nanosOf(c.commitTimestamp()), c.logOffset(), c.partition(),
-                                c.offset())));
+        for (Line line : lines(file)) {
+            java.util.Optional<OffsetCommitRecord> record = OffsetCommitRecord.parse(line.text());
+            if (record.isEmpty()) {
+                malformed(line, unchecked);
+                continue;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
+            OffsetCommitRecord c = record.get();
+            if (c.group().equals(group) && c.topic().equals(topic)) {
+                commits.add(new History.KafkaCommit(c.deletion() ? -1 : clock.nanosOf(c.commitTimestamp()),
+                        c.logOffset(), c.partition(), c.offset()));
+            }
         }
         return commits;
     }
 
-    private static List<Ack> readAcks(Path file) {
+    private static List<Ack> readAcks(Path file, List<String> unchecked) {
+        if (!Files.exists(file)) {
+            unchecked.add("no " + file + ": lost records and stalls cannot be checked");
+            return List.of();
+        }
         List<Ack> acks = new ArrayList<>();
-        for (String[] f : lines(file)) {
-            if (f[0].equals("ACK") && f.length == 4) {
+        for (Line line : lines(file)) {
+            String[] f = line.fields();
+            try {
+                if (!f[0].equals("ACK") || f.length != 4) {
+                    throw new IllegalArgumentException("not ACK nanos partition offset");
+                }
                 acks.add(new Ack(Integer.parseInt(f[2]), Long.parseLong(f[3]), Long.parseLong(f[1])));
+            } catch (RuntimeException e) {
+                malformed(line, unchecked);
             }
         }
         return acks;
     }
 
-    private static List<MemberEvent> readMember(Path file, String process, List<Delivery> deliveries) {
+    private static List<MemberEvent> readMember(Path file, String process, List<Delivery> deliveries,
+                                                List<String> unchecked) {
         List<MemberEvent> events = new ArrayList<>();
-        for (String[] f : lines(file)) {
+        for (Line line : lines(file)) {
+            String[] f = line.fields();
             try {
                 long nanos = Long.parseLong(f[1]);
                 switch (f[0]) {
                     case "REC" -> {
                         int partition = Integer.parseInt(f[2]);
+                        long from = Long.parseLong(f[3]);
                         long to = Long.parseLong(f[4]);
-                        for (long o = Long.parseLong(f[3]); o <= to; o++) {
+                        if (f.length != 5 || to < from) {
+                            throw new IllegalArgumentException("not REC nanos partition from to");
+                        }
+                        for (long o = from; o <= to; o++) {
                             deliveries.add(new Delivery(process, partition, o, nanos));
                         }
                     }
@@ -154,11 +186,18 @@ public final class HistoryReader {
                     default -> events.add(new MemberEvent(nanos, f[0], Set.of(), Map.of(),
                             f.length > 2 ? String.join(" ", java.util.Arrays.copyOfRange(f, 2, f.length)) : ""));
                 }
-            } catch (RuntimeException torn) {
-                // a line cut short by a SIGKILL: nothing after it was written either
+            } catch (RuntimeException e) {
+                malformed(line, unchecked);
             }
         }
         return events;
+    }
+
+    /** A malformed line: skipped if it is the file's last (cut short by a SIGKILL), else the run cannot be checked. */
+    private static void malformed(Line line, List<String> unchecked) {
+        if (!line.last()) {
+            unchecked.add(line.file() + ":" + line.number() + ": malformed line '" + line.text() + "'");
+        }
     }
 
     private static Set<Integer> partitions(String list) {
@@ -188,62 +227,80 @@ public final class HistoryReader {
         final List<ClockMap.Pair> clocks = new ArrayList<>();
         final Set<Long> poisonSessions = new HashSet<>();
         final Map<Integer, Long> unhealthy = new TreeMap<>();
+        final Map<Integer, Long> notResumed = new TreeMap<>();
         final java.util.NavigableMap<Long, String> faults = new TreeMap<>();
         final List<History.Span> brokerDown = new ArrayList<>();
+        final List<String> unchecked = new ArrayList<>();
+        boolean kafkaOffsetsCopied;
         long groupFormed = Long.MIN_VALUE;
     }
 
-    private static Journal readJournal(Path file) {
+    private static Journal readJournal(Path file, List<String> unchecked) {
         Journal j = new Journal();
+        if (!Files.exists(file)) {
+            unchecked.add("no " + file + ": kills, faults and the clock are unknown");
+            return j;
+        }
         Long brokerStopped = null;
-        for (String[] f : lines(file)) {
-            if (f.length < 3) {
-                continue;
-            }
-            switch (f[0]) {
-                case "KILL" -> j.kills.putIfAbsent(f[2], Long.parseLong(f[1]));
-                case "CLOCK" -> j.clocks.add(new ClockMap.Pair(Long.parseLong(f[1]), Long.parseLong(f[2])));
-                case "POISON-SESSION" -> j.poisonSessions.add(Long.parseUnsignedLong(f[2], 16));
-                case "HEALTHY" -> {
-                    if (f[2].equals("0") && j.groupFormed == Long.MIN_VALUE) {
-                        j.groupFormed = Long.parseLong(f[1]);
+        for (Line line : lines(file)) {
+            String[] f = line.fields();
+            try {
+                switch (f[0]) {
+                    case "KILL" -> j.kills.putIfAbsent(f[2], Long.parseLong(f[1]));
+                    case "CLOCK" -> j.clocks.add(new ClockMap.Pair(Long.parseLong(f[1]), Long.parseLong(f[2])));
+                    case "POISON-SESSION" -> j.poisonSessions.add(Long.parseUnsignedLong(f[2], 16));
+                    case "HEALTHY" -> {
+                        if (f[2].equals("0") && j.groupFormed == Long.MIN_VALUE) {
+                            j.groupFormed = Long.parseLong(f[1]);
+                        }
                     }
-                }
-                case "UNHEALTHY" -> j.unhealthy.put(Integer.parseInt(f[2]), Long.parseLong(f[3]));
-                case "FAULT" -> j.faults.put(Long.parseLong(f[1]), "#" + f[2] + (f.length > 3 ? " " + f[3] : ""));
-                case "TERM" -> {
-                    if (f[2].equals("kafka")) {
-                        brokerStopped = Long.parseLong(f[1]);
+                    case "UNHEALTHY" -> j.unhealthy.put(Integer.parseInt(f[2]), Long.parseLong(f[3]));
+                    case "NOT-RESUMED" -> j.notResumed.put(Integer.parseInt(f[2]), Long.parseLong(f[3]));
+                    case "FAULT" -> j.faults.put(Long.parseLong(f[1]), "#" + f[2] + (f.length > 3 ? " " + f[3] : ""));
+                    case "TERM" -> {
+                        if (f[2].equals("kafka")) {
+                            brokerStopped = Long.parseLong(f[1]);
+                        }
                     }
-                }
-                case "FAULT-END" -> {
-                    if (brokerStopped != null) {
-                        j.brokerDown.add(new History.Span(brokerStopped, Long.parseLong(f[1])));
-                        brokerStopped = null;
+                    case "FAULT-END" -> {
+                        long end = Long.parseLong(f[1]);
+                        if (brokerStopped != null) {
+                            j.brokerDown.add(new History.Span(brokerStopped, end));
+                            brokerStopped = null;
+                        }
                     }
+                    case "KAFKA-OFFSETS" -> j.kafkaOffsetsCopied = true;
+                    case "UNCHECKED" -> j.unchecked.add(String.join(" ", java.util.Arrays.copyOfRange(f, 2, f.length)));
+                    default -> Long.parseLong(f[1]); // for people, but stamped like every line
                 }
-                default -> {
-                    // for people
-                }
+            } catch (RuntimeException e) {
+                malformed(line, unchecked);
             }
         }
         return j;
     }
 
-    private static List<String[]> lines(Path file) {
-        if (!Files.exists(file)) {
-            return List.of();
-        }
-        List<String[]> result = new ArrayList<>();
+    /** One non-blank line of a log: where it is, its text split at spaces, and whether it is the file's last. */
+    private record Line(Path file, int number, String text, String[] fields, boolean last) {
+    }
+
+    private static List<Line> lines(Path file) {
+        List<Line> result = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
+            int number = 0;
             while ((line = in.readLine()) != null) {
+                number++;
                 if (!line.isBlank()) {
-                    result.add(line.split(" "));
+                    result.add(new Line(file, number, line, line.split(" "), false));
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
+        }
+        if (!result.isEmpty()) {
+            Line last = result.get(result.size() - 1);
+            result.set(result.size() - 1, new Line(file, last.number(), last.text(), last.fields(), true));
         }
         return result;
     }

@@ -17,29 +17,39 @@ import java.util.Set;
  *   <li>{@code lost}: every acknowledged record is handed out;</li>
  *   <li>{@code duplicate}: a record is handed out again only within the uncommitted window of a tenure that ended
  *       uncleanly (kill, vanished process, lost session, timed-out revocation);</li>
- *   <li>{@code kill-window}: a kill's window holds no more than the commit interval allows ({@link UncleanWindows});</li>
+ *   <li>{@code unclean-window}: such a window holds no more than the run's configuration allows
+ *       ({@link UncleanWindows});</li>
  *   <li>{@code exclusivity}: no partition is handed out by two processes at overlapping times;</li>
  *   <li>{@code ownership}: a process hands out only partitions it owns, by its own listener and by ZooKeeper;</li>
  *   <li>{@code offset-backwards}: no committed offset moves backwards, in ZooKeeper or in {@code __consumer_offsets};</li>
- *   <li>{@code stall}: no partition has a backlog and no hand-out for longer than the bound, and
- *       {@code unhealthy}: the group became healthy after every fault.</li>
+ *   <li>{@code stall}: no partition has a backlog and no hand-out for longer than the bound,
+ *       {@code unhealthy}: the group became healthy after every fault, and {@code not-resumed}: it then committed
+ *       past what had been acknowledged within the run's wait;</li>
+ *   <li>{@code unchecked}: every check could run (no missing log, no malformed line but a torn last one).</li>
  * </ol>
  */
 public final class InvariantMonitor {
 
-    public static final List<String> INVARIANTS = List.of("lost", "duplicate", "kill-window", "exclusivity", "ownership",
-            "offset-backwards", "stall", "unhealthy");
+    public static final List<String> INVARIANTS = List.of("lost", "duplicate", "unclean-window", "exclusivity",
+            "ownership", "offset-backwards", "stall", "unhealthy", "not-resumed", "unchecked");
 
     /**
-     * Bounds of the checks: the longest stall allowed, the clock tolerance of ZooKeeper owner times, and what a kill's
-     * uncommitted window may hold: the members' commit interval and the produce rate per partition (records/s).
+     * Bounds of the checks: the longest stall allowed, the clock tolerance of ZooKeeper owner times, and what an
+     * unclean end's uncommitted window may hold, from the run's configuration: the members' commit interval, the
+     * produce rate per partition (records/s), the session timeout (the lease) and {@code max.poll.records}.
      */
     public record Bounds(Duration stall, Duration ownershipTolerance, Duration commitInterval,
-                         double recordsPerSecondPerPartition) {
+                         double recordsPerSecondPerPartition, Duration sessionTimeout, long maxPollRecords) {
 
-        /** Without a commit interval or rate: a kill's window may hold one poll's records. */
+        /** For histories whose uncommitted windows are not judged (tests of other invariants). */
         public Bounds(Duration stall, Duration ownershipTolerance) {
-            this(stall, ownershipTolerance, Duration.ZERO, 0);
+            this(stall, ownershipTolerance, Duration.ZERO, 0, Duration.ZERO, Long.MAX_VALUE / 2);
+        }
+
+        /** The most records one unclean end's uncommitted window may hold: {@link UncleanWindows}. */
+        public long uncleanWindow() {
+            return (long) Math.ceil(recordsPerSecondPerPartition
+                    * (commitInterval.toNanos() + sessionTimeout.toNanos()) / 1e9) + maxPollRecords;
         }
     }
 
@@ -54,8 +64,8 @@ public final class InvariantMonitor {
 
         LostRecords.check(history.acks(), deliveries, violations);
         Duplicates.Counts duplicates = Duplicates.check(deliveries, tenures, violations);
-        List<UncleanWindows.Window> windows = UncleanWindows.measure(tenures, duplicates.explainedByTenure(), deliveries,
-                bounds.recordsPerSecondPerPartition(), bounds.commitInterval().toNanos());
+        List<UncleanWindows.Window> windows = UncleanWindows.measure(tenures, duplicates.explainedByTenure(),
+                bounds.uncleanWindow());
         UncleanWindows.check(windows, history, violations);
         Exclusivity.check(deliveries, tenures, violations);
         Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(), history.legacyProcesses(),
@@ -64,20 +74,23 @@ public final class InvariantMonitor {
             OffsetMonotonicity.check(history.offsets(), history.owners(), violations);
             notes.add("from ZooKeeper's transaction logs: " + history.owners().size() + " owner changes, "
                     + history.offsets().size() + " offset writes");
-        } else {
-            notes.add("no ZooKeeper transaction log: ownership checked by the members' own accounts only, "
-                    + "committed offsets not checked");
         }
         if (history.kafkaCommits() != null) {
             OffsetMonotonicity.checkKafka(history.kafkaCommits(), history.events(), violations);
             notes.add("from __consumer_offsets: " + history.kafkaCommits().size() + " offset commits of the topic");
         } else {
-            notes.add("__consumer_offsets not read");
+            notes.add("__consumer_offsets: the run did not copy it (a rolling bounce keeps offsets in ZooKeeper)");
         }
+        List<Violation> stalls = new ArrayList<>();
         Map<Integer, Long> longest = Stalls.check(history.acks(), deliveries, end(history), bounds.stall().toNanos(),
-                excused(history), history::faultAt, violations);
+                excused(history), history::faultAt, stalls);
+        stalls.forEach(s -> violations.add(blameHolder(s, tenures, bounds.stall().toNanos())));
         history.unhealthy().forEach((fault, ms) -> violations.add(new Violation("unhealthy", -1, -1, "-", -1,
                 "the group was not healthy " + ms + " ms after fault #" + fault)));
+        history.notResumed().forEach((fault, ms) -> violations.add(new Violation("not-resumed", -1, -1, "-", -1,
+                "the group was healthy after fault #" + fault + " but had not committed past what was acknowledged "
+                        + ms + " ms later")));
+        history.unchecked().forEach(why -> violations.add(new Violation("unchecked", -1, -1, "-", -1, why)));
 
         Map<String, Integer> counts = new LinkedHashMap<>();
         INVARIANTS.forEach(i -> counts.put(i, 0));
@@ -86,6 +99,19 @@ public final class InvariantMonitor {
         history.deliveries().forEach(d -> distinct.add(d.partition() + "@" + d.offset()));
         return new Verdict(history.acks().size(), history.deliveries().size(), distinct.size(), duplicates.explained(),
                 longest, counts, List.copyOf(violations), UncleanWindows.summarize(windows), List.copyOf(notes));
+    }
+
+    /**
+     * A stall is the fault of the one process that held the partition when it outlasted the bound (by its own
+     * account), if one did; else of no process (e.g. nobody owned it).
+     */
+    private static Violation blameHolder(Violation stall, Tenures tenures, long boundNanos) {
+        List<String> holders = tenures.holders(stall.partition(), stall.nanos() + boundNanos);
+        if (holders.size() != 1) {
+            return stall;
+        }
+        return new Violation(stall.invariant(), stall.partition(), stall.offset(), holders.get(0), stall.nanos(),
+                stall.message() + "; " + holders.get(0) + " held the partition");
     }
 
     /**

@@ -38,15 +38,12 @@ final class Tenures {
     private final Map<String, Map<Integer, List<Tenure>>> byProcess = new HashMap<>();
     /** Per process and partition: the commits it saw succeed, as {nanos of COMMITTED, offset}, in order. */
     private final Map<String, Map<Integer, List<long[]>>> confirmedCommits = new HashMap<>();
-    /** Per process: its confirmed commits as {nanos of COMMITTED, nanos from COMMIT to COMMITTED}, in order. */
-    private final Map<String, List<long[]>> commitLatencies = new HashMap<>();
 
     Tenures(Map<String, List<MemberEvent>> events, Map<String, ProcessEnd> ends) {
         events.forEach((process, list) -> {
             Map<Integer, List<long[]>> confirmed = new HashMap<>();
             confirmedCommits.put(process, confirmed);
             byProcess.put(process, build(process, list, ends.get(process), confirmed));
-            commitLatencies.put(process, latencies(list));
         });
     }
 
@@ -118,43 +115,11 @@ final class Tenures {
         return result;
     }
 
-    private static List<long[]> latencies(List<MemberEvent> events) {
-        List<long[]> result = new ArrayList<>();
-        long started = Long.MIN_VALUE;
-        for (MemberEvent e : events) {
-            switch (e.kind()) {
-                case "COMMIT" -> started = e.nanos();
-                case "COMMITTED" -> {
-                    if (started != Long.MIN_VALUE) {
-                        result.add(new long[]{e.nanos(), e.nanos() - started});
-                    }
-                    started = Long.MIN_VALUE;
-                }
-                case "COMMIT-FAILED" -> started = Long.MIN_VALUE;
-                default -> {
-                    // not about commits
-                }
-            }
-        }
-        return result;
-    }
-
     /** Every tenure of every process. */
     List<Tenure> all() {
         List<Tenure> all = new ArrayList<>();
         byProcess.values().forEach(partitions -> partitions.values().forEach(all::addAll));
         return all;
-    }
-
-    /** The longest time one of {@code process}'s commits confirmed in {@code [from, until]} took, in nanos; 0 if none. */
-    long slowestCommit(String process, long from, long until) {
-        long slowest = 0;
-        for (long[] c : commitLatencies.getOrDefault(process, List.of())) {
-            if (c[0] >= from && c[0] <= until) {
-                slowest = Math.max(slowest, c[1]);
-            }
-        }
-        return slowest;
     }
 
     /** The tenure of {@code process} over {@code partition} that contains {@code nanos}. */
@@ -178,13 +143,18 @@ final class Tenures {
         return offset;
     }
 
-    /** Whether {@code process} was (re)assigned {@code partition} in {@code (after, until]}. */
-    boolean assignedBetween(String process, int partition, long after, long until) {
-        for (Tenure t : byProcess.getOrDefault(process, Map.of()).getOrDefault(partition, List.of())) {
-            if (t.start() > after && t.start() <= until) {
-                return true;
+    /** The processes whose tenure of {@code partition} contains {@code nanos}, by their own accounts. */
+    List<String> holders(int partition, long nanos) {
+        List<String> holders = new ArrayList<>();
+        byProcess.forEach((process, partitions) -> {
+            for (Tenure t : partitions.getOrDefault(partition, List.of())) {
+                if (t.contains(nanos)) {
+                    holders.add(process);
+                    break;
+                }
             }
-        }
-        return false;
+        });
+        holders.sort(null);
+        return holders;
     }
 }

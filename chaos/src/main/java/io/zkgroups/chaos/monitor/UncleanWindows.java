@@ -1,28 +1,21 @@
 package io.zkgroups.chaos.monitor;
 
-import io.zkgroups.chaos.monitor.History.Delivery;
-
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The uncommitted window of each tenure that ended uncleanly: how many of its records were handed out again, against
- * what the commit interval allows. A member commits every {@code C} and a commit takes {@code L}, so when it dies the
- * records handed out since its last confirmed commit began are at most those that arrived in {@code C + L}, plus the
- * records of one poll (a poll hands out everything that arrived since the one before, a backlog after a take-over
- * included):
+ * The uncommitted window of each tenure that ended uncleanly (KILLED, VANISHED, LOST, REVOKE-TIMEOUT): how many of its
+ * records were handed out again, against what the run's configuration allows. A member commits every {@code C};
+ * a commit that takes longer than the session timeout {@code S} cannot succeed (the lease behind it has lapsed), and a
+ * member whose commits cannot get through hands out for at most its lease, {@code S}; and one poll hands out at most
+ * {@code max.poll.records} {@code P} (a take-over's backlog included). So with {@code r} the partition's produce rate:
  * <pre>
- *   bound = ceil(r * (C + L)) + B
+ *   bound = ceil(r * (C + S)) + P
  * </pre>
- * with {@code r} the partition's produce rate, {@code L} the tenure's slowest confirmed commit and {@code B} its
- * largest single poll of that partition. A kill ({@code KILLED}) whose repeats exceed it is a {@code kill-window}
- * violation. Lost sessions and timed-out revocations are measured against the same bound and reported, not judged:
- * their windows also hold what was handed out while a commit could not get through (the lease, up to a session
- * timeout, decides there).
+ * Every unclean end whose repeats exceed it is an {@code unclean-window} violation, whatever the member did.
  */
 final class UncleanWindows {
 
@@ -35,40 +28,25 @@ final class UncleanWindows {
     private UncleanWindows() {
     }
 
-    static List<Window> measure(Tenures tenures, Map<Tenures.Tenure, Long> repeats, DeliveryIndex deliveries,
-                                double recordsPerSecondPerPartition, long commitIntervalNanos) {
+    static List<Window> measure(Tenures tenures, Map<Tenures.Tenure, Long> repeats, long bound) {
         List<Window> windows = new ArrayList<>();
         for (Tenures.Tenure t : tenures.all()) {
-            if (!t.unclean()) {
-                continue;
+            if (t.unclean()) {
+                windows.add(new Window(t, repeats.getOrDefault(t, 0L), bound));
             }
-            long slowestCommit = tenures.slowestCommit(t.process(), t.start(), t.end());
-            long steady = (long) Math.ceil(recordsPerSecondPerPartition * (commitIntervalNanos + slowestCommit) / 1e9);
-            windows.add(new Window(t, repeats.getOrDefault(t, 0L), steady + largestPoll(deliveries, t)));
         }
         windows.sort(java.util.Comparator.comparingLong((Window w) -> w.tenure().end()));
         return windows;
     }
 
-    /** The most records of the tenure's partition that one poll of its process handed out. */
-    private static long largestPoll(DeliveryIndex deliveries, Tenures.Tenure t) {
-        Map<Long, Long> perPoll = new HashMap<>();
-        for (Delivery d : deliveries.of(t.partition())) {
-            if (d.process().equals(t.process()) && t.contains(d.nanos())) {
-                perPoll.merge(d.nanos(), 1L, Long::sum);
-            }
-        }
-        return perPoll.values().stream().mapToLong(Long::longValue).max().orElse(0);
-    }
-
-    /** A {@code kill-window} violation for every kill whose repeats exceed the bound. */
+    /** An {@code unclean-window} violation for every unclean end whose repeats exceed the bound. */
     static void check(List<Window> windows, History history, List<Violation> out) {
         for (Window w : windows) {
             Tenures.Tenure t = w.tenure();
-            if (t.endedBy().equals("KILLED") && w.repeats() > w.bound()) {
-                out.add(new Violation("kill-window", t.partition(), -1, t.process(), t.end(), w.repeats()
-                        + " records handed out again after " + t.process() + " was killed (" + history.faultAt(t.end())
-                        + "), more than the commit interval allows: " + w.bound()));
+            if (w.repeats() > w.bound()) {
+                out.add(new Violation("unclean-window", t.partition(), -1, t.process(), t.end(), w.repeats()
+                        + " records handed out again after " + t.process() + "'s tenure ended " + t.endedBy() + " ("
+                        + history.faultAt(t.end()) + "), more than the configuration allows: " + w.bound()));
             }
         }
     }

@@ -59,7 +59,7 @@ public final class ChaosMain implements Callable<Integer> {
             + "timeouts; 10000 makes its revocation outlast the revoke timeout).")
     Long slowProcessingMs;
 
-    @Option(names = "--broken-member", description = "Run member slot 0 broken on purpose: ignore-loss or stale-commit.")
+    @Option(names = "--broken-member", description = "Run member slot 0's first process broken on purpose: ignore-loss, stale-commit, lazy-commit or stall.")
     String brokenMember;
 
     @Option(names = "--health-timeout", description = "How long the group may take to be healthy after a fault, e.g. 60s (default: ${DEFAULT-VALUE}s).")

@@ -59,12 +59,17 @@ public final class ChaosRunner {
     }
 
     /**
-     * The monitor's bounds for a run of these settings: a kill's window is judged with the members' commit interval
-     * and the produce rate per partition at the start (an upper bound: partitions are only ever added).
+     * The monitor's bounds for a run of these settings: an unclean end's window is judged with the members' commit
+     * interval, session timeout and {@code max.poll.records}, and the produce rate per partition at the start (an
+     * upper bound: partitions are only ever added).
      */
     public static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound) {
+        return bounds(s, stallBound, s.maxPollRecords());
+    }
+
+    private static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound, long maxPollRecords) {
         return new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5), Duration.ofMillis(s.commitIntervalMs()),
-                (double) s.recordsPerSecond() / s.partitions());
+                (double) s.recordsPerSecond() / s.partitions(), Duration.ofMillis(s.sessionTimeoutMs()), maxPollRecords);
     }
 
     private ChaosRunner() {
@@ -158,7 +163,9 @@ public final class ChaosRunner {
                 "cycle".equals(p.getProperty("order")), Duration.ZERO, Duration.ZERO, stallBound, false);
         List<FaultRecord> records = JournalFaults.read(runDir.resolve("journal.log"));
         History history = HistoryReader.read(runDir, s.group(), s.topic());
-        Verdict verdict = InvariantMonitor.check(history, bounds(s, stallBound));
+        // runs from before max.poll.records was set ran with Kafka's default
+        Verdict verdict = InvariantMonitor.check(history, bounds(s, stallBound,
+                Long.parseLong(p.getProperty("max.poll.records", "500"))));
         String table = Report.table(options, records, verdict, history::faultAt);
         Files.writeString(runDir.resolve("report.txt"), table, StandardCharsets.UTF_8);
         Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
@@ -191,7 +198,7 @@ public final class ChaosRunner {
             journal.log("KAFKA-OFFSETS", commits.size() + " commits of " + cluster.settings().group() + " in "
                     + ConsumerOffsetsReader.TOPIC);
         } catch (RuntimeException | java.io.IOException e) {
-            journal.log("NOTE", "cannot read " + ConsumerOffsetsReader.TOPIC + ": " + e.toString().replace('\n', ' '));
+            journal.log("UNCHECKED", "cannot read " + ConsumerOffsetsReader.TOPIC + ": " + e);
         }
     }
 
@@ -203,7 +210,8 @@ public final class ChaosRunner {
                 + "\nlegacy.members=" + s.legacyMembers()
                 + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
                 + s.commitIntervalMs() + "\nbroken.member=" + (s.brokenMode() == null ? "" : s.brokenMode())
-                + "\nkafka.offsets=" + s.kafkaOffsets() + "\nslow.processing.ms=" + s.slowProcessingMs() + "\nstall.bound.ms=" + o.stallBound().toMillis() + "\n";
+                + "\nkafka.offsets=" + s.kafkaOffsets() + "\nslow.processing.ms=" + s.slowProcessingMs() + "\nstall.bound.ms=" + o.stallBound().toMillis()
+                + "\nmax.poll.records=" + s.maxPollRecords() + "\n";
         Files.writeString(s.runDir().resolve("run.properties"), text, StandardCharsets.UTF_8);
     }
 }

@@ -31,6 +31,8 @@ final class Histories {
     private long groupFormed = Long.MIN_VALUE;
     private final Map<String, String> consumerIds = new HashMap<>();
     private boolean zkKnown;
+    private final Map<Integer, Long> notResumed = new TreeMap<>();
+    private final List<String> unchecked = new ArrayList<>();
     private long zxid;
 
     static long ms(long millis) {
@@ -80,6 +82,12 @@ final class Histories {
 
     Histories killed(String process, long atMs) {
         ends.put(process, new ProcessEnd(ms(atMs), "KILLED"));
+        return this;
+    }
+
+    /** {@code process} ended without a kill or a CLOSED line (it crashed, or exited without leaving). */
+    Histories vanished(String process, long atMs) {
+        ends.put(process, new ProcessEnd(ms(atMs), "VANISHED"));
         return this;
     }
 
@@ -152,6 +160,18 @@ final class Histories {
         return this;
     }
 
+    /** The group was healthy after {@code fault} but did not commit past what was acknowledged within {@code ms}. */
+    Histories notResumedAfter(int fault, long ms) {
+        notResumed.put(fault, ms);
+        return this;
+    }
+
+    /** A check could not run, e.g. a log was missing. */
+    Histories unchecked(String why) {
+        unchecked.add(why);
+        return this;
+    }
+
     Histories unhealthyAfter(int fault, long ms) {
         unhealthy.put(fault, ms);
         return this;
@@ -165,7 +185,7 @@ final class Histories {
 
     History build() {
         return new History(acks, deliveries, events, ends, owners, offsets, zkKnown, unhealthy, Set.of(), kafkaCommits,
-                faults, brokerDown, groupFormed, consumerIds);
+                faults, brokerDown, groupFormed, consumerIds, notResumed, unchecked);
     }
 
     Verdict check() {
@@ -177,9 +197,13 @@ final class Histories {
                 java.time.Duration.ofMillis(5)));
     }
 
-    /** Checked with a commit interval and a produce rate per partition: kills' windows are judged against them. */
-    Verdict checkWindows(long commitIntervalMs, double recordsPerSecondPerPartition) {
+    /**
+     * Checked with a run's configuration: commit interval, produce rate per partition, session timeout and
+     * max.poll.records; every unclean end's window is judged against the bound they give.
+     */
+    Verdict checkWindows(long commitIntervalMs, double recordsPerSecondPerPartition, long sessionMs, long maxPollRecords) {
         return InvariantMonitor.check(build(), new InvariantMonitor.Bounds(java.time.Duration.ofSeconds(60),
-                java.time.Duration.ofMillis(5), java.time.Duration.ofMillis(commitIntervalMs), recordsPerSecondPerPartition));
+                java.time.Duration.ofMillis(5), java.time.Duration.ofMillis(commitIntervalMs), recordsPerSecondPerPartition,
+                java.time.Duration.ofMillis(sessionMs), maxPollRecords));
     }
 }

@@ -13,7 +13,7 @@ class HistoryReaderTest {
 
     @Test
     void readsTheRunsLogsAndSkipsALineTornByASigkill(@TempDir Path run) throws Exception {
-        Files.writeString(run.resolve("acks.log"), "ACK 100 0 0\nACK 101 0 1\nNACK 102 0 boom\nACK 103 0");
+        Files.writeString(run.resolve("acks.log"), "ACK 100 0 0\nACK 101 0 1\nACK 103 0");
         Files.createDirectories(run.resolve("members"));
         Files.writeString(run.resolve("members").resolve("m0-1.log"), String.join("\n",
                 "START 90 chaos_m0-1 4242 correct",
@@ -38,6 +38,36 @@ class HistoryReaderTest {
         assertThat(h.processEnds().get("m1-1")).isEqualTo(new History.ProcessEnd(400, "CLOSED"));
         assertThat(h.unhealthy()).containsEntry(3, 90_000L);
         assertThat(h.zkHistoryKnown()).as("no transaction logs in this run directory").isFalse();
+        assertThat(h.unchecked()).singleElement().satisfies(u -> assertThat(u).contains("ZooKeeper's transaction logs"));
+    }
+
+    @Test
+    void aMalformedLineBeforeTheLastIsAFailedCheckNotASkippedLine(@TempDir Path run) throws Exception {
+        Files.writeString(run.resolve("acks.log"), "ACK 100 0 0\nNACK 102 0 boom\nACK 103 0 2\nACK 104 0");
+        Files.createDirectories(run.resolve("members"));
+        Files.writeString(run.resolve("members").resolve("m0-1.log"),
+                "START 90 chaos_m0-1 4242 correct\nREC 120 0 zero 1\nCLOSED 400\n");
+        Files.writeString(run.resolve("journal.log"), "CLOCK 10 1000\nHEALTHY 20 1 300\nNOT-RESUMED 30 1 30000\n");
+
+        History h = HistoryReader.read(run, "chaos", "chaos-t");
+
+        assertThat(h.acks()).extracting(History.Ack::offset).containsExactly(0L, 2L);
+        assertThat(h.notResumed()).containsEntry(1, 30_000L);
+        assertThat(h.unchecked()).anySatisfy(u -> assertThat(u).endsWith("acks.log:2: malformed line 'NACK 102 0 boom'"))
+                .anySatisfy(u -> assertThat(u).endsWith("m0-1.log:2: malformed line 'REC 120 0 zero 1'"))
+                .noneSatisfy(u -> assertThat(u).contains("ACK 104 0"));
+    }
+
+    @Test
+    void consumerOffsetsThatCouldNotBeReadOrAreMissingAreAFailedCheck(@TempDir Path run) throws Exception {
+        Files.writeString(run.resolve("journal.log"),
+                "CLOCK 10 1000\nUNCHECKED 20 cannot read __consumer_offsets: timed out\n");
+        assertThat(HistoryReader.read(run, "chaos", "chaos-t").unchecked())
+                .contains("cannot read __consumer_offsets: timed out");
+
+        Files.writeString(run.resolve("journal.log"), "CLOCK 10 1000\nKAFKA-OFFSETS 20 5 commits of chaos\n");
+        assertThat(HistoryReader.read(run, "chaos", "chaos-t").unchecked())
+                .anySatisfy(u -> assertThat(u).contains("kafka-offsets.log is missing"));
     }
 
     @Test

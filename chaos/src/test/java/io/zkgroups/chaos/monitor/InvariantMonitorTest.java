@@ -140,6 +140,26 @@ class InvariantMonitorTest {
     }
 
     @Test
+    void anAssignmentLetGoOfAgainDoesNotExcuseHandingOutAfterAnotherTookOver() {
+        Verdict v = new Histories()
+                .acked(0, 0, 24, 100)
+                .assigned("m1", 150, 0)
+                .handedOut("m1", 0, 0, 9, 200)
+                .revoked("m1", 250, 0)
+                .assigned("m2", 300, 0)
+                .handedOut("m2", 0, 10, 19, 400)
+                .assigned("m1", 450, 0) // m1 is given the partition back for a moment, and lets go of it again
+                .revoked("m1", 460, 0)
+                .handedOut("m1", 0, 20, 24, 500) // while m2 holds it
+                .closed("m1", 700).closed("m2", 700)
+                .check();
+
+        assertThat(v.counts()).containsEntry("exclusivity", 1);
+        assertThat(v.violations()).filteredOn(x -> x.invariant().equals("exclusivity")).singleElement()
+                .satisfies(x -> assertThat(x.process()).isEqualTo("m1"));
+    }
+
+    @Test
     void aPartitionAssignedBackAfterAHandOverIsNotAnOverlap() {
         Verdict v = gracefulHandOver()
                 .revoked("m2", 720, 0)
@@ -323,6 +343,7 @@ class InvariantMonitorTest {
         Verdict strict = h.check(5_000);
         assertThat(strict.counts()).containsEntry("stall", 1);
         assertThat(strict.violations().get(0).partition()).isZero();
+        assertThat(strict.violations().get(0).process()).as("the one that held the partition").isEqualTo("m1");
         assertThat(strict.longestStallMs()).containsEntry(0, 8_000L);
 
         assertThat(h.check(10_000).violations()).isEmpty();
@@ -348,13 +369,19 @@ class InvariantMonitorTest {
     }
 
     @Test
-    void withoutZooKeepersHistoryTheMonitorSaysWhatItDidNotCheck() {
-        Verdict v = new Histories()
-                .acked(0, 0, 0, 100).assigned("m1", 150, 0).handedOut("m1", 0, 0, 0, 200).closed("m1", 300)
-                .check();
+    void aCheckThatCouldNotRunFailsTheRun() {
+        Verdict v = gracefulHandOver().unchecked("no journal.log").check();
 
-        assertThat(v.violations()).isEmpty();
-        assertThat(v.notes()).anySatisfy(n -> assertThat(n).contains("committed offsets not checked"));
-        assertThat(List.of(v.counts().get("offset-backwards"))).containsExactly(0);
+        assertThat(v.passed()).isFalse();
+        assertThat(v.counts()).containsEntry("unchecked", 1);
+        assertThat(v.violations()).singleElement().satisfies(x -> assertThat(x.message()).isEqualTo("no journal.log"));
+    }
+
+    @Test
+    void aGroupThatDidNotResumeConsumingAfterAFaultFailsTheRun() {
+        Verdict v = gracefulHandOver().notResumedAfter(4, 30_000).check();
+
+        assertThat(v.counts()).containsEntry("not-resumed", 1);
+        assertThat(v.violations()).singleElement().satisfies(x -> assertThat(x.message()).contains("fault #4"));
     }
 }

@@ -59,7 +59,8 @@ class LegacyTenuresTest {
                 new MemberEvent(ms(900), "CLOSED", Set.of(), Map.of(), "")));
         History mixed = new History(plain.acks(), plain.deliveries(),
                 LegacyTenures.enrich(events, Set.of("l2-1"), owners, offsets), plain.processEnds(), owners, offsets, true,
-                Map.of(), Set.of("l2-1"), null, new java.util.TreeMap<>(), List.of(), Long.MIN_VALUE, Map.of());
+                Map.of(), Set.of("l2-1"), null, new java.util.TreeMap<>(), List.of(), Long.MIN_VALUE, Map.of(),
+                Map.of(), List.of());
 
         Verdict v = InvariantMonitor.check(mixed, new InvariantMonitor.Bounds(java.time.Duration.ofSeconds(60),
                 java.time.Duration.ofMillis(5)));
