@@ -57,11 +57,22 @@ class ServerGenerationIT {
         GroupMember m2 = member(c2, "m2");
         m1.start();
         await("m1 owns all 8").atMost(Duration.ofSeconds(30)).until(() -> owned(m1).size() == 8);
+        long requests = receivedByServer();
+        long started = System.nanoTime();
         m2.start();
         await("m1 and m2 own 4 each").atMost(Duration.ofSeconds(30))
                 .until(() -> owned(m1).size() == 4 && owned(m2).size() == 4 && stable(m1) && stable(m2));
+        long joinMs = (System.nanoTime() - started) / 1_000_000;
+        long joinRequests = receivedByServer() - requests;
+        requests = receivedByServer();
+        started = System.nanoTime();
         m1.close();
         await("m2 owns all 8 after m1 left").atMost(Duration.ofSeconds(30)).until(() -> owned(m2).size() == 8);
+        long leaveMs = (System.nanoTime() - started) / 1_000_000;
+        long leaveRequests = receivedByServer() - requests;
+        // the figures docs/compatibility.md reports per server version
+        System.out.printf("[ZooKeeper %s] second member's join: %d ms, %d requests; first member's leave: %d ms,"
+                + " %d requests%n", zk.server().version(), joinMs, joinRequests, leaveMs, leaveRequests);
         Map<TopicAndPartition, String> owners = new java.util.TreeMap<>();
         registry.owners().owners("gen").entries().forEach(o -> owners.put(o.partition(), o.value()));
         assertThat(owners).hasSize(8).allSatisfy((p, owner) -> assertThat(owner).isEqualTo("gen_m2-0"));
@@ -72,6 +83,14 @@ class ServerGenerationIT {
                 .as("ZooKeeper %s's log", child.version())
                 .doesNotContainIgnoringCase("unknown type")
                 .doesNotContain("Unimplemented"));
+    }
+
+    /** Requests the server received so far, from its {@code srvr} answer (a 4-letter word is not counted). */
+    private static long receivedByServer() {
+        String srvr = io.zkgroups.registry.testing.ChildZooKeeperServer.srvr(zk.connectString());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Received: (\\d+)").matcher(srvr);
+        assertThat(m.find()).as("srvr answer: %s", srvr).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     private static CuratorFramework watched(CuratorFramework client, String name, List<String> events) {

@@ -123,10 +123,21 @@ public final class ChildZooKeeperServer implements AutoCloseable {
         return port;
     }
 
+    /** The server's {@code dataDir}. */
+    public Path dataDir() {
+        return dir.resolve("data");
+    }
+
     /** The server's answer to {@code srvr}, empty if it does not answer (yet). */
     public String srvr() {
+        return srvr("127.0.0.1:" + port);
+    }
+
+    /** The answer to {@code srvr} of the server at {@code hostPort}, empty if it does not answer. */
+    public static String srvr(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            socket.connect(new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))), 500);
             socket.setSoTimeout(2_000);
             socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
             InputStream in = socket.getInputStream();

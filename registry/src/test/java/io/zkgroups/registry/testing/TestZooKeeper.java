@@ -85,6 +85,12 @@ public final class TestZooKeeper implements AutoCloseable {
         return server;
     }
 
+    /** Where the server writes its transaction log (the same format from 3.4 to 3.9). */
+    public java.io.File transactionLogDir() {
+        return child != null ? child.dataDir().resolve("version-2").toFile()
+                : new java.io.File(server.getTempDirectory(), "version-2");
+    }
+
     /** The server release: the child's, or the in-process 3.9's. */
     public String version() {
         return child != null ? child.version() : org.apache.zookeeper.Version.getFullVersion();
