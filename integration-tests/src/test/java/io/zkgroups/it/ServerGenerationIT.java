@@ -15,6 +15,7 @@ import io.zkgroups.registry.server.ServerGeneration;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * without a request the server does not implement — which such a server would answer by closing the connection. So no
  * client may see its connection suspended, and the server must log no request of unknown type.
  */
+@Tag("older-zookeeper") // also run on ZooKeeper 3.4 and 3.5 (integration-tests/pom.xml)
 @Timeout(90)
 class ServerGenerationIT {
 
