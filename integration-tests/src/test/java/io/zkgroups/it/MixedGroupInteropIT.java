@@ -25,6 +25,7 @@ import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -76,6 +77,7 @@ class MixedGroupInteropIT {
         observer.brokers().register(BrokerInfo.v1(0, "127.0.0.1", 9092, -1, System.currentTimeMillis()));
     }
 
+    @Tag("older-zookeeper") // also run on ZooKeeper 3.4 and 3.5 (integration-tests/pom.xml)
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"range", "roundrobin"})
     void oldAndNewMembersShareAGroupThroughJoinsLeavesAndKillsWithoutDoubleOwnership(String strategy) throws Exception {

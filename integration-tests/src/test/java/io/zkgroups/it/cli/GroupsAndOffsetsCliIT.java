@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.zkgroups.tool.ExitCode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code groups list|describe|delete} and {@code offsets reset|export|import} against a real ZooKeeper and a real
  * Kafka 3.9 broker in ZooKeeper mode (the CLI finds the broker through /brokers/ids), every exit code included.
  */
+@Tag("older-zookeeper") // also run on ZooKeeper 3.4 and 3.5 (integration-tests/pom.xml)
 @Timeout(120)
 class GroupsAndOffsetsCliIT {
 

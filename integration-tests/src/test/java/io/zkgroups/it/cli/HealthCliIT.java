@@ -7,6 +7,7 @@ import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * {@code health}: every condition and its exit code on registered members and owner znodes, {@code --wait} woken
  * by ZooKeeper events, and a real 0.8.2.2 consumer (which {@code reset} refuses to touch).
  */
+@Tag("older-zookeeper") // also run on ZooKeeper 3.4 and 3.5 (integration-tests/pom.xml)
 @Timeout(150)
 class HealthCliIT {
 
@@ -156,7 +158,8 @@ class HealthCliIT {
         assertThat(table.out()).contains("UNHEALTHY (exit 26)").contains("/consumers/gbad/offsets/hb/1")
                 .contains("garbage");
 
-        c.curator.create().forPath(CliCluster.CHROOT + "/consumers/gbad/ids/gbad_junk", "{not json".getBytes(StandardCharsets.UTF_8));
+        c.registry.znodes().create(CliCluster.CHROOT + "/consumers/gbad/ids/gbad_junk",
+                "{not json".getBytes(StandardCharsets.UTF_8), org.apache.zookeeper.CreateMode.PERSISTENT); // any server version
         CliCluster.Run json = c.cli("health", "--group", g, "--output", "json");
         assertThat(json.code()).as(json.toString()).isEqualTo(UNREADABLE);
         JsonNode doc = JSON.readTree(json.out());

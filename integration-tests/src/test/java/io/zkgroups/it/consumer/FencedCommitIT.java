@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * session and under the grant it was told of — is refused, whenever the application makes it. Each case here is one
  * way an application's commit used to reach ZooKeeper after the partition had moved on, rewinding the new owner.
  */
+@Tag("older-zookeeper") // also run on ZooKeeper 3.4 and 3.5 (integration-tests/pom.xml)
 @Timeout(180)
 class FencedCommitIT {
 

@@ -64,7 +64,7 @@ class Kafka08BridgeIT {
         servers.broker().createTopic(topic, partitions);
         produce(topic, partitions, perPartition);
 
-        try (ExampleProcess example = ExampleProcess.start(group, topic, 3, "c1")) {
+        try (ExampleProcess example = ExampleProcess.start(servers.connectString(), group, topic, 3, "c1")) {
             example.output.requireLine(0, "READY"::equals, WAIT, "READY", what -> new AssertionError(what + "\n" + example.stderrText()));
             await("all " + partitions * perPartition + " messages printed").atMost(WAIT)
                     .until(() -> example.messages().size() >= partitions * perPartition);
@@ -464,9 +464,9 @@ class Kafka08BridgeIT {
     }
 
     /** The 0.8 wiki's ConsumerGroupExample (legacy-driver, compiled against 0.8.2.2) in a child JVM on the bridge. */
-    private static final class ExampleProcess implements AutoCloseable {
+    static final class ExampleProcess implements AutoCloseable {
         private final Process process;
-        private final ChildOutput output;
+        final ChildOutput output;
         private final Path stderr;
 
         private ExampleProcess(Process process, Path stderr) {
@@ -475,14 +475,15 @@ class Kafka08BridgeIT {
             this.output = ChildOutput.start(process, "example-stdout");
         }
 
-        static ExampleProcess start(String group, String topic, int threads, String consumerId) throws IOException {
+        static ExampleProcess start(String zookeeperConnect, String group, String topic, int threads, String consumerId)
+                throws IOException {
             Path dir = Files.createDirectories(Path.of("target", "bridge-example").toAbsolutePath());
             Path stderr = dir.resolve(group + "-stderr.log");
             List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                     "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
                     "-cp", LegacyConsumerProcess.classpath(true), "io.zkgroups.legacy.ConsumerGroupExample",
-                    servers.connectString(), group, topic, String.valueOf(threads), consumerId);
+                    zookeeperConnect, group, topic, String.valueOf(threads), consumerId);
             return new ExampleProcess(new ProcessBuilder(command).redirectError(stderr.toFile()).start(), stderr);
         }
 
@@ -499,7 +500,7 @@ class Kafka08BridgeIT {
             assertThat(process.waitFor()).isZero();
         }
 
-        private String stderrText() {
+        String stderrText() {
             try {
                 return Files.readString(stderr);
             } catch (IOException e) {

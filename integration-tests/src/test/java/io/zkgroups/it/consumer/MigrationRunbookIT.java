@@ -4,6 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,6 +25,7 @@ import static org.awaitility.Awaitility.await;
  * dual commit, verify, rolling bounce to Kafka only, then the rollback the same way back — every step gated on
  * {@code zkgroups health}, the phase visible in {@code groups describe}, and not a record lost.
  */
+@Tag("older-zookeeper") // also run on ZooKeeper 3.4 and 3.5 (integration-tests/pom.xml)
 @Timeout(600)
 class MigrationRunbookIT {
 

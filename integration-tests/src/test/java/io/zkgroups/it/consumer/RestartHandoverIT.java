@@ -5,6 +5,7 @@ import io.zkgroups.it.support.LegacyConsumerProcess;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -66,6 +67,7 @@ class RestartHandoverIT {
         }
     }
 
+    @Tag("older-zookeeper") // also run on ZooKeeper 3.4 and 3.5 (integration-tests/pom.xml)
     @Test
     void aMemberRestartedWithinTheGraceResumesItsSessionAndNoMemberOfTheMixedGroupSeesAChange() throws Exception {
         Group g = new Group("resume", RESUMABLE_SESSION_MS, true, null);

@@ -53,6 +53,7 @@ public record GroupDescription(String group, String state, String phase, String 
         partitions.addAll(owners.keySet());
 
         Map<ConsumerId, Integer> ownedBy = new TreeMap<>();
+        List<ConsumerId> registered = view.members().entries().stream().map(Member::id).toList();
         List<PartitionRow> rows = new ArrayList<>();
         for (TopicAndPartition tp : partitions) {
             Long zk = view.zk().offsets().get(tp);
@@ -63,7 +64,8 @@ public record GroupDescription(String group, String state, String phase, String 
             Long lag = end == null || current == null ? null : Math.max(0, end - current);
             PartitionOwner owner = owners.get(tp);
             String ownerValue = owner == null ? null : owner.value();
-            String consumer = owner == null ? null : owner.thread().map(ThreadId::consumer).map(ConsumerId::value).orElse(null);
+            String consumer = owner == null ? null
+                    : owner.threadAmong(registered).map(ThreadId::consumer).map(ConsumerId::value).orElse(null);
             String host = consumer == null ? null : MemberHost.of(view.group(), consumer).orElse(null);
             if (consumer != null) {
                 ownedBy.merge(new ConsumerId(consumer), 1, Integer::sum);

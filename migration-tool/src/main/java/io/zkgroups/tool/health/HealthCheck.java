@@ -98,7 +98,7 @@ public final class HealthCheck {
         }
         for (PartitionOwner owner : owners.values()) {
             owned++;
-            ThreadId thread = owner.thread().orElse(null);
+            ThreadId thread = owner.threadAmong(members).orElse(null);
             if (thread == null || !members.contains(thread.consumer())) {
                 foreign.add(label(owner.partition()) + " by '" + owner.value() + "'");
                 continue;
@@ -111,7 +111,7 @@ public final class HealthCheck {
                 misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", which no member should own");
             } else if (byBalance) {
                 ownedByMembers.put(owner.partition(), thread); // judged as a whole below
-            } else if (!wanted.toString().equals(owner.value())) {
+            } else if (!wanted.equals(thread)) {
                 misplaced.add(label(owner.partition()) + " owned by " + owner.value() + ", the " + assignor.name()
                         + " assignor gives it to " + wanted);
             }

@@ -205,11 +205,14 @@ public final class ZkGroups {
      * @throws RegistryException if the znode cannot be created (e.g. an ACL refuses it)
      */
     public Instant serverTime() {
-        Stat stat = new Stat();
+        Stat stat;
         String path;
         try {
-            path = znodes().client().create().storingStatIn(stat).withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                    .forPath(layout().clockProbe(), new byte[0]);
+            path = znodes().create(layout().clockProbe(), new byte[0], CreateMode.EPHEMERAL_SEQUENTIAL);
+            stat = znodes().client().checkExists().forPath(path);
+            if (stat == null) {
+                throw new KeeperException.NoNodeException(path);
+            }
         } catch (Exception e) {
             throw RegistryException.of("creating", layout().clockProbe(), e);
         }

@@ -124,7 +124,7 @@ public final class GroupSampler {
         List<GroupSample.PartitionRead> reads = new ArrayList<>();
         for (TopicAndPartition tp : partitions) {
             PartitionOwner owner = owners.get(tp);
-            boolean live = owner != null && owner.thread().map(ThreadId::consumer).map(members::contains).orElse(false);
+            boolean live = owner != null && owner.memberAmong(members).isPresent();
             reads.add(new GroupSample.PartitionRead(tp, zkOffsets.get(tp), mtimes.get(tp), kafka == null ? null : kafka.get(tp),
                     logStart.get(tp), logEnd.get(tp), owner == null ? null : owner.value(), live));
         }

@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.registry.ZkNames;
+import io.zkgroups.registry.server.ServerGeneration;
 import io.zkgroups.registry.security.ZkClientSecurity;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.slf4j.Logger;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -51,6 +53,8 @@ public final class ZkConsumerConfig {
      * predecessor stops); 0: it does not wait.
      */
     public static final String RESTART_AWAIT_MS = "zkgroups.restart.handover.await.ms";
+    /** The oldest ZooKeeper server version of the ensemble (3.4, 3.5, 3.6, ...), or auto: learned at start. */
+    public static final String ZOOKEEPER_SERVER_VERSION = "zkgroups.zookeeper.server.version";
     static final Map<String, String> ZKGROUPS_DEFAULTS = Map.ofEntries(
             Map.entry(MAX_GROUP_SIZE, "0"),
             Map.entry(STREAMS_PER_TOPIC, "1"),
@@ -62,7 +66,8 @@ public final class ZkConsumerConfig {
             Map.entry(LEGACY_MBEANS, "true"),
             Map.entry(RESTART_HANDOVER_FILE, ""),
             Map.entry(RESTART_GRACE_MS, ""),
-            Map.entry(RESTART_AWAIT_MS, "0"));
+            Map.entry(RESTART_AWAIT_MS, "0"),
+            Map.entry(ZOOKEEPER_SERVER_VERSION, "auto"));
 
     /** 0.8 fetch-side properties and the kafka-clients property that takes their meaning. */
     private static final Map<String, String> LEGACY_TO_CLIENT = Map.of(
@@ -172,6 +177,7 @@ public final class ZkConsumerConfig {
         }
         offsetsStorage();
         resetPolicy();
+        zooKeeperServerGeneration();
         restartGrace();
         restartAwait();
         String strategy = get("partition.assignment.strategy");
@@ -349,6 +355,15 @@ public final class ZkConsumerConfig {
     /** True if set, and always for the sticky strategy, which is chosen through the advertised capabilities. */
     public boolean advertiseCapabilities() {
         return Boolean.parseBoolean(get(ADVERTISE_CAPABILITIES)) || assignmentStrategy().equals("sticky");
+    }
+
+    /** The server generation the setting declares; empty with {@code auto} (learned from the servers). */
+    public Optional<ServerGeneration> zooKeeperServerGeneration() {
+        try {
+            return Optional.ofNullable(ServerGeneration.ofSetting(get(ZOOKEEPER_SERVER_VERSION)));
+        } catch (IllegalArgumentException e) {
+            throw bad(ZOOKEEPER_SERVER_VERSION, "must be auto or a ZooKeeper version 3.4 or later: " + e.getMessage());
+        }
     }
 
     public Duration metadataRefresh() {

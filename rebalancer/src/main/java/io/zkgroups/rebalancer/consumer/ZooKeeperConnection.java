@@ -2,6 +2,7 @@ package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.restart.HandoverZooKeeperFactory;
 import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.server.ServerCapabilities;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -44,6 +45,7 @@ final class ZooKeeperConnection {
             Thread.currentThread().interrupt();
             throw new InterruptException(e);
         }
+        config.zooKeeperServerGeneration().ifPresent(declared -> ServerCapabilities.declare(client, declared));
         return client;
     }
 

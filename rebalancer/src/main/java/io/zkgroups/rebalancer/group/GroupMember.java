@@ -3,6 +3,7 @@ package io.zkgroups.rebalancer.group;
 import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.server.ServerCapabilities;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
@@ -418,6 +419,10 @@ public final class GroupMember implements Closeable {
                 refuse(ZooKeeperDenial.explain(group, denied.get()));
                 return;
             }
+            if (UnimplementedRequest.in(e).isPresent()) {
+                refuse(UnimplementedRequest.explain(serverGeneration(), e));
+                return;
+            }
             if (e instanceof Error) {
                 LOG.error("[{}] rebalance attempt failed with an error (it will be retried)", me, e);
             }
@@ -747,9 +752,27 @@ public final class GroupMember implements Closeable {
         client.getConnectionStateListenable().removeListener(connectionListener);
         if (removeWatches) {
             registry.owners().stopWatching(); // persistent watches: removeWatchers() forgets them once they fired
-            client.removeWatchers();
+            if (serverHasWatchRemoval()) { // a 3.4 server would close the connection on checkWatches
+                client.removeWatchers();
+            }
         }
         publishHealth();
+    }
+
+    private String serverGeneration() {
+        try {
+            return ServerCapabilities.of(client).label();
+        } catch (RuntimeException unknown) {
+            return "(unknown: " + unknown.getMessage() + ")";
+        }
+    }
+
+    private boolean serverHasWatchRemoval() {
+        try {
+            return ServerCapabilities.of(client).hasWatchRemoval();
+        } catch (RuntimeException unknown) {
+            return false; // its watches end with the session anyway
+        }
     }
 
     private void leave() {

@@ -102,7 +102,7 @@ final class PreviousOwnerWait {
         boolean holderAlive = false;
         Set<ConsumerId> members = view != null ? view.members().keySet() : lastKnownMembers();
         for (PartitionOwner holder : conflict.heldBy().values()) {
-            holderAlive |= holder.thread().map(t -> members.contains(t.consumer())).orElse(false);
+            holderAlive |= holder.memberAmong(members).isPresent();
         }
         return holderAlive;
     }

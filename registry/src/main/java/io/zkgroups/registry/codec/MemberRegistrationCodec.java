@@ -24,7 +24,10 @@ import java.util.Map;
  * <p>
  * Reading follows 0.8.2.2's {@code TopicCount.constructTopicCount}: {@code pattern} and
  * {@code subscription} are required; an empty subscription or a pattern other than
- * {@code white_list}/{@code black_list} means static; a wildcard's regex is the first entry's key. A registration
+ * {@code white_list}/{@code black_list} means static; a wildcard's regex is the first entry's key. One exception, for
+ * clients that subscribe by name but write {@code white_list} (kafka-node's HighLevelConsumer:
+ * {@code {"version":1,"subscription":{"T1": 1, "T2": 1},"pattern":"white_list",...}}): a {@code white_list} of
+ * several entries, all topic names, is those topics (0.8.2.2 writes one entry per wildcard). A registration
  * declaring more than {@link Subscription#MAX_STREAMS} streams is rejected, as malformed (0.8.2.2 would allocate
  * one row per stream, and a group with such a member stops rebalancing for lack of memory).
  */
@@ -84,7 +87,8 @@ public final class MemberRegistrationCodec {
 
     private static Subscription subscription(String pattern, JsonNode entries) throws DecodeException {
         Iterator<Map.Entry<String, JsonNode>> fields = entries.fields();
-        boolean wildcard = entries.size() > 0 && (pattern.equals("white_list") || pattern.equals("black_list"));
+        boolean wildcard = entries.size() > 0 && (pattern.equals("white_list") || pattern.equals("black_list"))
+                && !(pattern.equals("white_list") && isListOfTopics(entries));
         if (wildcard) {
             Map.Entry<String, JsonNode> first = fields.next();
             int streams = streams(first.getKey(), first.getValue());
@@ -109,6 +113,20 @@ public final class MemberRegistrationCodec {
         } catch (IllegalArgumentException e) {
             throw new DecodeException(WHAT, e.getMessage());
         }
+    }
+
+    /** Several entries, each a topic name: what a client that subscribes by name writes. */
+    private static boolean isListOfTopics(JsonNode entries) {
+        if (entries.size() < 2) {
+            return false;
+        }
+        Iterator<String> names = entries.fieldNames();
+        while (names.hasNext()) {
+            if (!ZkNames.isValid(names.next())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int streams(String key, JsonNode value) throws DecodeException {

@@ -42,7 +42,7 @@ public final class BrokerRegistry {
         byte[] data = BrokerInfoCodec.encode(broker);
         znodes.ensurePersistent(layout.brokerIds());
         try {
-            znodes.client().create().withMode(CreateMode.EPHEMERAL).forPath(path, data);
+            znodes.create(path, data, CreateMode.EPHEMERAL);
         } catch (KeeperException.NodeExistsException exists) {
             Optional<Znodes.Data> current = znodes.read(path);
             if (current.isEmpty()) {

@@ -60,10 +60,8 @@ public final class MemberRegistry {
         long deadline = System.nanoTime() + staleWait.toNanos();
         try {
             while (true) {
-                Stat created = new Stat();
                 try {
-                    znodes.client().create().storingStatIn(created).withMode(CreateMode.EPHEMERAL).forPath(path, data);
-                    return created.getCzxid();
+                    return znodes.createForStat(path, data, CreateMode.EPHEMERAL).getCzxid();
                 } catch (KeeperException.NoNodeException newGroup) {
                     // the group's directories come first; not created up front, which would cost a write on every join
                     znodes.ensurePersistent(layout.memberIds(group));

@@ -17,11 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * every owner znode below, so a claim needs no read of what it created to be vouched for, nor a read per held znode to
  * wait for it, and a member can tell which of the partitions it is about to claim are still held before it claims.
  * <p>
- * Persistent watches are ZooKeeper 3.6+. An older server (3.4, 3.5) answers {@code addWatch} with UNIMPLEMENTED (and
- * 3.4.6's {@code UnimplementedRequestProcessor} then closes the connection; the session lives on and the client
- * reconnects, as after {@code getEphemerals}): from then on this registry never asks again and {@link #covers} is
- * false, so claims read their owner znodes back under one-shot watches, as they always did. A member asks first when
- * it prepares its join, before it registers, where the reconnection costs the group nothing. A directory is armed again after every disconnection (ZooKeeper does
+ * Persistent watches are ZooKeeper 3.6+. An older server (3.4, 3.5) answers {@code addWatch} with UNIMPLEMENTED and
+ * closes the connection, so nothing is armed unless the client's servers are known to be 3.6+
+ * ({@link Znodes#generation()}): otherwise {@link #covers} is false and claims read their owner znodes back under
+ * one-shot watches. Should a server refuse all the same (the setting claimed 3.6+), this registry never asks again.
+ * A directory is armed again after every disconnection (ZooKeeper does
  * not replay what a persistent watch missed, and the next server may be an older one) and every new session.
  * A per-topic children watch would not do instead: it says that some child changed, not which, and during a
  * rebalance it fires on every other member's claim, so it could vouch for nothing.
@@ -50,7 +50,7 @@ final class OwnerDirectoryWatch {
      * caller reads what it claims, as on such a server.
      */
     boolean covers(long session, Collection<String> dirs) {
-        if (unsupported) {
+        if (unsupported || !znodes.generation().hasPersistentWatches()) {
             return false;
         }
         boolean all = true;
@@ -71,7 +71,8 @@ final class OwnerDirectoryWatch {
             znodes.client().watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watched)
                     .forPath(dir);
         } catch (KeeperException.UnimplementedException olderServer) {
-            LOG.info("ZooKeeper has no persistent watches (a server before 3.6): owner znodes are read back to be watched");
+            LOG.warn("a ZooKeeper server refused addWatch (persistent watches are 3.6+; zkgroups.zookeeper.server.version"
+                    + " says more than the servers do): owner znodes are read back to be watched from now on");
             unsupported = true;
             return false;
         } catch (Exception e) {

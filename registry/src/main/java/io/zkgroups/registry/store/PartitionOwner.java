@@ -1,16 +1,19 @@
 package io.zkgroups.registry.store;
 
+import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.Optional;
 
 /**
  * An owner znode {@code /consumers/G/owners/T/P}.
  *
  * @param partition the owned partition
- * @param value     the znode's text: the owning thread id {@code CID-n}
+ * @param value     the znode's text: the owning thread id {@code CID-n}, or, written by clients that own partitions
+ *                  per consumer (kafka-node's HighLevelConsumer), the owning consumer id {@code CID} itself
  * @param session   the ZooKeeper session holding the ephemeral node
  */
 public record PartitionOwner(TopicAndPartition partition, String value, long session) {
@@ -29,5 +32,23 @@ public record PartitionOwner(TopicAndPartition partition, String value, long ses
     /** The owning thread, if the value has the {@code CID-n} shape. */
     public Optional<ThreadId> thread() {
         return ThreadId.parse(value);
+    }
+
+    /**
+     * The owning thread as the group's registered {@code members} tell it: a value that is a member's consumer id
+     * (a client without thread ids, such as kafka-node, which consumes with one stream) is that member's thread 0;
+     * otherwise {@link #thread()}. A registered id is preferred over the {@code CID-n} reading, as a consumer id may
+     * itself end in a dash and digits.
+     */
+    public Optional<ThreadId> threadAmong(Collection<ConsumerId> members) {
+        if (!value.isEmpty() && members.stream().anyMatch(m -> m.value().equals(value))) {
+            return Optional.of(new ThreadId(new ConsumerId(value), 0));
+        }
+        return thread();
+    }
+
+    /** The owning consumer among {@code members}, if the value names one of them (see {@link #threadAmong}). */
+    public Optional<ConsumerId> memberAmong(Collection<ConsumerId> members) {
+        return threadAmong(members).map(ThreadId::consumer).filter(members::contains);
     }
 }

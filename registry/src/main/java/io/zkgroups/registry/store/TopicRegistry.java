@@ -49,8 +49,7 @@ public final class TopicRegistry {
         String path = layout.topic(topic);
         znodes.ensurePersistent(layout.topics());
         try {
-            znodes.client().create().withMode(CreateMode.PERSISTENT)
-                    .forPath(path, TopicRegistrationCodec.encode(registration));
+            znodes.create(path, TopicRegistrationCodec.encode(registration), CreateMode.PERSISTENT);
         } catch (KeeperException.NodeExistsException exists) {
             throw new TopicExistsException(path);
         } catch (Exception e) {

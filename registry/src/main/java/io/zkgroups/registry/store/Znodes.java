@@ -1,9 +1,12 @@
 package io.zkgroups.registry.store;
 
 import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.server.ServerCapabilities;
+import io.zkgroups.registry.server.ServerGeneration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
@@ -27,6 +30,9 @@ import java.util.function.BiConsumer;
  * explicit empty data (never containers, never Curator's default data), a missing node reads as empty,
  * and every failure names its path. Writes to the ephemerals of a session are not here but in
  * {@link SessionWrites}: they must not go through Curator's retries.
+ * <p>
+ * No request goes out that the client's servers do not implement ({@link ServerGeneration}): on 3.4 a create is a
+ * one-operation transaction instead of Curator's {@code create2}.
  */
 public final class Znodes {
 
@@ -40,6 +46,39 @@ public final class Znodes {
 
     public CuratorFramework client() {
         return client;
+    }
+
+    /** What the client's ZooKeeper servers implement (learned on the first call, see {@link ServerCapabilities}). */
+    public ServerGeneration generation() {
+        return ServerCapabilities.of(client);
+    }
+
+    /**
+     * Creates {@code path} (its parent must exist) with {@code data}, through Curator's retries, with a request every
+     * server generation implements; returns the path created (with a sequential suffix, for a sequential mode).
+     */
+    public String create(String path, byte[] data, CreateMode mode) throws Exception {
+        if (generation().hasCreate2()) {
+            return client.create().withMode(mode).forPath(path, data);
+        }
+        List<CuratorTransactionResult> results = client.transaction()
+                .forOperations(client.transactionOp().create().withMode(mode).forPath(path, data));
+        return results.get(0).getResultPath();
+    }
+
+    /** As {@link #create}, and the new node's stat: answered with the create from 3.5 on, read after it on 3.4. */
+    public Stat createForStat(String path, byte[] data, CreateMode mode) throws Exception {
+        Stat stat = new Stat();
+        if (generation().hasCreate2()) {
+            client.create().storingStatIn(stat).withMode(mode).forPath(path, data);
+            return stat;
+        }
+        String created = create(path, data, mode);
+        Stat read = client.checkExists().forPath(created);
+        if (read == null) {
+            throw new KeeperException.NoNodeException(created); // an ephemeral whose session ended meanwhile
+        }
+        return read;
     }
 
     /** Data and stat of a znode. */
@@ -69,11 +108,29 @@ public final class Znodes {
     /** Creates {@code path} and its missing ancestors as persistent nodes with empty data; idempotent. */
     public void ensurePersistent(String path) {
         try {
-            client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(path, EMPTY);
+            createWithParents(path, EMPTY);
         } catch (KeeperException.NodeExistsException alreadyThere) {
             // fine: parents are shared by every member
         } catch (Exception e) {
             throw RegistryException.of("creating", path, e);
+        }
+    }
+
+    /** Creates the persistent {@code path} with {@code data}, and its missing ancestors with empty data. */
+    private void createWithParents(String path, byte[] data) throws Exception {
+        try {
+            create(path, data, CreateMode.PERSISTENT);
+        } catch (KeeperException.NoNodeException noParent) {
+            String parent = parentOf(path);
+            if (parent.equals("/")) {
+                throw noParent;
+            }
+            try {
+                createWithParents(parent, EMPTY);
+            } catch (KeeperException.NodeExistsException raced) {
+                // another client made it: fine
+            }
+            create(path, data, CreateMode.PERSISTENT);
         }
     }
 
@@ -143,7 +200,7 @@ public final class Znodes {
                 client.setData().forPath(path, data);
             } catch (KeeperException.NoNodeException missing) {
                 try {
-                    client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(path, data);
+                    createWithParents(path, data);
                 } catch (KeeperException.NodeExistsException raced) {
                     client.setData().forPath(path, data);
                 }
@@ -270,6 +327,9 @@ public final class Znodes {
      * request (ZooKeeper 3.6): then the caller knows nothing more than before.
      */
     public Optional<List<String>> ephemeralsOfSession(long session, String prefix) {
+        if (!generation().hasGetEphemerals()) {
+            return Optional.empty();
+        }
         try {
             ZooKeeper handle = client.getZookeeperClient().getZooKeeper();
             if (handle.getSessionId() != session) {

@@ -170,6 +170,34 @@ class MemberRegistrationCodecTest {
                 .isEqualTo(new Subscription.Wildcard(Subscription.Wildcard.Kind.BLACK_LIST, "A.*", 3));
     }
 
+    @Test
+    void aWhiteListOfSeveralTopicNamesIsThoseTopicsAsKafkaNodeMeansIt() throws DecodeException {
+        // kafka-node 2.x's HighLevelConsumer, byte for byte (its spaces included)
+        MemberRegistration registration = decode(
+                "{\"version\":1,\"subscription\":{\"orders\": 1, \"clicks\": 1},\"pattern\":\"white_list\",\"timestamp\":\"1795988925551\"}");
+
+        assertThat(registration.subscription()).isInstanceOfSatisfying(Subscription.Static.class, s ->
+                assertThat(s.streamsPerTopic()).containsExactly(entry("orders", 1), entry("clicks", 1)));
+    }
+
+    @Test
+    void aWhiteListOfOneTopicNameStaysTheRegexThatMatchesExactlyIt() throws DecodeException {
+        MemberRegistration registration = decode(
+                "{\"version\":1,\"subscription\":{\"orders\": 1},\"pattern\":\"white_list\",\"timestamp\":\"1\"}");
+
+        assertThat(registration.subscription())
+                .isEqualTo(new Subscription.Wildcard(Subscription.Wildcard.Kind.WHITE_LIST, "orders", 1));
+    }
+
+    @Test
+    void aWhiteListWhoseEntriesAreNotAllTopicNamesTakesTheFirstAsItsRegex() throws DecodeException {
+        MemberRegistration registration = decode(
+                "{\"version\":1,\"subscription\":{\"A.*\":3,\"B|C\":1},\"pattern\":\"white_list\",\"timestamp\":\"1\"}");
+
+        assertThat(registration.subscription())
+                .isEqualTo(new Subscription.Wildcard(Subscription.Wildcard.Kind.WHITE_LIST, "A.*", 3));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
             "{\"subscription\":{\"(\":1},\"pattern\":\"white_list\"}",

@@ -35,7 +35,7 @@ public final class OffsetWrites {
 
     /** The writes under {@code prefix} (e.g. {@code /consumers/G/offsets/}) in the log of {@code server}. */
     public static List<Write> of(TestZooKeeper server, String prefix) {
-        return read(new File(server.server().getTempDirectory(), "version-2"), prefix);
+        return read(server.transactionLogDir(), prefix);
     }
 
     /** The writes under {@code prefix} in the transaction log directory {@code logDir}. */

@@ -25,6 +25,10 @@ import java.util.stream.Stream;
 /**
  * A real ZooKeeper server for tests, bound to 127.0.0.1 only, with a short tick so that sessions can be
  * short. Also owns the Curator clients it hands out, and closes them with the server.
+ * <p>
+ * In-process (curator-test, ZooKeeper 3.9) unless the system property {@value ChildZooKeeperServer#VERSION_PROPERTY}
+ * asks for an older release: then a {@link ChildZooKeeperServer} of that version, so that the same suites run on
+ * 3.4 and 3.5 ensembles.
  */
 public final class TestZooKeeper implements AutoCloseable {
 
@@ -33,16 +37,27 @@ public final class TestZooKeeper implements AutoCloseable {
     private static final int MAX_SESSION_MS = 60_000;
 
     private final TestingServer server;
+    private final ChildZooKeeperServer child;
     private final Path dataDir;
     private final List<CuratorFramework> clients = new ArrayList<>();
 
-    private TestZooKeeper(TestingServer server, Path dataDir) {
+    private TestZooKeeper(TestingServer server, ChildZooKeeperServer child, Path dataDir) {
         this.server = server;
+        this.child = child;
         this.dataDir = dataDir;
     }
 
-    /** Starts a server on a free loopback port. */
+    /** Starts a server on a free loopback port (of the release the system properties ask for, if any). */
     public static TestZooKeeper start() {
+        if (ChildZooKeeperServer.requestedVersion().isPresent()) {
+            return new TestZooKeeper(null, ChildZooKeeperServer.startRequested(TICK_MS, 2 * TICK_MS, MAX_SESSION_MS),
+                    null);
+        }
+        return startInProcess();
+    }
+
+    /** Starts an in-process ZooKeeper 3.9 server on a free loopback port, whatever the system properties say. */
+    public static TestZooKeeper startInProcess() {
         try {
             Path dir = Files.createTempDirectory("zkgroups-zk-");
             Map<String, Object> props = Map.of(
@@ -51,7 +66,7 @@ public final class TestZooKeeper implements AutoCloseable {
                     "maxSessionTimeout", String.valueOf(MAX_SESSION_MS));
             InstanceSpec spec = new InstanceSpec(dir.toFile(), InstanceSpec.getRandomPort(), -1, -1, true, 1,
                     TICK_MS, -1, props, "127.0.0.1");
-            return new TestZooKeeper(new TestingServer(spec, true), dir);
+            return new TestZooKeeper(new TestingServer(spec, true), null, dir);
         } catch (Exception e) {
             throw new IllegalStateException("could not start a test ZooKeeper: " + e, e);
         }
@@ -59,11 +74,31 @@ public final class TestZooKeeper implements AutoCloseable {
 
     /** {@code 127.0.0.1:port}. */
     public String connectString() {
-        return "127.0.0.1:" + server.getPort();
+        return "127.0.0.1:" + (child != null ? child.port() : server.getPort());
     }
 
+    /** The in-process server, for tests that stop or restart it. */
     public TestingServer server() {
+        if (server == null) {
+            throw new IllegalStateException("this test needs the in-process server; it runs on ZooKeeper " + child.version());
+        }
         return server;
+    }
+
+    /** Where the server writes its transaction log (the same format from 3.4 to 3.9). */
+    public java.io.File transactionLogDir() {
+        return child != null ? child.dataDir().resolve("version-2").toFile()
+                : new java.io.File(server.getTempDirectory(), "version-2");
+    }
+
+    /** The server release: the child's, or the in-process 3.9's. */
+    public String version() {
+        return child != null ? child.version() : org.apache.zookeeper.Version.getFullVersion();
+    }
+
+    /** The child server, empty for the in-process one. */
+    public java.util.Optional<ChildZooKeeperServer> child() {
+        return java.util.Optional.ofNullable(child);
     }
 
     /** A started Curator client with the given session timeout, closed with this server. */
@@ -134,6 +169,10 @@ public final class TestZooKeeper implements AutoCloseable {
             client.close();
         }
         clients.clear();
+        if (child != null) {
+            child.close();
+            return;
+        }
         try {
             server.close();
         } catch (IOException e) {
@@ -143,7 +182,7 @@ public final class TestZooKeeper implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
