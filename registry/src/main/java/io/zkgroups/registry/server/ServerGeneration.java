@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>3.4: {@code multi} but no {@code create2} (the create Curator 5 sends outside a transaction), no
  *   {@code checkWatches}/{@code removeWatches}, no containers, no {@code /zookeeper/config};</li>
- *   <li>3.5: adds those; no persistent watches ({@code addWatch}, {@code setWatches2}), no {@code getEphemerals};</li>
+ *   <li>3.5: adds those; no persistent watches ({@code addWatch}, {@code setWatches2}), no {@code getEphemerals}, no
+ *   {@code multiRead};</li>
  *   <li>3.6 and later: everything zkgroups uses.</li>
  * </ul>
  */
@@ -45,6 +46,11 @@ public enum ServerGeneration {
 
     /** {@code getEphemerals}. */
     public boolean hasGetEphemerals() {
+        return this == V3_6_OR_LATER;
+    }
+
+    /** {@code multiRead}: many reads in one request. */
+    public boolean hasMultiRead() {
         return this == V3_6_OR_LATER;
     }
 

@@ -75,7 +75,7 @@ public final class ZkOffsetStore {
         }
         Map<TopicAndPartition, Long> offsets = new HashMap<>();
         List<Unreadable> unreadable = new ArrayList<>();
-        Map<String, Znodes.Data> found = znodes.readAll(byPath.keySet(), null);
+        Map<String, Znodes.Data> found = znodes.readSmall(byPath.keySet());
         byPath.forEach((path, tp) -> {
             Znodes.Data data = found.get(path);
             if (data == null) {

@@ -135,6 +135,29 @@ class ZkOffsetStoreIT {
     }
 
     @Test
+    void onAServerWithMultiReadsOffsetsAreReadInOneRequestPerBatch() {
+        Map<TopicAndPartition, Long> offsets = new TreeMap<>();
+        for (int p = 0; p < 1_200; p++) {
+            offsets.put(tp("T", p), 10L * p);
+        }
+        ZkRegistry.of(zk.newClient()).offsets().commit("f10", offsets);
+        List<TopicAndPartition> wanted = new java.util.ArrayList<>(offsets.keySet());
+        wanted.add(tp("T", 5_000)); // never committed: absent from the result
+        CuratorFramework client = zk.newClient();
+        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        store.read("f10", List.of(tp("T", 0))); // the client learns its servers' generation (a request of its own)
+        long before = io.zkgroups.registry.testing.ConnectionRequests.of(zk.connectString(), client);
+
+        ZkOffsetStore.OffsetRead read = store.read("f10", wanted);
+
+        assertThat(read.offsets()).isEqualTo(offsets);
+        assertThat(read.unreadable()).isEmpty();
+        // 1,201 reads in three requests of at most 500 (the bound leaves room for a ping)
+        assertThat(io.zkgroups.registry.testing.ConnectionRequests.of(zk.connectString(), client) - before)
+                .as("requests").isBetween(3L, 4L);
+    }
+
+    @Test
     void malformedOffsetsAreReportedNotThrown() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkOffsetStore store = ZkRegistry.of(client).offsets();
