@@ -58,7 +58,7 @@ public final class ZkConsumerConfig {
     static final Map<String, String> ZKGROUPS_DEFAULTS = Map.ofEntries(
             Map.entry(MAX_GROUP_SIZE, "0"),
             Map.entry(STREAMS_PER_TOPIC, "1"),
-            Map.entry(REBALANCE_DEBOUNCE_MS, "5"),
+            Map.entry(REBALANCE_DEBOUNCE_MS, "0"),
             Map.entry(ADVERTISE_CAPABILITIES, "false"),
             Map.entry(METADATA_REFRESH_MS, "1000"),
             Map.entry(OFFSETS_REFRESH_MS, "3600000"),

@@ -48,8 +48,8 @@ import java.util.function.Consumer;
  * {@link #close()}, and one serial event loop that owns all protocol state.
  * <p>
  * Watch events (members joining or leaving, partitions added, topics created), connection-state changes and
- * retries are coalesced into rebalance attempts: joins and other changes after a short debounce (they come in
- * bursts at deploy time), a member leaving at once. One attempt: read the group (the member list re-reads only
+ * retries are coalesced into rebalance attempts: what arrives while one runs goes into the next (after the configured
+ * debounce, none by default; a member leaving always at once). One attempt: read the group (the member list re-reads only
  * registrations that are new or changed; partition counts are kept while their watch is armed) → compute the whole
  * group's assignment (0.8.2.2-identical) → for partitions that move away: {@link MembershipListener#onRevoked}
  * (commit) → in one round trip, a transaction that deletes this session's owner znodes of what moved away, one that
@@ -132,7 +132,7 @@ public final class GroupMember implements Closeable {
         }
         freshness.heard(event);
         // A member left (its registration's data watch): nothing is gained by gathering more events, and whoever
-        // gets its partitions waits for us. Joins are debounced: they come in bursts at deploy time.
+        // gets its partitions waits for us. Other changes wait for the configured debounce, if any.
         request(null, event.getType() == Watcher.Event.EventType.NodeDeleted ? Duration.ZERO : debounce(), false);
     };
     private final ConnectionStateListener connectionListener = this::connectionChanged;
