@@ -107,19 +107,7 @@ class ServerGenerationIT {
     private static GroupMember member(CuratorFramework client, String name) {
         ConsumerId id = ConsumerId.ofOverride("gen", name);
         return GroupMember.onZooKeeper(client, ZkLayout.root(),
-                GroupMemberConfig.of("gen", id, Subscription.topics(Map.of("gen-t", 1))), new MembershipListener() {
-                    @Override
-                    public void onRevoked(Set<TopicAndPartition> partitions) {
-                    }
-
-                    @Override
-                    public void onLost(Set<TopicAndPartition> partitions) {
-                    }
-
-                    @Override
-                    public void onAssigned(Set<TopicAndPartition> partitions) {
-                    }
-                });
+                GroupMemberConfig.of("gen", id, Subscription.topics(Map.of("gen-t", 1))), MembershipListener.NONE);
     }
 
     private static Set<TopicAndPartition> owned(GroupMember member) {
