@@ -141,7 +141,6 @@ class KafkaNodePeerIT {
         p.setProperty("auto.offset.reset", "smallest");
         p.setProperty("auto.commit.interval.ms", "200");
         p.setProperty("zookeeper.session.timeout.ms", "6000");
-        p.setProperty("zkgroups.join.rehearsal", "false");
         return p;
     }
 

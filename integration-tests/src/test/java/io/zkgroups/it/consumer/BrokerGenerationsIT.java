@@ -60,7 +60,6 @@ class BrokerGenerationsIT {
         p.setProperty("zookeeper.connect", zk.connectString() + CHROOT); // no bootstrap.servers: from /brokers/ids
         p.setProperty("group.id", "gen28");
         p.setProperty("auto.offset.reset", "smallest");
-        p.setProperty("zkgroups.join.rehearsal", "false");
         Set<String> seen = new HashSet<>();
         try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
