@@ -35,11 +35,28 @@ public final class ChaosCluster implements AutoCloseable {
      * ({@code offsets.storage=kafka}, {@code dual.commit.enabled=true}) instead of ZooKeeper only;
      * {@code strategy}: the zkgroups members' {@code partition.assignment.strategy} (null: their default, range);
      * {@code handover}: each zkgroups slot restarts by session hand-over (docs/restarts.md), so its processes share
-     * one consumer id, {@code m<slot>}, and one hand-over file.
+     * one consumer id, {@code m<slot>}, and one hand-over file; {@code zooKeeper}: the release the ensemble runs.
      */
     public record Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
                            int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
-                           boolean kafkaOffsets, long slowProcessingMs, String strategy, boolean handover) {
+                           boolean kafkaOffsets, long slowProcessingMs, String strategy, boolean handover,
+                           ZooKeeperServerRelease zooKeeper) {
+
+        /** On the tool's own ZooKeeper server. */
+        public Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
+                        int recordsPerSecond, int sessionTimeoutMs, long commitIntervalMs, String brokenMode, int tickMs,
+                        boolean kafkaOffsets, long slowProcessingMs, String strategy, boolean handover) {
+            this(runDir, group, topic, partitions, members, legacyMembers, recordsPerSecond, sessionTimeoutMs,
+                    commitIntervalMs, brokenMode, tickMs, kafkaOffsets, slowProcessingMs, strategy, handover,
+                    ZooKeeperServerRelease.current());
+        }
+
+        /** The same settings with the ensemble on {@code release}. */
+        public Settings withZooKeeper(ZooKeeperServerRelease release) {
+            return new Settings(runDir, group, topic, partitions, members, legacyMembers, recordsPerSecond,
+                    sessionTimeoutMs, commitIntervalMs, brokenMode, tickMs, kafkaOffsets, slowProcessingMs, strategy,
+                    handover, release);
+        }
 
         /** zkgroups members on {@code range} (unless set otherwise), leaving on close rather than handing over. */
         public Settings(Path runDir, String group, String topic, int partitions, int members, int legacyMembers,
@@ -125,7 +142,8 @@ public final class ChaosCluster implements AutoCloseable {
     private void startAll() {
         Path dir = settings.runDir();
         journal.clock();
-        ensemble = ZooKeeperEnsemble.start(dir.resolve("zk-data"), dir.resolve("stderr"), settings.tickMs());
+        ensemble = ZooKeeperEnsemble.start(dir.resolve("zk-data"), dir.resolve("stderr"), settings.tickMs(),
+                settings.zooKeeper());
         journal.log("STARTED", "zookeeper " + ensemble.describe());
         broker = KafkaBroker.start(ensemble.connectString(), dir.resolve("kafka-data"), dir.resolve("stderr"), settings.groupSize());
         legacyClasspath = settings.legacyMembers() > 0 ? LegacyClasspath.find() : null;

@@ -12,6 +12,9 @@ import java.nio.channels.AsynchronousCloseException;
  */
 public final class OrphanGuard {
 
+    /** The class the guard reads stdin through: a child JVM on another classpath needs where it lives. */
+    static final Class<?> STDIN = StandardInput.class;
+
     private OrphanGuard() {
     }
 

@@ -30,6 +30,8 @@ import static org.awaitility.Awaitility.await;
  * {@code j} by the port of proxy {@code i->j}. {@link #cutFromQuorum} closes the links of one server, whose
  * client port stays reachable, so its clients see a server that no longer serves and move on.
  * <p>
+ * The servers run the {@link ZooKeeperServerRelease} asked for: the tool's own, or an older release's jars.
+ * <p>
  * Server ids are 1, 2, 3. Clients of the run's own tools use {@link #connectString()} (no proxy).
  */
 public final class ZooKeeperEnsemble implements AutoCloseable {
@@ -42,6 +44,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
     private final Path dataRoot;
     private final Path logDir;
     private final int tickMs;
+    private final ZooKeeperServerRelease release;
     private final int[] clientPorts = new int[SIZE + 1];
     private final int[] quorumPorts = new int[SIZE + 1];
     private final int[] electionPorts = new int[SIZE + 1];
@@ -50,15 +53,16 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
     private final ChildJvm[] servers = new ChildJvm[SIZE + 1];
     private final int[] incarnations = new int[SIZE + 1];
 
-    private ZooKeeperEnsemble(Path dataRoot, Path logDir, int tickMs) {
+    private ZooKeeperEnsemble(Path dataRoot, Path logDir, int tickMs, ZooKeeperServerRelease release) {
         this.dataRoot = dataRoot;
         this.logDir = logDir;
         this.tickMs = tickMs;
+        this.release = release;
     }
 
     /** Writes the configs, starts the three servers and waits until they have a leader and two followers. */
-    public static ZooKeeperEnsemble start(Path dataRoot, Path logDir, int tickMs) {
-        ZooKeeperEnsemble e = new ZooKeeperEnsemble(dataRoot, logDir, tickMs);
+    public static ZooKeeperEnsemble start(Path dataRoot, Path logDir, int tickMs, ZooKeeperServerRelease release) {
+        ZooKeeperEnsemble e = new ZooKeeperEnsemble(dataRoot, logDir, tickMs, release);
         try {
             e.allocatePorts();
             for (int id = 1; id <= SIZE; id++) {
@@ -122,13 +126,31 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
         incarnations[id]++;
         servers[id] = ChildJvm.start("zk" + id + "-" + incarnations[id], logDir, 96,
                 List.of("-Dzookeeper.forceSync=no", "-Dzookeeper.jmx.log4j.disable=true",
+                        // older releases log through log4j 1 (reload4j): the same level, to stderr
+                        "-Dlog4j.configuration=" + log4jConfig().toUri(),
                         // CHAOS_ZK_LOG_LEVEL=info shows elections and syncs in stderr/zk*.stderr.log
                         "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn"),
                         // the tool's simplelogger.properties (on this classpath) quiets ZooKeeper by name
                         "-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper=" + System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn"),
                         "-Dorg.slf4j.simpleLogger.showDateTime=true",
                         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
-                QuorumServerMain.class.getName(), List.of(configFile(id).toString()));
+                release.serverClasspath(QuorumServerMain.class, OrphanGuard.STDIN), QuorumServerMain.class.getName(),
+                List.of(configFile(id).toString()), line -> false);
+    }
+
+    private Path log4jConfig() {
+        Path file = dataRoot.resolve("log4j.properties");
+        try {
+            Files.writeString(file, String.join("\n",
+                    "log4j.rootLogger=" + System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn").toUpperCase() + ", err",
+                    "log4j.appender.err=org.apache.log4j.ConsoleAppender",
+                    "log4j.appender.err.Target=System.err",
+                    "log4j.appender.err.layout=org.apache.log4j.PatternLayout",
+                    "log4j.appender.err.layout.ConversionPattern=%d{HH:mm:ss.SSS} %-5p %c{1} - %m%n", ""));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
     }
 
     /** {@code 127.0.0.1:c1,127.0.0.1:c2,127.0.0.1:c3}, straight to the servers. */
@@ -155,6 +177,16 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
     /** {@code leader}, {@code follower}, or empty when the server does not serve (down, or looking for a quorum). */
     public Optional<String> mode(int id) {
+        return srvr(id, "Mode: ");
+    }
+
+    /** The version the server reports ({@code 3.4.14-…}), or empty when it does not answer. */
+    public Optional<String> version(int id) {
+        return srvr(id, "Zookeeper version: ");
+    }
+
+    /** The value of one line of the server's {@code srvr} reply. */
+    private Optional<String> srvr(int id, String linePrefix) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), clientPorts[id]), 1_000);
             s.setSoTimeout(2_000);
@@ -164,8 +196,8 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
             InputStream in = s.getInputStream();
             String reply = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
             for (String line : reply.split("\n")) {
-                if (line.startsWith("Mode: ")) {
-                    return Optional.of(line.substring("Mode: ".length()).trim());
+                if (line.startsWith(linePrefix)) {
+                    return Optional.of(line.substring(linePrefix.length()).trim());
                 }
             }
             return Optional.empty();
@@ -276,10 +308,11 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
         }
     }
 
-    /** The pids of the running servers, for the run log. */
+    /** The pids of the running servers and the version each reports, for the run log. */
     public String describe() {
         return IntStream.rangeClosed(1, SIZE).mapToObj(id -> "zk" + id + "=" + (servers[id] == null ? "-" : servers[id].toString())
-                + " client " + clientPorts[id]).collect(Collectors.joining(", "));
+                + " client " + clientPorts[id] + " version " + version(id).map(v -> v.replaceAll("[-, ].*", ""))
+                .orElse("?")).collect(Collectors.joining(", "));
     }
 
     @Override

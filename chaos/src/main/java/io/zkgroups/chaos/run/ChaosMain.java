@@ -1,6 +1,7 @@
 package io.zkgroups.chaos.run;
 
 import io.zkgroups.chaos.cluster.ChaosCluster;
+import io.zkgroups.chaos.cluster.ZooKeeperServerRelease;
 import io.zkgroups.chaos.fault.Fault;
 import io.zkgroups.chaos.fault.FaultCatalog;
 import io.zkgroups.chaos.member.MemberMode;
@@ -69,6 +70,11 @@ public final class ChaosMain implements Callable<Integer> {
             + "(default: the session timeout plus one rebalance, 8 s: 0.8.2.2's rebalance.max.retries x rebalance.backoff.ms).")
     Long stallBoundSeconds;
 
+    @Option(names = "--zookeeper-classpath", paramLabel = "FILE", description = "Run the ensemble on an older ZooKeeper "
+            + "release: a file holding its server classpath, e.g. zookeeper34-server/target/server-classpath.txt "
+            + "(default: the tool's own ZooKeeper).")
+    private Path zooKeeperClasspath;
+
     @Option(names = "--out", description = "Run directory (default: chaos/target/chaos-runs/<time>-seed<seed>).")
     Path out;
 
@@ -124,6 +130,14 @@ public final class ChaosMain implements Callable<Integer> {
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
                 members, legacyMembers, rate, sessionMs, commitIntervalMs, brokenMember, 500, offsetsStorage.equals("kafka"),
                 slowProcessingMs != null ? slowProcessingMs : 3L * sessionMs / 2);
+        if (zooKeeperClasspath != null) {
+            try {
+                settings = settings.withZooKeeper(ZooKeeperServerRelease.fromClasspathFile(zooKeeperClasspath));
+            } catch (IllegalArgumentException e) {
+                System.err.println("chaos: --zookeeper-classpath: " + e.getMessage());
+                return 2;
+            }
+        }
         ChaosRunner.Result result = ChaosRunner.run(new ChaosRunner.Options(settings, set, faults, s, cycle,
                 Duration.ofSeconds(healthTimeoutSeconds), Duration.ZERO, stallBoundSeconds == null
                 ? ChaosRunner.defaultStallBound(sessionMs) : Duration.ofSeconds(stallBoundSeconds), true));

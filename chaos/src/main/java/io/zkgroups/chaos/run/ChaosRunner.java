@@ -1,6 +1,7 @@
 package io.zkgroups.chaos.run;
 
 import io.zkgroups.chaos.cluster.ChaosCluster;
+import io.zkgroups.chaos.cluster.ZooKeeperServerRelease;
 import io.zkgroups.chaos.cluster.ChaosException;
 import io.zkgroups.chaos.cluster.Consumption;
 import io.zkgroups.chaos.cluster.HealthGate;
@@ -156,7 +157,8 @@ public final class ChaosRunner {
                 Integer.parseInt(p.getProperty("legacy.members", "0")), Integer.parseInt(p.getProperty("rate")), Integer.parseInt(p.getProperty("session.ms")),
                 Long.parseLong(p.getProperty("commit.interval.ms")), broken.isEmpty() ? null : broken, 500,
                 Boolean.parseBoolean(p.getProperty("kafka.offsets", "false")),
-                Long.parseLong(p.getProperty("slow.processing.ms", "0")));
+                Long.parseLong(p.getProperty("slow.processing.ms", "0")))
+                .withZooKeeper(new ZooKeeperServerRelease(p.getProperty("zookeeper.version", "unrecorded"), null));
         Duration stallBound = stallBoundOrNull != null ? stallBoundOrNull : defaultStallBound(s.sessionTimeoutMs());
         Options options = new Options(s, io.zkgroups.chaos.fault.FaultCatalog.parse(p.getProperty("fault.set")),
                 Integer.parseInt(p.getProperty("faults")), Long.parseLong(p.getProperty("seed")),
@@ -211,7 +213,7 @@ public final class ChaosRunner {
                 + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
                 + s.commitIntervalMs() + "\nbroken.member=" + (s.brokenMode() == null ? "" : s.brokenMode())
                 + "\nkafka.offsets=" + s.kafkaOffsets() + "\nslow.processing.ms=" + s.slowProcessingMs() + "\nstall.bound.ms=" + o.stallBound().toMillis()
-                + "\nmax.poll.records=" + s.maxPollRecords() + "\n";
+                + "\nmax.poll.records=" + s.maxPollRecords() + "\nzookeeper.version=" + s.zooKeeper().version() + "\n";
         Files.writeString(s.runDir().resolve("run.properties"), text, StandardCharsets.UTF_8);
     }
 }

@@ -28,7 +28,8 @@ final class Report {
                 .append(o.cluster().legacyMembers() > 0 ? " + " + o.cluster().legacyMembers() + " kafka 0.8.2.2 consumers" : "")
                 .append(", ").append(o.cluster().partitions()).append(" partitions, ")
                 .append(o.cluster().recordsPerSecond()).append(" records/s, session ").append(o.cluster().sessionTimeoutMs())
-                .append(" ms").append(o.cluster().brokenMode() == null ? "" : ", BROKEN member m0: " + o.cluster().brokenMode())
+                .append(" ms, ZooKeeper ").append(o.cluster().zooKeeper().version())
+                .append(o.cluster().brokenMode() == null ? "" : ", BROKEN member m0: " + o.cluster().brokenMode())
                 .append('\n').append("run directory: ").append(o.cluster().runDir()).append("\n\n");
         b.append(String.format("%-4s %-18s %-9s %s%n", "#", "fault", "healthy", "what happened"));
         for (FaultRecord f : faults) {
@@ -114,7 +115,7 @@ final class Report {
                 "recordsPerSecond", o.cluster().recordsPerSecond(), "sessionTimeoutMs", o.cluster().sessionTimeoutMs(),
                 "commitIntervalMs", o.cluster().commitIntervalMs(), "stallBoundMs", o.stallBound().toMillis(),
                 "brokenMember", o.cluster().brokenMode() == null ? "" : o.cluster().brokenMode(),
-                "runDir", o.cluster().runDir().toString()));
+                "runDir", o.cluster().runDir().toString(), "zooKeeperVersion", o.cluster().zooKeeper().version()));
         doc.put("faults", faults);
         doc.put("violationCounts", v.counts());
         doc.put("violationsByProcess", byProcess(v));

@@ -1,10 +1,13 @@
 package io.zkgroups.chaos.run;
 
 import io.zkgroups.chaos.cluster.ChaosCluster;
+import io.zkgroups.chaos.cluster.ZooKeeperServerRelease;
 import io.zkgroups.chaos.fault.FaultCatalog;
 import io.zkgroups.chaos.monitor.Verdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,9 +35,15 @@ class ChaosShortIT {
 
     private static ChaosRunner.Options options(String name, int members, String broken, String faults, int count, long seed,
                                                boolean kafkaOffsets) throws java.io.IOException {
+        return options(name, members, broken, faults, count, seed, kafkaOffsets, ZooKeeperServerRelease.current());
+    }
+
+    private static ChaosRunner.Options options(String name, int members, String broken, String faults, int count, long seed,
+                                               boolean kafkaOffsets, ZooKeeperServerRelease zooKeeper)
+            throws java.io.IOException {
         deleteRecursively(RUNS.resolve(name)); // a run starts from empty servers
         ChaosCluster.Settings settings = new ChaosCluster.Settings(RUNS.resolve(name), "chaos", "chaos-t", 4, members, 0,
-                60, SESSION_MS, 200, broken, 500, kafkaOffsets);
+                60, SESSION_MS, 200, broken, 500, kafkaOffsets).withZooKeeper(zooKeeper);
         return new ChaosRunner.Options(settings, FaultCatalog.parse(faults), count, seed, true,
                 Duration.ofSeconds(60), Duration.ZERO, ChaosRunner.defaultStallBound(SESSION_MS), false);
     }
@@ -60,6 +69,36 @@ class ChaosShortIT {
         assertThat(v.acked()).as("records produced through the faults").isGreaterThan(500);
         assertThat(v.violations()).as(result.table()).isEmpty();
         assertThat(v.notes()).anySatisfy(n -> assertThat(n).contains("from ZooKeeper's transaction logs"));
+    }
+
+    /**
+     * The same faults on the ensembles the fleet still runs: ZooKeeper 3.4 and 3.5 servers (their classpath files are
+     * written by the zookeeper34-server and zookeeper35-server modules), where the members may not send a request
+     * those servers do not implement.
+     */
+    @ParameterizedTest(name = "on ZooKeeper {0}")
+    @ValueSource(strings = {"zookeeper34-server", "zookeeper35-server"})
+    void aGroupOnAnOlderEnsembleKeepsEveryPromise(String serverModule) throws Exception {
+        ZooKeeperServerRelease release = ZooKeeperServerRelease.fromClasspathFile(
+                Path.of(System.getProperty("zkgroups.test.servers", "..")).resolve(serverModule)
+                        .resolve("target/server-classpath.txt"));
+        ChaosRunner.Result result = ChaosRunner.run(options("on-" + serverModule, 3, null,
+                "kill-member,pause-member,member-zk-stall,term-member,kill-zk-leader,restart-broker", 6, 7, false, release));
+        System.out.println(result.table());
+
+        assertThat(result.table()).contains("ZooKeeper " + release.version());
+        assertThat(java.nio.file.Files.readString(result.runDir().resolve("journal.log")))
+                .as("the version the servers report").contains("version " + release.version() + ",");
+        try (java.util.stream.Stream<Path> logs = java.nio.file.Files.list(result.runDir().resolve("stderr"))) {
+            for (Path log : logs.filter(f -> f.getFileName().toString().startsWith("zk")).toList()) {
+                assertThat(java.nio.file.Files.readString(log)).as("%s: no request the server does not implement", log)
+                        .doesNotContainIgnoringCase("unknown type");
+            }
+        }
+        Verdict v = result.verdict();
+        assertThat(result.faults()).hasSize(6).allSatisfy(f -> assertThat(f.healthy()).as(f.toString()).isTrue());
+        assertThat(v.acked()).as("records produced through the faults").isGreaterThan(500);
+        assertThat(v.violations()).as(result.table()).isEmpty();
     }
 
     @Test
