@@ -3,6 +3,8 @@ package io.zkgroups.bench;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.util.Locale;
 import java.util.Map;
@@ -14,7 +16,7 @@ import java.util.TreeMap;
  * Run it in the JIT mode you want to know about (see {@code bench/assignment-cost.sh}): interpreted ({@code -Xint}),
  * which is where a member's rarely-run rebalance code spends its first rebalances, or C1.
  *
- * <pre>AssignmentCostBench [members 10] [partitions 100] [strategy range] [rounds 10] [calls per round 50]</pre>
+ * <pre>AssignmentCostBench [--members 10] [--partitions 100] [--strategy range] [--rounds 10] [--calls 50]</pre>
  * Prints microseconds per call for each round; the last rounds are the steady state of the chosen mode.
  */
 public final class AssignmentCostBench {
@@ -22,12 +24,33 @@ public final class AssignmentCostBench {
     private AssignmentCostBench() {
     }
 
+    @Command(name = "AssignmentCostBench", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "CPU cost of one member's assign(snapshot).forConsumer(me), in this JVM's JIT mode.")
+    static final class Options {
+        @Option(names = "--members", description = "Members of the group, one stream each (default: ${DEFAULT-VALUE}).")
+        int members = 10;
+
+        @Option(names = "--partitions", description = "Partitions of the one topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 100;
+
+        @Option(names = "--strategy", converter = BenchOptionTypes.StrategyConverter.class,
+                description = "range, roundrobin or sticky (default: ${DEFAULT-VALUE}).")
+        String strategy = PartitionAssignor.RANGE;
+
+        @Option(names = "--rounds", description = "Rounds, each timed and printed (default: ${DEFAULT-VALUE}).")
+        int rounds = 10;
+
+        @Option(names = "--calls", description = "Calls per round (default: ${DEFAULT-VALUE}).")
+        int calls = 50;
+    }
+
     public static void main(String[] args) {
-        int members = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 100;
-        String strategy = args.length > 2 ? args[2] : "range";
-        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
-        int calls = args.length > 4 ? Integer.parseInt(args[4]) : 50;
+        Options options = BenchCommand.parse(new Options(), args);
+        int members = options.members;
+        int partitions = options.partitions;
+        String strategy = options.strategy;
+        int rounds = options.rounds;
+        int calls = options.calls;
         Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
         for (int i = 0; i < members; i++) {
             subscriptions.put(ConsumerId.ofOverride("g", "m" + (i + 10)), Map.of("t", 1));

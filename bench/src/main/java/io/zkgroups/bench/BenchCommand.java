@@ -28,4 +28,10 @@ final class BenchCommand {
         }
         return options;
     }
+
+    /** {@code options} filled from {@code args}, or the {@link CommandLine.ParameterException} naming what is wrong. */
+    static <T> T parseOrThrow(T options, String... args) {
+        new CommandLine(options).parseArgs(args);
+        return options;
+    }
 }

@@ -21,7 +21,8 @@ import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Time;
-import scala.Option;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -79,7 +80,7 @@ import java.util.stream.Stream;
  * median of the per-round zk/raw ratios (robust against load drift).
  * <p>
  * Usage: {@code ConsumerThroughputBench [--records N] [--partitions N] [--size BYTES] [--rounds N] [--warmup N]
- * [--max-poll-records N] [--raw-defaults 0|1]}
+ * [--max-poll-records N] [--raw-defaults 0|1]} ({@code --help} lists them with their defaults)
  */
 public final class ConsumerThroughputBench {
 
@@ -114,15 +115,49 @@ public final class ConsumerThroughputBench {
     private record Run(double delivery, double endToEnd, double cpu, double firstMillis) {
     }
 
+    /** The options; counts may be written with underscores ({@code --records 2_000_000}). */
+    @Command(name = "ConsumerThroughputBench", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Records/s through ZkGroupConsumer against a raw KafkaConsumer in assign() mode.")
+    static final class Options {
+        @Option(names = "--records", converter = BenchOptionTypes.GroupedIntConverter.class,
+                description = "Records in the topic (default: 1_000_000).")
+        int records = 1_000_000;
+
+        @Option(names = "--partitions", converter = BenchOptionTypes.GroupedIntConverter.class,
+                description = "Partitions of the topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 16;
+
+        @Option(names = "--size", paramLabel = "BYTES", converter = BenchOptionTypes.GroupedIntConverter.class,
+                description = "Bytes per record value (default: ${DEFAULT-VALUE}).")
+        int size = 20;
+
+        @Option(names = "--rounds", converter = BenchOptionTypes.GroupedIntConverter.class,
+                description = "Measured rounds (default: ${DEFAULT-VALUE}).")
+        int rounds = 9;
+
+        @Option(names = "--warmup", converter = BenchOptionTypes.GroupedIntConverter.class,
+                description = "Warm-up rounds before them, not counted (default: ${DEFAULT-VALUE}).")
+        int warmup = 2;
+
+        @Option(names = "--max-poll-records", converter = BenchOptionTypes.GroupedIntConverter.class,
+                description = "max.poll.records of both contenders (default: ${DEFAULT-VALUE}).")
+        int maxPollRecords = 500;
+
+        @Option(names = "--raw-defaults", paramLabel = "0|1", converter = BenchOptionTypes.ZeroOrOneConverter.class,
+                description = "1: the raw consumer gets kafka-clients' defaults instead of ZkGroupConsumer's inner "
+                        + "consumer's properties (default: ${DEFAULT-VALUE}).")
+        int rawDefaults;
+    }
+
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> opts = options(args);
-        int records = opts.getOrDefault("records", 1_000_000);
-        int partitions = opts.getOrDefault("partitions", 16);
-        int size = opts.getOrDefault("size", 20);
-        int rounds = opts.getOrDefault("rounds", 9);
-        int warmup = opts.getOrDefault("warmup", 2);
-        int maxPollRecords = opts.getOrDefault("max-poll-records", 500);
-        boolean rawDefaults = opts.getOrDefault("raw-defaults", 0) == 1;
+        Options options = BenchCommand.parse(new Options(), args);
+        int records = options.records;
+        int partitions = options.partitions;
+        int size = options.size;
+        int rounds = options.rounds;
+        int warmup = options.warmup;
+        int maxPollRecords = options.maxPollRecords;
+        boolean rawDefaults = options.rawDefaults == 1;
 
         System.out.printf(Locale.ROOT, "ConsumerThroughputBench: %,d records of %d bytes in %d partitions, "
                 + "max.poll.records=%d, %d measured rounds after %d warm-up rounds, broker in this JVM, raw consumer with %s%n",
@@ -298,7 +333,7 @@ public final class ConsumerThroughputBench {
         props.put("log.cleaner.dedupe.buffer.size", "2097152");
         props.put("auto.create.topics.enable", "false");
         props.put("controlled.shutdown.enable", "false");
-        KafkaServer server = new KafkaServer(KafkaConfig.fromProps(props), Time.SYSTEM, Option.empty(), false);
+        KafkaServer server = new KafkaServer(KafkaConfig.fromProps(props), Time.SYSTEM, scala.Option.empty(), false);
         server.startup();
         return server;
     }
@@ -330,20 +365,6 @@ public final class ConsumerThroughputBench {
             }
             producer.flush();
         }
-    }
-
-    private static Map<String, Integer> options(String[] args) {
-        Map<String, Integer> opts = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length
-                    || !java.util.Set.of("records", "partitions", "size", "rounds", "warmup", "max-poll-records", "raw-defaults")
-                            .contains(args[i].substring(2))) {
-                throw new IllegalArgumentException("usage: ConsumerThroughputBench [--records N] [--partitions N] "
-                        + "[--size BYTES] [--rounds N] [--warmup N] [--max-poll-records N] [--raw-defaults 0|1]; bad argument " + args[i]);
-            }
-            opts.put(args[i].substring(2), Integer.parseInt(args[++i].replace("_", "")));
-        }
-        return opts;
     }
 
     private static double median(List<Double> values) {

@@ -11,6 +11,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -44,17 +46,25 @@ public final class ExporterBench {
 
     private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/metrics");
 
+    @Command(name = "ExporterBench", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "The cost of one zkgroups exporter scrape of G groups x P partitions.")
+    static final class Options {
+        @Option(names = "--groups",
+                description = "Groups, each with offsets in ZooKeeper and Kafka (default: ${DEFAULT-VALUE}).")
+        int groups = 1000;
+
+        @Option(names = "--partitions", description = "Partitions of the one topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 50;
+
+        @Option(names = "--scrapes", description = "Scrapes per exporter (default: ${DEFAULT-VALUE}).")
+        int scrapes = 7;
+    }
+
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> opts = new HashMap<>(Map.of("--groups", 1000, "--partitions", 50, "--scrapes", 7));
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!opts.containsKey(args[i])) {
-                throw new IllegalArgumentException("unknown option " + args[i] + "; known: " + opts.keySet());
-            }
-            opts.put(args[i], Integer.parseInt(args[i + 1]));
-        }
-        int groups = opts.get("--groups");
-        int partitions = opts.get("--partitions");
-        int scrapes = opts.get("--scrapes");
+        Options options = BenchCommand.parse(new Options(), args);
+        int groups = options.groups;
+        int partitions = options.partitions;
+        int scrapes = options.scrapes;
         System.out.printf("ExporterBench: %d groups x %d partitions = %d partition series per metric, %d scrapes%n",
                 groups, partitions, groups * partitions, scrapes);
 

@@ -12,6 +12,8 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -39,19 +41,31 @@ import java.util.concurrent.TimeUnit;
  */
 public final class MigrateBench {
 
+    @Command(name = "MigrateBench", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "zkgroups migrate execute and verify of G groups x P partitions, and the Admin-API ceiling.")
+    static final class Options {
+        @Option(names = "--groups",
+                description = "Groups, each with an offset per partition (default: ${DEFAULT-VALUE}).")
+        int groups = 1000;
+
+        @Option(names = "--partitions", description = "Partitions of the one topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 50;
+
+        @Option(names = "--parallelism", description = "The CLI's --parallelism, and the ceiling's groups in flight "
+                + "(default: ${DEFAULT-VALUE}).")
+        int parallelism = 8;
+
+        @Option(names = "--batch-size", description = "The CLI's --batch-size, and the ceiling's groups per "
+                + "listConsumerGroupOffsets (default: ${DEFAULT-VALUE}).")
+        int batchSize = 50;
+    }
+
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> opts = new HashMap<>(Map.of("--groups", 1000, "--partitions", 50, "--parallelism", 8,
-                "--batch-size", 50));
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!opts.containsKey(args[i])) {
-                throw new IllegalArgumentException("unknown option " + args[i] + "; known: " + opts.keySet());
-            }
-            opts.put(args[i], Integer.parseInt(args[i + 1]));
-        }
-        int groups = opts.get("--groups");
-        int partitions = opts.get("--partitions");
-        int parallelism = opts.get("--parallelism");
-        int batch = opts.get("--batch-size");
+        Options options = BenchCommand.parse(new Options(), args);
+        int groups = options.groups;
+        int partitions = options.partitions;
+        int parallelism = options.parallelism;
+        int batch = options.batchSize;
         System.out.printf("MigrateBench: %d groups x %d partitions = %d offsets, --parallelism %d --batch-size %d%n",
                 groups, partitions, groups * partitions, parallelism, batch);
 

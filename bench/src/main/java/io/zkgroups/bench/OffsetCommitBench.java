@@ -8,11 +8,12 @@ import io.zkgroups.registry.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -65,13 +66,33 @@ public final class OffsetCommitBench {
         }
     }
 
+    @Command(name = "OffsetCommitBench", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "ZkOffsetStore.commit against plain Curator multi() batches.")
+    static final class Options {
+        @Option(names = "--topics", description = "Topics per commit (default: ${DEFAULT-VALUE}).")
+        int topics = 20;
+
+        @Option(names = "--partitions", description = "Partitions per topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 500;
+
+        @Option(names = "--rounds", description = "Measured rounds (default: ${DEFAULT-VALUE}).")
+        int rounds = 15;
+
+        @Option(names = "--warmup",
+                description = "Warm-up rounds before them, not counted (default: ${DEFAULT-VALUE}).")
+        int warmup = 3;
+
+        @Option(names = "--batch", description = "Ops per multi() of the ceiling (default: ${DEFAULT-VALUE}).")
+        int batch = 1000;
+    }
+
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> opts = options(args);
-        int topics = opts.getOrDefault("topics", 20);
-        int partitions = opts.getOrDefault("partitions", 500);
-        int rounds = opts.getOrDefault("rounds", 15);
-        int warmup = opts.getOrDefault("warmup", 3);
-        int batch = opts.getOrDefault("batch", 1000);
+        Options options = BenchCommand.parse(new Options(), args);
+        int topics = options.topics;
+        int partitions = options.partitions;
+        int rounds = options.rounds;
+        int warmup = options.warmup;
+        int batch = options.batch;
 
         System.out.printf(Locale.ROOT, "OffsetCommitBench: %d offsets (%d topics x %d partitions), ceiling batches of %d, "
                 + "%d measured rounds after %d warm-up rounds%n", topics * partitions, topics, partitions, batch, rounds, warmup);
@@ -259,17 +280,5 @@ public final class OffsetCommitBench {
         long start = System.nanoTime();
         work.run();
         return System.nanoTime() - start;
-    }
-
-    private static Map<String, Integer> options(String[] args) {
-        Map<String, Integer> opts = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("usage: OffsetCommitBench [--topics N] [--partitions N] "
-                        + "[--rounds N] [--warmup N] [--batch N]; got " + Arrays.toString(args));
-            }
-            opts.put(args[i].substring(2), Integer.parseInt(args[++i]));
-        }
-        return opts;
     }
 }

@@ -1,5 +1,8 @@
 package io.zkgroups.bench;
 
+import io.zkgroups.bench.BenchOptionTypes.GroupSize;
+import io.zkgroups.bench.RebalanceBenchOptions.Impl;
+import io.zkgroups.bench.RebalanceBenchOptions.Mode;
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
@@ -16,7 +19,6 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,7 +56,7 @@ public final class RebalanceBench {
     /** For member JVMs to start and warm up (not measured): ten of them warming up at once on two cores take minutes. */
     static final Duration READY_WAIT = Duration.ofMinutes(15);
 
-    private final Options options;
+    private final RebalanceBenchOptions options;
     private final TestZooKeeper zk;
     private final CuratorFramework observerClient;
     private final EmbeddedKafka kafka;
@@ -122,7 +124,7 @@ public final class RebalanceBench {
         probe.coordinatorCpuMillis.add(millis(cpuAtEnd - coordinatorBefore));
     }
 
-    private RebalanceBench(Options options) throws IOException {
+    private RebalanceBench(RebalanceBenchOptions options) throws IOException {
         this.options = options;
         this.zk = TestZooKeeper.start();
         this.observerClient = zk.newClient(30_000);
@@ -171,14 +173,7 @@ public final class RebalanceBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        RebalanceBenchOptions options = BenchCommand.parse(new RebalanceBenchOptions(), args);
         ZonedDateTime started = ZonedDateTime.now();
         RebalanceBench bench = new RebalanceBench(options);
         Runtime.getRuntime().addShutdownHook(new Thread(bench::killEverything));
@@ -187,23 +182,23 @@ public final class RebalanceBench {
                             + "strategy %s, debounce %d ms, modes %s (warm: %d warm-up rounds per member JVM)%n",
                     started, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                    options.sessionMs, options.legacySessionMs, options.strategy, options.debounceMs, options.modes,
+                    options.sessionMs, options.legacySessionMs(), options.strategy, options.debounceMs, options.modes,
                     options.warmUpRounds);
             ColdRounds cold = new ColdRounds(bench, options.coldReps, options.coldBurstReps);
-            for (int[] size : options.sizes) {
-                String topic = "t" + size[0] + "x" + size[1];
-                bench.kafka.createTopic(topic, size[1]);
-                if (options.modes.contains("cold")) {
-                    for (String impl : options.implOrder()) {
-                        cold.run(impl.equals("legacy"), size[0], size[1], topic);
+            for (GroupSize size : options.sizes) {
+                String topic = "t" + size;
+                bench.kafka.createTopic(topic, size.partitions());
+                if (options.modes.contains(Mode.COLD)) {
+                    for (Impl impl : options.implOrder()) {
+                        cold.run(impl == Impl.LEGACY, size.members(), size.partitions(), topic);
                     }
                 }
-                if (options.modes.contains("warm")) {
-                    if (options.impls.contains("ours")) {
-                        bench.runOurs(size[0], size[1], topic);
+                if (options.modes.contains(Mode.WARM)) {
+                    if (options.impls.contains(Impl.OURS)) {
+                        bench.runOurs(size.members(), size.partitions(), topic);
                     }
-                    if (options.impls.contains("legacy")) {
-                        bench.runLegacy(size[0], size[1], topic);
+                    if (options.impls.contains(Impl.LEGACY)) {
+                        bench.runLegacy(size.members(), size.partitions(), topic);
                     }
                 }
             }
@@ -531,7 +526,7 @@ public final class RebalanceBench {
             throw new IllegalStateException("--legacy-classpath is needed for 0.8.2.2 consumers");
         }
         RebalanceProcess process = RebalanceProcess.legacy(options.legacyClasspath, zk.connectString(), group,
-                "c" + names.incrementAndGet(), topic, options.legacySessionMs, options.strategy,
+                "c" + names.incrementAndGet(), topic, options.legacySessionMs(), options.strategy,
                 options.legacyBackoffMs, options.legacyRetries, logDir);
         everything.add(process);
         return process;
@@ -650,96 +645,6 @@ public final class RebalanceBench {
                     Thread.currentThread().interrupt();
                 }
             }
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------ options
-
-    private static final class Options {
-        List<int[]> sizes = List.of(new int[] {4, 16}, new int[] {10, 100});
-        Set<String> impls = Set.of("ours");
-        Set<String> modes = Set.of("cold");
-        int coldReps = 5;
-        int coldBurstReps = 3;
-        int reps = 10;
-        int killReps = 5;
-        int burstReps = 5;
-        int legacyReps = 3;
-        int legacyBurstReps = 3;
-        int sessionMs = 2_000;
-        Integer legacySessionMs; // default: sessionMs, so that kill -9 compares alike
-        long debounceMs = 5;
-        int warmUpRounds = 150;
-        String strategy = "range";
-        long legacyBackoffMs = 2_000;
-        int legacyRetries = 4;
-        String legacyClasspath;
-
-        static Options parse(String[] args) {
-            try {
-                return parseOrThrow(args);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("RebalanceBench: not a number: " + e.getMessage(), e);
-            }
-        }
-
-        private static Options parseOrThrow(String[] args) {
-            Options o = new Options();
-            Map<String, String> values = new LinkedHashMap<>();
-            for (int i = 0; i < args.length; i++) {
-                if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                    throw new IllegalArgumentException("usage: RebalanceBench [--sizes 4x16,10x100] [--impl ours,legacy] "
-                            + "[--modes cold,warm] [--cold-reps 5] [--cold-burst-reps 3] [--reps 10] [--kill-reps 5] [--burst-reps 5] [--legacy-reps 3] [--legacy-burst-reps 3] "
-                            + "[--session-ms 2000] [--debounce-ms 5] [--warmup-rounds 150] [--strategy range] [--legacy-session-ms SESSION_MS] "
-                            + "[--legacy-backoff-ms 2000] [--legacy-retries 4] [--legacy-classpath CP]; bad: " + args[i]);
-                }
-                values.put(args[i].substring(2), args[++i]);
-            }
-            values.forEach((key, value) -> {
-                switch (key) {
-                    case "sizes" -> o.sizes = java.util.Arrays.stream(value.split(",")).map(s -> {
-                        String[] nm = s.split("x");
-                        return new int[] {Integer.parseInt(nm[0]), Integer.parseInt(nm[1])};
-                    }).toList();
-                    case "impl" -> o.impls = Set.of(value.split(","));
-                    case "modes" -> o.modes = Set.of(value.split(","));
-                    case "cold-reps" -> o.coldReps = Integer.parseInt(value);
-                    case "cold-burst-reps" -> o.coldBurstReps = Integer.parseInt(value);
-                    case "reps" -> o.reps = Integer.parseInt(value);
-                    case "kill-reps" -> o.killReps = Integer.parseInt(value);
-                    case "burst-reps" -> o.burstReps = Integer.parseInt(value);
-                    case "legacy-reps" -> o.legacyReps = Integer.parseInt(value);
-                    case "legacy-burst-reps" -> o.legacyBurstReps = Integer.parseInt(value);
-                    case "session-ms" -> o.sessionMs = Integer.parseInt(value);
-                    case "legacy-session-ms" -> o.legacySessionMs = Integer.parseInt(value);
-                    case "debounce-ms" -> o.debounceMs = Long.parseLong(value);
-                    case "warmup-rounds" -> o.warmUpRounds = Integer.parseInt(value);
-                    case "strategy" -> o.strategy = value;
-                    case "legacy-backoff-ms" -> o.legacyBackoffMs = Long.parseLong(value);
-                    case "legacy-retries" -> o.legacyRetries = Integer.parseInt(value);
-                    case "legacy-classpath" -> o.legacyClasspath = value;
-                    default -> throw new IllegalArgumentException("unknown option --" + key);
-                }
-            });
-            if (o.legacySessionMs == null) {
-                o.legacySessionMs = o.sessionMs;
-            }
-            for (String impl : o.impls) {
-                if (!impl.equals("ours") && !impl.equals("legacy")) {
-                    throw new IllegalArgumentException("--impl: unknown implementation '" + impl + "' (ours, legacy)");
-                }
-            }
-            for (String mode : o.modes) {
-                if (!mode.equals("cold") && !mode.equals("warm")) {
-                    throw new IllegalArgumentException("--modes: unknown mode '" + mode + "' (cold, warm)");
-                }
-            }
-            return o;
-        }
-
-        /** Ours first, then 0.8.2.2: the order of the report. */
-        List<String> implOrder() {
-            return impls.contains("ours") ? (impls.contains("legacy") ? List.of("ours", "legacy") : List.of("ours")) : List.of("legacy");
         }
     }
 }
