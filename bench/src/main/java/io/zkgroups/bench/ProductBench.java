@@ -45,8 +45,9 @@ public final class ProductBench implements Callable<Integer> {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
 
-    @Option(names = "--sizes", split = ",", defaultValue = "4x16,10x100", description = "members x partitions")
-    List<String> sizes;
+    @Option(names = "--sizes", split = ",", defaultValue = "4x16,10x100", paramLabel = "MxP",
+            converter = BenchOptionTypes.GroupSizeConverter.class, description = "members x partitions")
+    List<BenchOptionTypes.GroupSize> sizes;
     @Option(names = "--impl", split = ",", defaultValue = "ours,legacy",
             description = "kinds of member: ours, legacy, ours+KEY=VALUE (zkgroups with a setting: an A/B)")
     List<String> impls;
@@ -110,10 +111,9 @@ public final class ProductBench implements Callable<Integer> {
                 ProductMember.JVM_OPTIONS, intervalMs, sliceMs, reps);
         System.out.println(header);
         try {
-            for (String size : sizes) {
-                String[] nxp = size.split("x");
-                int n = Integer.parseInt(nxp[0]);
-                int p = Integer.parseInt(nxp[1]);
+            for (BenchOptionTypes.GroupSize size : sizes) {
+                int n = size.members();
+                int p = size.partitions();
                 String topic = "t" + size;
                 kafka.createTopic(topic, p);
                 try (SteadyProducer producer = SteadyProducer.start(kafka, topic, p, intervalMs)) {
@@ -123,7 +123,7 @@ public final class ProductBench implements Callable<Integer> {
                             java.util.Collections.reverse(order); // alternate which kind goes first
                         }
                         for (int k = 0; k < order.size(); k++) {
-                            runRepetition(order.get(k), kinds.indexOf(order.get(k)), size, n, p, topic, rep);
+                            runRepetition(order.get(k), kinds.indexOf(order.get(k)), size.toString(), n, p, topic, rep);
                         }
                     }
                 }
