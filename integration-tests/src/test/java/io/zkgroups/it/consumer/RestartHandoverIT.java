@@ -147,7 +147,8 @@ class RestartHandoverIT {
     @ParameterizedTest
     @ValueSource(strings = {"FILE_TAKEN", "SESSION_RESUMED"})
     void aSuccessorKilledWhileTakingOverLeavesTheSessionToExpireAndTheNextProcessJoinsAnew(String step) throws Exception {
-        Group g = new Group("kill-new-" + step.toLowerCase(), EXPIRING_SESSION_MS, false, null);
+        // resumable: at SESSION_RESUMED the successor must have resumed the session (within the grace) before it dies
+        Group g = new Group("kill-new-" + step.toLowerCase(), RESUMABLE_SESSION_MS, false, null);
         long registeredBefore = g.registrationCzxid();
         g.restartCleanly();
         ChildConsumer killed = g.successor("a-killed", Map.of("test.handover.pause", step));
