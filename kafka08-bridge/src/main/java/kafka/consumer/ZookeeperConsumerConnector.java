@@ -199,7 +199,7 @@ public class ZookeeperConsumerConnector {
             LOG.warn("[{}] the group has not settled within {} ms; the streams fill once it has", consumerIdString(), waitMs);
         } catch (ExecutionException | CompletionException e) {
             Throwable cause = e.getCause();
-            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalStateException(cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while joining the group", e);

@@ -66,7 +66,11 @@ public class MessageAndMetadata<K, V> {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof MessageAndMetadata<?, ?> m && partition == m.partition && offset == m.offset
+        if (!(other instanceof MessageAndMetadata)) {
+            return false;
+        }
+        MessageAndMetadata<?, ?> m = (MessageAndMetadata<?, ?>) other;
+        return partition == m.partition && offset == m.offset
                 && topic.equals(m.topic) && Arrays.equals(rawKey, m.rawKey) && Arrays.equals(rawMessage, m.rawMessage)
                 && keyDecoder.equals(m.keyDecoder) && valueDecoder.equals(m.valueDecoder);
     }

@@ -1,21 +1,77 @@
 package io.zkgroups.kafka08;
 
+import com.google.common.collect.ImmutableList;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Records of one partition from one poll, tagged with the partition's {@link HandOutLedger generation} and the
  * epoch of the group's grant ({@link io.zkgroups.rebalancer.consumer.HandOutFence}) when they were fetched (0.8.2.2's
  * {@code FetchedDataChunk}). {@link #SHUTDOWN} ends a stream.
  */
-public record Chunk(TopicPartition partition, long generation, long epoch, List<ConsumerRecord<byte[], byte[]>> records) {
+public final class Chunk {
+    private final TopicPartition partition;
+    private final long generation;
+    private final long epoch;
+    private final List<ConsumerRecord<byte[], byte[]>> records;
 
     /** The last element a stream's queue ever gets: the connector shut down. */
-    public static final Chunk SHUTDOWN = new Chunk(new TopicPartition("(shutdown)", -1), 0, 0, List.of());
+    public static final Chunk SHUTDOWN = new Chunk(new TopicPartition("(shutdown)", -1), 0, 0, ImmutableList.of());
 
-    public Chunk {
-        records = List.copyOf(records);
+    public Chunk(TopicPartition partition, long generation, long epoch, List<ConsumerRecord<byte[], byte[]>> records) {
+        records = ImmutableList.copyOf(records);
+        this.partition = partition;
+        this.generation = generation;
+        this.epoch = epoch;
+        this.records = records;
+    }
+
+    public TopicPartition partition() {
+        return partition;
+    }
+
+    public long generation() {
+        return generation;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    public List<ConsumerRecord<byte[], byte[]>> records() {
+        return records;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof Chunk)) {
+            return false;
+        }
+        Chunk that = (Chunk) o;
+        return Objects.equals(partition, that.partition)
+                && generation == that.generation
+                && epoch == that.epoch
+                && Objects.equals(records, that.records);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = 0;
+        h = 31 * h + Objects.hashCode(partition);
+        h = 31 * h + Long.hashCode(generation);
+        h = 31 * h + Long.hashCode(epoch);
+        h = 31 * h + Objects.hashCode(records);
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "Chunk[partition=" + partition + ", generation=" + generation + ", epoch=" + epoch + ", records=" + records + "]";
     }
 }

@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -42,16 +43,117 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     private static final long RETRY_BACKOFF_MS = 1000;
 
     /** What the loop needs to know of the connector's settings. */
-    public record Settings(boolean autoCommit, Duration autoCommitInterval, boolean fetch) {
+    public static final class Settings {
+        private final boolean autoCommit;
+        private final Duration autoCommitInterval;
+        private final boolean fetch;
+
+        public Settings(boolean autoCommit, Duration autoCommitInterval, boolean fetch) {
+            this.autoCommit = autoCommit;
+            this.autoCommitInterval = autoCommitInterval;
+            this.fetch = fetch;
+        }
+
+        public boolean autoCommit() {
+            return autoCommit;
+        }
+
+        public Duration autoCommitInterval() {
+            return autoCommitInterval;
+        }
+
+        public boolean fetch() {
+            return fetch;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Settings)) {
+                return false;
+            }
+            Settings that = (Settings) o;
+            return autoCommit == that.autoCommit
+                    && Objects.equals(autoCommitInterval, that.autoCommitInterval)
+                    && fetch == that.fetch;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Boolean.hashCode(autoCommit);
+            h = 31 * h + Objects.hashCode(autoCommitInterval);
+            h = 31 * h + Boolean.hashCode(fetch);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Settings[autoCommit=" + autoCommit + ", autoCommitInterval=" + autoCommitInterval + ", fetch=" + fetch + "]";
+        }
     }
 
-    private sealed interface Request permits Commit, Stop {
+    /** A request to the loop thread: {@link Commit} or {@link Stop}. */
+    private interface Request {
     }
 
-    private record Commit(CompletableFuture<Void> done) implements Request {
+    private static final class Commit implements Request {
+        private final CompletableFuture<Void> done;
+
+        private Commit(CompletableFuture<Void> done) {
+            this.done = done;
+        }
+
+        public CompletableFuture<Void> done() {
+            return done;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Commit)) {
+                return false;
+            }
+            Commit that = (Commit) o;
+            return Objects.equals(done, that.done);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(done);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Commit[done=" + done + "]";
+        }
     }
 
-    private record Stop() implements Request {
+    private static final class Stop implements Request {
+
+        private Stop() {
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Stop;
+        }
+
+        @Override
+        public int hashCode() {
+            return 0;
+        }
+
+        @Override
+        public String toString() {
+            return "Stop[]";
+        }
     }
 
     private final ZkGroupConsumer<byte[], byte[]> consumer;
@@ -130,7 +232,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         try {
             done.join();
         } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
+            throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
         }
     }
 
@@ -291,8 +393,8 @@ public final class FetchLoop implements ConsumerRebalanceListener {
                 closed = true;
                 Request request;
                 while ((request = requests.poll()) != null) {
-                    if (request instanceof Commit commit) {
-                        commit.done().completeExceptionally(new IllegalStateException(name + " has been shut down"));
+                    if (request instanceof Commit) {
+                        ((Commit) request).done().completeExceptionally(new IllegalStateException(name + " has been shut down"));
                     }
                 }
             }

@@ -1,5 +1,6 @@
 package io.zkgroups.kafka08;
 
+import com.google.common.collect.ImmutableSet;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.Collection;
@@ -103,6 +104,6 @@ public final class HandOutLedger {
 
     /** The owned partitions. */
     public synchronized java.util.Set<TopicPartition> partitions() {
-        return java.util.Set.copyOf(owned.keySet());
+        return ImmutableSet.copyOf(owned.keySet());
     }
 }

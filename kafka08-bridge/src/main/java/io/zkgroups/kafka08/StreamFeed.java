@@ -1,5 +1,7 @@
 package io.zkgroups.kafka08;
 
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.rebalancer.consumer.HandOutFence;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,7 +85,7 @@ final class StreamFeed {
                 continue;
             }
             if (!handOut) {
-                consumer.pause(List.of(tp));
+                consumer.pause(ImmutableList.of(tp));
                 continue;
             }
             Chunk chunk = new Chunk(tp, generation, epoch, list);
@@ -91,7 +94,7 @@ final class StreamFeed {
                 continue;
             }
             waiting.computeIfAbsent(channel, c -> new ArrayDeque<>()).add(chunk);
-            consumer.pause(List.of(tp));
+            consumer.pause(ImmutableList.of(tp));
             pausedForRoom.add(tp);
             waitingForRoom = true;
         }
@@ -102,8 +105,8 @@ final class StreamFeed {
         if (waiting.isEmpty()) {
             return;
         }
-        for (var it = waiting.entrySet().iterator(); it.hasNext(); ) {
-            var entry = it.next();
+        for (Iterator<Map.Entry<StreamChannel, ArrayDeque<Chunk>>> it = waiting.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<StreamChannel, ArrayDeque<Chunk>> entry = it.next();
             StreamChannel channel = entry.getKey();
             ArrayDeque<Chunk> queue = entry.getValue();
             while (!queue.isEmpty() && channel.offer(queue.peekFirst())) {
@@ -111,7 +114,7 @@ final class StreamFeed {
             }
             if (queue.isEmpty()) {
                 it.remove();
-                List<TopicPartition> resume = pausedForRoom.stream().filter(tp -> channelOf.get(tp) == channel).toList();
+                List<TopicPartition> resume = pausedForRoom.stream().filter(tp -> channelOf.get(tp) == channel).collect(ImmutableList.toImmutableList());
                 consumer.resume(resume);
                 resume.forEach(pausedForRoom::remove);
             }
@@ -124,7 +127,7 @@ final class StreamFeed {
      * number of chunks dropped.
      */
     int drop(Collection<TopicPartition> partitions) {
-        Set<TopicPartition> gone = Set.copyOf(partitions);
+        Set<TopicPartition> gone = ImmutableSet.copyOf(partitions);
         int dropped = 0;
         for (StreamChannel channel : channels) {
             dropped += channel.purge(chunk -> gone.contains(chunk.partition()));
