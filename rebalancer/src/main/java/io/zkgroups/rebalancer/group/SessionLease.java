@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -61,7 +62,44 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
     private static final long NONE = Long.MIN_VALUE;
 
     /** What the answered beats proved: the session, and the moment the lease counts from ({@link #NONE}: none). */
-    private record Proof(long session, long fromNanos) {
+    private static final class Proof {
+        private final long session;
+        private final long fromNanos;
+
+        Proof(long session, long fromNanos) {
+            this.session = session;
+            this.fromNanos = fromNanos;
+        }
+
+        public long session() {
+            return session;
+        }
+
+        public long fromNanos() {
+            return fromNanos;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Proof)) {
+                return false;
+            }
+            Proof that = (Proof) other;
+            return session == that.session && fromNanos == that.fromNanos;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(session, fromNanos);
+        }
+
+        @Override
+        public String toString() {
+            return "Proof[session=" + session + ", fromNanos=" + fromNanos + "]";
+        }
     }
 
     private final CuratorFramework client;

@@ -8,6 +8,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +30,44 @@ final class KafkaGroupCheck {
     static final Duration RECHECK_AFTER = Duration.ofMinutes(1);
 
     /** A verdict and when it was reached ({@link System#nanoTime()}); {@code refusal} is null when trusted. */
-    private record Verdict(String refusal, long atNanos) {
+    private static final class Verdict {
+        private final String refusal;
+        private final long atNanos;
+
+        Verdict(String refusal, long atNanos) {
+            this.refusal = refusal;
+            this.atNanos = atNanos;
+        }
+
+        public String refusal() {
+            return refusal;
+        }
+
+        public long atNanos() {
+            return atNanos;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Verdict)) {
+                return false;
+            }
+            Verdict that = (Verdict) other;
+            return Objects.equals(refusal, that.refusal) && atNanos == that.atNanos;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(refusal, atNanos);
+        }
+
+        @Override
+        public String toString() {
+            return "Verdict[refusal=" + refusal + ", atNanos=" + atNanos + "]";
+        }
     }
 
     private final Admin admin;

@@ -3,6 +3,7 @@ package io.zkgroups.rebalancer.metrics.legacy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Objects;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -26,7 +27,44 @@ final class MBeanRegistrations {
     /** Every 0.8 MBean registered by a consumer of this JVM, with how many consumers hold it. */
     private static final Map<ObjectName, Held> HELD = new HashMap<>();
 
-    private record Held(Object mbean, int holders) {
+    private static final class Held {
+        private final Object mbean;
+        private final int holders;
+
+        Held(Object mbean, int holders) {
+            this.mbean = mbean;
+            this.holders = holders;
+        }
+
+        public Object mbean() {
+            return mbean;
+        }
+
+        public int holders() {
+            return holders;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Held)) {
+                return false;
+            }
+            Held that = (Held) other;
+            return Objects.equals(mbean, that.mbean) && holders == that.holders;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(mbean, holders);
+        }
+
+        @Override
+        public String toString() {
+            return "Held[mbean=" + mbean + ", holders=" + holders + "]";
+        }
     }
 
     private final String clientId;
