@@ -18,6 +18,8 @@ final class RebalanceTracker {
 
     /** What one health change meant. */
     static final class Events {
+        static final Events NONE = new Events(OptionalLong.empty(), false);
+
         private final OptionalLong rebalanceMillis;
         private final boolean sessionLost;
 
@@ -25,8 +27,6 @@ final class RebalanceTracker {
             this.rebalanceMillis = rebalanceMillis;
             this.sessionLost = sessionLost;
         }
-
-        static final Events NONE = new Events(OptionalLong.empty(), false);
 
         public OptionalLong rebalanceMillis() {
             return rebalanceMillis;
@@ -90,6 +90,6 @@ final class RebalanceTracker {
             startedAtMillis = IDLE;
         }
         state = health.state();
-        return completed.isEmpty() && !lost ? Events.NONE : new Events(completed, lost);
+        return !completed.isPresent() && !lost ? Events.NONE : new Events(completed, lost);
     }
 }

@@ -6,6 +6,7 @@ import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -98,7 +99,7 @@ final class KafkaGroupCheck {
     /** The group's description, or null when Kafka does not know it. */
     private ConsumerGroupDescription describe(String group) {
         try {
-            return admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
+            return admin.describeConsumerGroups(Collections.singletonList(group)).describedGroups().get(group)
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {

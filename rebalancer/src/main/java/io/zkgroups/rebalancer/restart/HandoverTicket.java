@@ -34,14 +34,14 @@ import java.util.TreeMap;
  * </pre>
  */
 public final class HandoverTicket {
+    private static final String OWNED = "owned.";
+
     private final SessionCredentials session;
     private final String group;
     private final ConsumerId consumerId;
     private final String subscription;
     private final SortedMap<TopicAndPartition, ThreadId> owned;
     private final Instant releasedAt;
-
-    private static final String OWNED = "owned.";
 
     public HandoverTicket(SessionCredentials session, String group, ConsumerId consumerId, String subscription,
                           SortedMap<TopicAndPartition, ThreadId> owned, Instant releasedAt) {
@@ -136,7 +136,7 @@ public final class HandoverTicket {
 
     private static String required(Properties p, String key, String origin) {
         String value = p.getProperty(key);
-        if (value == null || value.isBlank()) {
+        if (value == null || value.trim().isEmpty()) {
             throw new IllegalArgumentException(origin + " has no " + key);
         }
         return value.trim();

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
+import com.google.common.collect.ImmutableSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -167,7 +168,7 @@ final class MBeanRegistrations {
     /** Lets go of every MBean this consumer holds. */
     void unregisterAll() {
         synchronized (HELD) {
-            for (ObjectName name : Set.copyOf(mine)) {
+            for (ObjectName name : ImmutableSet.copyOf(mine)) {
                 unregister(name);
             }
         }
