@@ -21,14 +21,15 @@ public class RegistryException extends RuntimeException {
         if (cause instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        if (cause instanceof RegistryException registryException) {
-            return registryException;
+        if (cause instanceof RegistryException) {
+            return (RegistryException) cause;
         }
         return new RegistryException(operation + " " + path + " failed: " + describe(cause), cause);
     }
 
     private static String describe(Exception cause) {
-        if (cause instanceof org.apache.zookeeper.KeeperException ke) {
+        if (cause instanceof org.apache.zookeeper.KeeperException) {
+            org.apache.zookeeper.KeeperException ke = (org.apache.zookeeper.KeeperException) cause;
             return ke.code().name() + (ke.code() == org.apache.zookeeper.KeeperException.Code.CONNECTIONLOSS
                     || ke.code() == org.apache.zookeeper.KeeperException.Code.SESSIONEXPIRED
                     ? " (is ZooKeeper reachable?)" : "");

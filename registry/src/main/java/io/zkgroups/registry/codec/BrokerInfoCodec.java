@@ -2,6 +2,7 @@ package io.zkgroups.registry.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.model.BrokerInfo;
 
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ public final class BrokerInfoCodec {
         int version = lenient(usable, () -> Json.optionalInt(json, "version", WHAT).orElse(1), 1);
         int jmxPort = lenient(usable, () -> Json.optionalInt(json, "jmx_port", WHAT).orElse(-1), -1);
         Optional<String> rack = lenient(usable, () -> Json.optionalString(json, "rack", WHAT), Optional.empty());
-        List<BrokerInfo.Endpoint> endpoints = lenient(usable, () -> endpoints(json, protocolMap(json)), List.of());
+        List<BrokerInfo.Endpoint> endpoints = lenient(usable, () -> endpoints(json, protocolMap(json)), ImmutableList.of());
         if (host == null && port < 0 && endpoints.isEmpty()) {
             throw new DecodeException(WHAT, "no \"host\"/\"port\" and no \"endpoints\"");
         }

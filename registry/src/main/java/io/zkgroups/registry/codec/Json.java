@@ -78,35 +78,49 @@ final class Json {
 
     /** The value that starts at the parser's current token (nesting is bounded by the factory's constraints). */
     private static JsonNode value(JsonParser parser) throws IOException {
-        return switch (parser.currentToken()) {
-            case START_OBJECT -> {
+        switch (parser.currentToken()) {
+            case START_OBJECT: {
                 ObjectNode object = NODES.objectNode();
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String name = parser.currentName();
                     parser.nextToken();
                     object.set(name, value(parser));
                 }
-                yield object;
+                return object;
             }
-            case START_ARRAY -> {
+            case START_ARRAY: {
                 ArrayNode array = NODES.arrayNode();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
                     array.add(value(parser));
                 }
-                yield array;
+                return array;
             }
-            case VALUE_STRING -> NODES.textNode(parser.getText());
-            case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-                case INT -> NODES.numberNode(parser.getIntValue());
-                case LONG -> NODES.numberNode(parser.getLongValue());
-                default -> NODES.numberNode(parser.getBigIntegerValue());
-            };
-            case VALUE_NUMBER_FLOAT -> NODES.numberNode(parser.getDoubleValue());
-            case VALUE_TRUE -> NODES.booleanNode(true);
-            case VALUE_FALSE -> NODES.booleanNode(false);
-            case VALUE_NULL -> NODES.nullNode();
-            default -> throw new JsonParseException(parser, "unexpected token " + parser.currentToken());
-        };
+            case VALUE_STRING:
+                return NODES.textNode(parser.getText());
+            case VALUE_NUMBER_INT:
+                return integer(parser);
+            case VALUE_NUMBER_FLOAT:
+                return NODES.numberNode(parser.getDoubleValue());
+            case VALUE_TRUE:
+                return NODES.booleanNode(true);
+            case VALUE_FALSE:
+                return NODES.booleanNode(false);
+            case VALUE_NULL:
+                return NODES.nullNode();
+            default:
+                throw new JsonParseException(parser, "unexpected token " + parser.currentToken());
+        }
+    }
+
+    private static JsonNode integer(JsonParser parser) throws IOException {
+        switch (parser.getNumberType()) {
+            case INT:
+                return NODES.numberNode(parser.getIntValue());
+            case LONG:
+                return NODES.numberNode(parser.getLongValue());
+            default:
+                return NODES.numberNode(parser.getBigIntegerValue());
+        }
     }
 
     static int requireInt(ObjectNode node, String field, String what) throws DecodeException {
@@ -171,21 +185,36 @@ final class Json {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '/' -> out.append("\\/");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
+                case '"':
+                    out.append("\\\"");
+                    break;
+                case '\\':
+                    out.append("\\\\");
+                    break;
+                case '/':
+                    out.append("\\/");
+                    break;
+                case '\b':
+                    out.append("\\b");
+                    break;
+                case '\f':
+                    out.append("\\f");
+                    break;
+                case '\n':
+                    out.append("\\n");
+                    break;
+                case '\r':
+                    out.append("\\r");
+                    break;
+                case '\t':
+                    out.append("\\t");
+                    break;
+                default:
                     if (c <= 0x1f || (c >= 0x7f && c <= 0x9f)) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);
                     }
-                }
             }
         }
         return out.toString();

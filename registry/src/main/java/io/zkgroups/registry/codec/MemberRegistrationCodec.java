@@ -42,7 +42,8 @@ public final class MemberRegistrationCodec {
     public static byte[] encode(MemberRegistration registration) {
         StringBuilder json = new StringBuilder("{\"version\":1,\"subscription\":{");
         Subscription subscription = registration.subscription();
-        if (subscription instanceof Subscription.Static s) {
+        if (subscription instanceof Subscription.Static) {
+            Subscription.Static s = (Subscription.Static) subscription;
             boolean first = true;
             for (Map.Entry<String, Integer> entry : s.streamsPerTopic().entrySet()) {
                 if (!first) {
@@ -51,7 +52,8 @@ public final class MemberRegistrationCodec {
                 first = false;
                 json.append('"').append(entry.getKey()).append("\":").append(entry.getValue());
             }
-        } else if (subscription instanceof Subscription.Wildcard w) {
+        } else if (subscription instanceof Subscription.Wildcard) {
+            Subscription.Wildcard w = (Subscription.Wildcard) subscription;
             json.append(Json.quote(w.regex())).append(':').append(w.streams());
         }
         json.append("},\"pattern\":\"").append(subscription.pattern())

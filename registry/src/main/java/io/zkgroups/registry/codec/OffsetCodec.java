@@ -22,7 +22,7 @@ public final class OffsetCodec {
         if (data == null) {
             throw new DecodeException(WHAT, "the znode has no data");
         }
-        String text = new String(data, StandardCharsets.UTF_8).strip();
+        String text = new String(data, StandardCharsets.UTF_8).trim();
         if (text.isEmpty()) {
             throw new DecodeException(WHAT, "the znode data is empty");
         }

@@ -53,7 +53,7 @@ public final class TopicRegistrationCodec {
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> field = fields.next();
                 OptionalInt partition = ZkLayout.parsePartition(field.getKey());
-                if (partition.isEmpty()) {
+                if (!partition.isPresent()) {
                     throw new DecodeException(WHAT, "partition key '" + field.getKey() + "' is not a partition number");
                 }
                 replicas.put(partition.getAsInt(), intList(field.getValue(), "replicas of partition " + field.getKey()));

@@ -1,6 +1,7 @@
 package io.zkgroups.registry.model;
 
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.zkgroups.registry.ZkNames;
 
 import java.util.Objects;
@@ -14,18 +15,21 @@ import java.util.UUID;
  * {@code Long.toHexString(uuid.getMostSignificantBits())} — no leading zeros, exactly like 0.8.2.2.
  * Ordered like 0.8.2.2: by {@code String.compareTo}.
  */
-public record ConsumerId(String value) implements Comparable<ConsumerId> {
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+public final class ConsumerId implements Comparable<ConsumerId> {
+    private final String value;
 
     /**
      * Accepts any id a znode can carry, because other clients (0.8.2.2 does not validate
      * {@code consumer.id}) may have registered ids outside the 0.8 charset. Ids this library creates go
      * through {@link #ofOverride} or {@link #generated}, which validate strictly.
      */
-    public ConsumerId {
+    public ConsumerId(String value) {
         Objects.requireNonNull(value, "consumer id cannot be null");
         if (value.isEmpty() || value.indexOf('/') >= 0 || value.equals(".") || value.equals("..")) {
             throw new IllegalArgumentException("invalid consumer id '" + value + "': not a znode name");
         }
+        this.value = value;
     }
 
     /** {@code group_consumerId}: the form used when {@code consumer.id} is configured. */
@@ -65,7 +69,7 @@ public record ConsumerId(String value) implements Comparable<ConsumerId> {
     public boolean equals(Object other) {
         // Written out, like hashCode: the generated ones go through method handles, slow before the JIT has run,
         // and these run for every row of every assignment.
-        return this == other || other instanceof ConsumerId id && value.equals(id.value);
+        return this == other || other instanceof ConsumerId && value.equals(((ConsumerId) other).value);
     }
 
     @Override
@@ -75,6 +79,10 @@ public record ConsumerId(String value) implements Comparable<ConsumerId> {
 
     @Override
     public String toString() {
+        return value;
+    }
+
+    public String value() {
         return value;
     }
 }

@@ -1,5 +1,6 @@
 package io.zkgroups.registry.model;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.zkgroups.registry.ZkNames;
 
 import java.util.Collection;
@@ -15,8 +16,9 @@ import java.util.regex.PatternSyntaxException;
  * What a member consumes, as registered under {@code /consumers/G/ids/CID}: either a static
  * topic → stream-count map, or a white/black-list regex with a stream count that every reader expands
  * against the children of {@code /brokers/topics} at read time (0.8.2.2 {@code TopicCount}).
+ * Implemented only by {@link Static} and {@link Wildcard}.
  */
-public sealed interface Subscription permits Subscription.Static, Subscription.Wildcard {
+public interface Subscription {
 
     /**
      * The most streams a subscription may declare in all: the sum of a static subscription's counts, or a
@@ -49,8 +51,11 @@ public sealed interface Subscription permits Subscription.Static, Subscription.W
     }
 
     /** A fixed set of topics with a stream count each (0.8.2.2 {@code StaticTopicCount}). */
-    record Static(Map<String, Integer> streamsPerTopic) implements Subscription {
-        public Static {
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    final class Static implements Subscription {
+        private final Map<String, Integer> streamsPerTopic;
+
+        public Static(Map<String, Integer> streamsPerTopic) {
             Objects.requireNonNull(streamsPerTopic, "streamsPerTopic cannot be null");
             LinkedHashMap<String, Integer> copy = new LinkedHashMap<>();
             long total = 0;
@@ -64,8 +69,9 @@ public sealed interface Subscription permits Subscription.Static, Subscription.W
                 total += streams;
                 copy.put(topic, streams);
             }
-            requireAtMostMaxStreams(total);
+            SubscriptionLimits.requireAtMostMaxStreams(total);
             streamsPerTopic = Collections.unmodifiableMap(copy);
+            this.streamsPerTopic = streamsPerTopic;
         }
 
         @Override
@@ -77,10 +83,42 @@ public sealed interface Subscription permits Subscription.Static, Subscription.W
         public Map<String, Integer> topicStreams(Collection<String> existingTopics, boolean excludeInternalTopics) {
             return new TreeMap<>(streamsPerTopic);
         }
+
+        public Map<String, Integer> streamsPerTopic() {
+            return streamsPerTopic;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Static)) {
+                return false;
+            }
+            Static that = (Static) o;
+            return Objects.equals(streamsPerTopic, that.streamsPerTopic);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(streamsPerTopic);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Static[streamsPerTopic=" + streamsPerTopic + "]";
+        }
     }
 
     /** A regex over topic names with one stream count for all matches (0.8.2.2 {@code WildcardTopicCount}). */
-    record Wildcard(Kind kind, String regex, int streams) implements Subscription {
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    final class Wildcard implements Subscription {
+        private final Kind kind;
+        private final String regex;
+        private final int streams;
 
         public enum Kind {
             WHITE_LIST("white_list"), BLACK_LIST("black_list");
@@ -96,18 +134,21 @@ public sealed interface Subscription permits Subscription.Static, Subscription.W
             }
         }
 
-        public Wildcard {
+        public Wildcard(Kind kind, String regex, int streams) {
             Objects.requireNonNull(kind, "kind cannot be null");
             Objects.requireNonNull(regex, "regex cannot be null");
             if (streams < 0) {
                 throw new IllegalArgumentException("stream count must be >= 0, got " + streams);
             }
-            requireAtMostMaxStreams(streams);
+            SubscriptionLimits.requireAtMostMaxStreams(streams);
             try {
                 Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
                 throw new IllegalArgumentException("invalid topic regex '" + regex + "': " + e.getDescription(), e);
             }
+            this.kind = kind;
+            this.regex = regex;
+            this.streams = streams;
         }
 
         /**
@@ -146,12 +187,45 @@ public sealed interface Subscription permits Subscription.Static, Subscription.W
             }
             return result;
         }
-    }
 
-    private static void requireAtMostMaxStreams(long streams) {
-        if (streams > MAX_STREAMS) {
-            throw new IllegalArgumentException("declares " + streams + " streams in all, more than the " + MAX_STREAMS
-                    + " a subscription may have");
+        public Kind kind() {
+            return kind;
+        }
+
+        public String regex() {
+            return regex;
+        }
+
+        public int streams() {
+            return streams;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Wildcard)) {
+                return false;
+            }
+            Wildcard that = (Wildcard) o;
+            return Objects.equals(kind, that.kind)
+                    && Objects.equals(regex, that.regex)
+                    && streams == that.streams;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(kind);
+            h = 31 * h + Objects.hashCode(regex);
+            h = 31 * h + Integer.hashCode(streams);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Wildcard[kind=" + kind + ", regex=" + regex + ", streams=" + streams + "]";
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.zkgroups.registry.model;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+
 import java.util.Objects;
 import java.util.Optional;
 
@@ -7,13 +9,18 @@ import java.util.Optional;
  * A consumer thread id {@code CID-n}: the unit of assignment and the value of an owner znode.
  * Ordered like 0.8.2.2, by {@code String.compareTo} of the text, so {@code c-10 < c-2}.
  */
-public record ThreadId(ConsumerId consumer, int thread) implements Comparable<ThreadId> {
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+public final class ThreadId implements Comparable<ThreadId> {
+    private final ConsumerId consumer;
+    private final int thread;
 
-    public ThreadId {
+    public ThreadId(ConsumerId consumer, int thread) {
         Objects.requireNonNull(consumer, "consumer cannot be null");
         if (thread < 0) {
             throw new IllegalArgumentException("thread index must be >= 0, got " + thread);
         }
+        this.consumer = consumer;
+        this.thread = thread;
     }
 
     /**
@@ -88,7 +95,14 @@ public record ThreadId(ConsumerId consumer, int thread) implements Comparable<Th
     public boolean equals(Object other) {
         // Written out, like hashCode: the generated ones go through method handles, slow before the JIT has run,
         // and these run for every row of every assignment.
-        return this == other || other instanceof ThreadId id && thread == id.thread && consumer.equals(id.consumer);
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof ThreadId)) {
+            return false;
+        }
+        ThreadId id = (ThreadId) other;
+        return thread == id.thread && consumer.equals(id.consumer);
     }
 
     @Override
@@ -99,5 +113,13 @@ public record ThreadId(ConsumerId consumer, int thread) implements Comparable<Th
     @Override
     public String toString() {
         return consumer.value() + "-" + thread;
+    }
+
+    public ConsumerId consumer() {
+        return consumer;
+    }
+
+    public int thread() {
+        return thread;
     }
 }

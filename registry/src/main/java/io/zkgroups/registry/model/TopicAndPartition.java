@@ -1,5 +1,7 @@
 package io.zkgroups.registry.model;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+
 import java.util.Objects;
 
 /**
@@ -7,13 +9,18 @@ import java.util.Objects;
  * ({@code "[orders,10]"}, no space), because the round-robin assignor orders partitions by the
  * {@code String.hashCode} of that text.
  */
-public record TopicAndPartition(String topic, int partition) implements Comparable<TopicAndPartition> {
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+public final class TopicAndPartition implements Comparable<TopicAndPartition> {
+    private final String topic;
+    private final int partition;
 
-    public TopicAndPartition {
+    public TopicAndPartition(String topic, int partition) {
         Objects.requireNonNull(topic, "topic cannot be null");
         if (partition < 0) {
             throw new IllegalArgumentException("partition must be >= 0, got " + partition + " for topic " + topic);
         }
+        this.topic = topic;
+        this.partition = partition;
     }
 
     public static TopicAndPartition of(String topic, int partition) {
@@ -32,7 +39,14 @@ public record TopicAndPartition(String topic, int partition) implements Comparab
     public boolean equals(Object other) {
         // Written out, like hashCode: the generated ones go through method handles, slow before the JIT has run,
         // and these run for every row of every assignment.
-        return this == other || other instanceof TopicAndPartition tp && partition == tp.partition && topic.equals(tp.topic);
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof TopicAndPartition)) {
+            return false;
+        }
+        TopicAndPartition tp = (TopicAndPartition) other;
+        return partition == tp.partition && topic.equals(tp.topic);
     }
 
     @Override
@@ -43,5 +57,13 @@ public record TopicAndPartition(String topic, int partition) implements Comparab
     @Override
     public String toString() {
         return "[" + topic + "," + partition + "]";
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    public int partition() {
+        return partition;
     }
 }

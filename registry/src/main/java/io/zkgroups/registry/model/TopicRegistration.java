@@ -1,5 +1,8 @@
 package io.zkgroups.registry.model;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.google.common.collect.ImmutableList;
+
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -12,20 +15,26 @@ import java.util.TreeMap;
  * A topic registration ({@code /brokers/topics/T}): partition → replica broker ids, JSON v1 or v2
  * (v2 adds {@code adding_replicas}/{@code removing_replicas} and, from 2.8, {@code topic_id}).
  */
-public record TopicRegistration(int version, SortedMap<Integer, List<Integer>> replicas,
-                                Optional<String> topicId) {
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+public final class TopicRegistration {
+    private final int version;
+    private final SortedMap<Integer, List<Integer>> replicas;
+    private final Optional<String> topicId;
 
-    public TopicRegistration {
+    public TopicRegistration(int version, SortedMap<Integer, List<Integer>> replicas, Optional<String> topicId) {
         Objects.requireNonNull(replicas, "replicas cannot be null");
         TreeMap<Integer, List<Integer>> copy = new TreeMap<>();
         replicas.forEach((p, r) -> {
             if (p < 0) {
                 throw new IllegalArgumentException("partition must be >= 0, got " + p);
             }
-            copy.put(p, List.copyOf(r));
+            copy.put(p, ImmutableList.copyOf(r));
         });
         replicas = Collections.unmodifiableSortedMap(copy);
         Objects.requireNonNull(topicId, "topicId cannot be null");
+        this.version = version;
+        this.replicas = replicas;
+        this.topicId = topicId;
     }
 
     /** A v1 registration with partitions {@code 0..count-1}, each on the given replicas. */
@@ -55,7 +64,7 @@ public record TopicRegistration(int version, SortedMap<Integer, List<Integer>> r
 
     /** Partition ids, ascending (what 0.8.2.2's {@code getPartitionsForTopics} returns). */
     public List<Integer> partitions() {
-        return List.copyOf(replicas.keySet());
+        return ImmutableList.copyOf(replicas.keySet());
     }
 
     public int partitionCount() {
@@ -64,5 +73,45 @@ public record TopicRegistration(int version, SortedMap<Integer, List<Integer>> r
 
     public Map<Integer, List<Integer>> replicaMap() {
         return replicas;
+    }
+
+    public int version() {
+        return version;
+    }
+
+    public SortedMap<Integer, List<Integer>> replicas() {
+        return replicas;
+    }
+
+    public Optional<String> topicId() {
+        return topicId;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof TopicRegistration)) {
+            return false;
+        }
+        TopicRegistration that = (TopicRegistration) o;
+        return version == that.version
+                && Objects.equals(replicas, that.replicas)
+                && Objects.equals(topicId, that.topicId);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = 0;
+        h = 31 * h + Integer.hashCode(version);
+        h = 31 * h + Objects.hashCode(replicas);
+        h = 31 * h + Objects.hashCode(topicId);
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "TopicRegistration[version=" + version + ", replicas=" + replicas + ", topicId=" + topicId + "]";
     }
 }

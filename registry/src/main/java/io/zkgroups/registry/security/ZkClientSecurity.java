@@ -1,5 +1,7 @@
 package io.zkgroups.registry.security;
 
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.registry.ZkLayout;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.zookeeper.client.ZKClientConfig;
@@ -10,6 +12,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Collections;
@@ -64,16 +67,16 @@ public final class ZkClientSecurity {
     public static final String FIPS_MODE = "zookeeper.fips-mode";
 
     /** ZooKeeper's own client SASL keys and its FIPS mode: passed on as they are. */
-    private static final Set<String> SASL_KEYS = Set.of(
+    private static final Set<String> SASL_KEYS = ImmutableSet.of(
             ZKClientConfig.ENABLE_CLIENT_SASL_KEY, ZKClientConfig.LOGIN_CONTEXT_NAME_KEY,
             ZKClientConfig.ZK_SASL_CLIENT_USERNAME, ZKClientConfig.ZK_SASL_CLIENT_CANONICALIZE_HOSTNAME,
             ZKClientConfig.ZOOKEEPER_SERVER_REALM, ZKClientConfig.ZOOKEEPER_SERVER_PRINCIPAL, FIPS_MODE);
 
-    private static final Set<String> BOOLEAN_KEYS = Set.of(SSL_CLIENT_ENABLE, SET_ACL, FIPS_MODE, "zookeeper.ssl.crl.enable",
+    private static final Set<String> BOOLEAN_KEYS = ImmutableSet.of(SSL_CLIENT_ENABLE, SET_ACL, FIPS_MODE, "zookeeper.ssl.crl.enable",
             "zookeeper.ssl.ocsp.enable", ZKClientConfig.ENABLE_CLIENT_SASL_KEY,
             ZKClientConfig.ZK_SASL_CLIENT_CANONICALIZE_HOSTNAME);
 
-    private static final ZkClientSecurity NONE = new ZkClientSecurity(Map.of(), false, null);
+    private static final ZkClientSecurity NONE = new ZkClientSecurity(ImmutableMap.of(), false, null);
 
     /** ZooKeeper client properties, by ZooKeeper's names. */
     private final Map<String, String> zookeeperProperties;
@@ -202,7 +205,7 @@ public final class ZkClientSecurity {
     }
 
     private static Map<String, String> readClientConfigFile(String file, String origin) {
-        Path path = Path.of(file);
+        Path path = Paths.get(file);
         if (!Files.isRegularFile(path)) {
             throw bad(CLIENT_CONFIG_FILE, file, origin, "no such file");
         }
@@ -260,7 +263,7 @@ public final class ZkClientSecurity {
         if (location == null || location.isEmpty()) {
             return;
         }
-        Path path = Path.of(location);
+        Path path = Paths.get(location);
         if (!Files.isReadable(path)) {
             throw bad(kafkaKey, location, origin, "no such readable file");
         }
@@ -280,11 +283,16 @@ public final class ZkClientSecurity {
     /** The KeyStore type of a JKS or PKCS12 store (from its type or file name), null for other formats. */
     private static String storeType(String type, String location) {
         String t = type == null || type.isEmpty() ? extension(location) : type.toLowerCase(Locale.ROOT);
-        return switch (t) {
-            case "jks" -> "JKS";
-            case "pkcs12", "p12", "pfx" -> "PKCS12";
-            default -> null;
-        };
+        switch (t) {
+            case "jks":
+                return "JKS";
+            case "pkcs12":
+            case "p12":
+            case "pfx":
+                return "PKCS12";
+            default:
+                return null;
+        }
     }
 
     private static String extension(String location) {

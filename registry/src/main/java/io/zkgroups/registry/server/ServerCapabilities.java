@@ -62,10 +62,13 @@ public final class ServerCapabilities {
     }
 
     private static String consequences(ServerGeneration generation) {
-        return switch (generation) {
-            case V3_4 -> "; creates go as transactions, owner znodes are read back to be watched";
-            case V3_5 -> "; owner znodes are read back to be watched (persistent watches are 3.6+)";
-            case V3_6_OR_LATER -> "";
-        };
+        switch (generation) {
+            case V3_4:
+                return "; creates go as transactions, owner znodes are read back to be watched";
+            case V3_5:
+                return "; owner znodes are read back to be watched (persistent watches are 3.6+)";
+            default:
+                return "";
+        }
     }
 }

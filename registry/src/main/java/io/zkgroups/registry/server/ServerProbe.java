@@ -1,5 +1,6 @@
 package io.zkgroups.registry.server;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import org.apache.curator.RetryLoop;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -14,6 +15,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,7 +39,49 @@ public final class ServerProbe {
     private static final Pattern SRVR_VERSION = Pattern.compile("Zookeeper version: ([0-9][^ ,\\s]*)");
 
     /** What was found, and how (for the log and health). */
-    public record Finding(ServerGeneration generation, String evidence) {
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    public static final class Finding {
+        private final ServerGeneration generation;
+        private final String evidence;
+
+        public Finding(ServerGeneration generation, String evidence) {
+            this.generation = generation;
+            this.evidence = evidence;
+        }
+
+        public ServerGeneration generation() {
+            return generation;
+        }
+
+        public String evidence() {
+            return evidence;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Finding)) {
+                return false;
+            }
+            Finding that = (Finding) o;
+            return Objects.equals(generation, that.generation)
+                    && Objects.equals(evidence, that.evidence);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(generation);
+            h = 31 * h + Objects.hashCode(evidence);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Finding[generation=" + generation + ", evidence=" + evidence + "]";
+        }
     }
 
     private ServerProbe() {
@@ -62,7 +106,7 @@ public final class ServerProbe {
         ServerGeneration oldest = ServerGeneration.V3_6_OR_LATER;
         for (InetSocketAddress server : servers(client)) {
             Optional<String> version = srvrVersion(server);
-            if (version.isEmpty()) {
+            if (!version.isPresent()) {
                 silent.add(server.getHostString() + ":" + server.getPort());
                 continue;
             }
@@ -114,6 +158,6 @@ public final class ServerProbe {
         for (int n; (n = in.read(buffer)) >= 0 && out.size() < 16_384; ) {
             out.write(buffer, 0, n);
         }
-        return out.toString(StandardCharsets.US_ASCII);
+        return new String(out.toByteArray(), StandardCharsets.US_ASCII);
     }
 }

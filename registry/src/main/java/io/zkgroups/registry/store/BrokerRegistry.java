@@ -45,7 +45,7 @@ public final class BrokerRegistry {
             znodes.create(path, data, CreateMode.EPHEMERAL);
         } catch (KeeperException.NodeExistsException exists) {
             Optional<Znodes.Data> current = znodes.read(path);
-            if (current.isEmpty()) {
+            if (!current.isPresent()) {
                 register(broker); // vanished between create and read: try again
                 return;
             }
@@ -71,12 +71,12 @@ public final class BrokerRegistry {
         for (String child : znodes.children(layout.brokerIds(), watcher)) {
             String path = layout.brokerIds() + "/" + child;
             OptionalInt id = ZkLayout.parsePartition(child);
-            if (id.isEmpty()) {
+            if (!id.isPresent()) {
                 unreadable.add(new Unreadable(path, "broker id '" + child + "' is not a number"));
                 continue;
             }
             Optional<Znodes.Data> data = znodes.read(path);
-            if (data.isEmpty()) {
+            if (!data.isPresent()) {
                 continue; // the broker went away while we listed
             }
             try {

@@ -1,5 +1,8 @@
 package io.zkgroups.registry.store;
 
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
@@ -53,7 +56,7 @@ final class ClaimWriter {
 
     /** Creates the topic directories of {@code partitions} that are not known to exist. */
     void ensureParents(String group, Collection<TopicAndPartition> partitions) {
-        ensureTopicParents(group, partitions.stream().map(TopicAndPartition::topic).distinct().toList());
+        ensureTopicParents(group, partitions.stream().map(TopicAndPartition::topic).distinct().collect(ImmutableList.toImmutableList()));
     }
 
     /** Creates the owner directories of {@code topics} that are not known to exist. */
@@ -109,8 +112,8 @@ final class ClaimWriter {
             transactions.add(ops);
         }
         SessionWrites.Committed done = writes.deleteCommitRead(session, release, transactions,
-                readBack ? partitions.keySet() : List.of(), watcher, claims.isEmpty() ? List.of() : List.of(registration));
-        Round round = new Round(session, registration, partitions, Map.copyOf(claims), batches, done);
+                readBack ? partitions.keySet() : ImmutableList.of(), watcher, claims.isEmpty() ? ImmutableList.of() : ImmutableList.of(registration));
+        Round round = new Round(session, registration, partitions, ImmutableMap.copyOf(claims), batches, done);
         if (readBack || round.claimed()) {
             return round;
         }
@@ -125,7 +128,7 @@ final class ClaimWriter {
      */
     Set<String> undo(Round round) {
         if (round.claimed()) {
-            return Set.of();
+            return ImmutableSet.of();
         }
         Map<String, Integer> created = new TreeMap<>();
         for (String path : round.created()) {
@@ -194,7 +197,7 @@ final class ClaimWriter {
             Set<String> created = created();
             Map<TopicAndPartition, ThreadId> left = new TreeMap<>();
             partitions.forEach((path, tp) -> {
-                if (created.contains(path) || read(path).isEmpty()) {
+                if (created.contains(path) || !read(path).isPresent()) {
                     left.put(tp, claims.get(tp));
                 }
             });
@@ -214,7 +217,7 @@ final class ClaimWriter {
 
         /** Whether the claim failed for want of the member's registration. */
         boolean notRegistered() {
-            return !done.committed() && read(registration).isEmpty();
+            return !done.committed() && !read(registration).isPresent();
         }
 
         /** Whether a batch failed on a create for want of its topic directory. */
@@ -227,29 +230,28 @@ final class ClaimWriter {
         Optional<String> hopeless(String group, ConsumerId member) {
             if (registeredElsewhere()) {
                 return Optional.of("cannot claim partitions in group " + group + ": member " + member + " is registered at "
-                        + registration + " by session 0x" + Long.toHexString(read(registration).orElseThrow().stat()
+                        + registration + " by session 0x" + Long.toHexString(read(registration).get().stat()
                         .getEphemeralOwner()) + ", not by this session 0x" + Long.toHexString(session)
                         + "; nothing was claimed");
             }
             for (SessionWrites.Outcome outcome : done.transactions()) {
                 switch (outcome.code()) {
-                    case OK, NODEEXISTS, NONODE -> {
+                    case OK:
+                    case NODEEXISTS:
+                    case NONODE:
                         // a holder, a missing parent or a missing registration: the caller looks at what was read
-                    }
-                    case SESSIONEXPIRED -> {
+                        break;
+                    case SESSIONEXPIRED:
                         return Optional.of("cannot claim partitions in group " + group + ": session 0x"
                                 + Long.toHexString(session) + " ended; nothing was claimed");
-                    }
-                    case CONNECTIONLOSS -> {
+                    case CONNECTIONLOSS:
                         return Optional.of("the connection to ZooKeeper was lost while claiming " + claims.size()
                                 + " partitions in group " + group + "; what the claim is known to have created is "
                                 + "deleted again, but a batch whose reply was lost may have left owner znodes of session 0x"
                                 + Long.toHexString(session) + " (OwnerRegistry.ownedBySession lists them)");
-                    }
-                    default -> {
+                    default:
                         return Optional.of("claiming partitions in group " + group + " failed: " + outcome.code()
                                 + " (member " + member + ", session 0x" + Long.toHexString(session) + ")");
-                    }
                 }
             }
             return Optional.empty();

@@ -1,5 +1,7 @@
 package io.zkgroups.registry.store;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.codec.DecodeException;
@@ -26,24 +28,130 @@ import java.util.TreeMap;
 public final class GroupScan {
 
     /** An offset znode: the offset and when it was last written (ZooKeeper's mtime). */
-    public record StoredOffset(long offset, Instant mtime) {
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    public static final class StoredOffset {
+        private final long offset;
+        private final Instant mtime;
+
+        public StoredOffset(long offset, Instant mtime) {
+            this.offset = offset;
+            this.mtime = mtime;
+        }
+
+        public long offset() {
+            return offset;
+        }
+
+        public Instant mtime() {
+            return mtime;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof StoredOffset)) {
+                return false;
+            }
+            StoredOffset that = (StoredOffset) o;
+            return offset == that.offset
+                    && Objects.equals(mtime, that.mtime);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Long.hashCode(offset);
+            h = 31 * h + Objects.hashCode(mtime);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "StoredOffset[offset=" + offset + ", mtime=" + mtime + "]";
+        }
     }
 
-    /**
-     * One group as scanned.
-     *
-     * @param members    registered consumer ids (znode names under {@code ids})
-     * @param owners     readable owner znodes
-     * @param offsets    readable offset znodes
-     * @param unreadable names and data that could not be read, with the reason
-     */
-    public record ScannedGroup(String group, List<ConsumerId> members, List<PartitionOwner> owners,
-                               Map<TopicAndPartition, StoredOffset> offsets, List<Unreadable> unreadable) {
-        public ScannedGroup {
-            members = List.copyOf(members);
-            owners = List.copyOf(owners);
+    /** One group as scanned. */
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    public static final class ScannedGroup {
+        private final String group;
+        private final List<ConsumerId> members;
+        private final List<PartitionOwner> owners;
+        private final Map<TopicAndPartition, StoredOffset> offsets;
+        private final List<Unreadable> unreadable;
+
+        /**
+         * Creates it from its parts.
+         *
+         * @param members    registered consumer ids (znode names under {@code ids})
+         * @param owners     readable owner znodes
+         * @param offsets    readable offset znodes
+         * @param unreadable names and data that could not be read, with the reason
+         */
+        public ScannedGroup(String group, List<ConsumerId> members, List<PartitionOwner> owners, Map<TopicAndPartition, StoredOffset> offsets, List<Unreadable> unreadable) {
+            members = ImmutableList.copyOf(members);
+            owners = ImmutableList.copyOf(owners);
             offsets = java.util.Collections.unmodifiableMap(new TreeMap<>(offsets));
-            unreadable = List.copyOf(unreadable);
+            unreadable = ImmutableList.copyOf(unreadable);
+            this.group = group;
+            this.members = members;
+            this.owners = owners;
+            this.offsets = offsets;
+            this.unreadable = unreadable;
+        }
+
+        public String group() {
+            return group;
+        }
+
+        public List<ConsumerId> members() {
+            return members;
+        }
+
+        public List<PartitionOwner> owners() {
+            return owners;
+        }
+
+        public Map<TopicAndPartition, StoredOffset> offsets() {
+            return offsets;
+        }
+
+        public List<Unreadable> unreadable() {
+            return unreadable;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof ScannedGroup)) {
+                return false;
+            }
+            ScannedGroup that = (ScannedGroup) o;
+            return Objects.equals(group, that.group)
+                    && Objects.equals(members, that.members)
+                    && Objects.equals(owners, that.owners)
+                    && Objects.equals(offsets, that.offsets)
+                    && Objects.equals(unreadable, that.unreadable);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(group);
+            h = 31 * h + Objects.hashCode(members);
+            h = 31 * h + Objects.hashCode(owners);
+            h = 31 * h + Objects.hashCode(offsets);
+            h = 31 * h + Objects.hashCode(unreadable);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "ScannedGroup[group=" + group + ", members=" + members + ", owners=" + owners + ", offsets=" + offsets + ", unreadable=" + unreadable + "]";
         }
     }
 
@@ -57,7 +165,7 @@ public final class GroupScan {
 
     /** Every group under {@code /consumers} with a legal name, sorted. */
     public List<String> groups() {
-        return znodes.children(layout.consumers()).stream().filter(ZkNames::isValid).sorted().toList();
+        return znodes.children(layout.consumers()).stream().filter(ZkNames::isValid).sorted().collect(ImmutableList.toImmutableList());
     }
 
     /** Scans {@code groups}; a group that does not exist is returned empty. */
@@ -77,7 +185,7 @@ public final class GroupScan {
 
         Map<String, Builder> builders = new TreeMap<>();
         groups.forEach(g -> builders.put(g, new Builder(g)));
-        idsDirs.forEach((dir, group) -> listed.getOrDefault(dir, List.of()).forEach(id -> {
+        idsDirs.forEach((dir, group) -> listed.getOrDefault(dir, ImmutableList.of()).forEach(id -> {
             try {
                 builders.get(group).members.add(new ConsumerId(id));
             } catch (IllegalArgumentException e) {
@@ -91,9 +199,9 @@ public final class GroupScan {
         Map<String, List<String>> partitions = znodes.childrenAll(topicDirs.keySet());
 
         Map<String, Leaf> leaves = new TreeMap<>();
-        topicDirs.forEach((dir, topicDir) -> partitions.getOrDefault(dir, List.of()).forEach(child -> {
+        topicDirs.forEach((dir, topicDir) -> partitions.getOrDefault(dir, ImmutableList.of()).forEach(child -> {
             OptionalInt p = ZkLayout.parsePartition(child);
-            if (p.isEmpty()) {
+            if (!p.isPresent()) {
                 builders.get(topicDir.group).unreadable.add(new Unreadable(dir + "/" + child, "'" + child + "' is not a partition number"));
             } else {
                 leaves.put(dir + "/" + child, new Leaf(topicDir, new TopicAndPartition(topicDir.topic, p.getAsInt())));
@@ -125,7 +233,7 @@ public final class GroupScan {
 
     private static void collectTopicDirs(Map<String, String> parents, Map<String, List<String>> listed, boolean offsets,
                                          Map<String, TopicDir> into, Map<String, Builder> builders) {
-        parents.forEach((dir, group) -> listed.getOrDefault(dir, List.of()).forEach(topic -> {
+        parents.forEach((dir, group) -> listed.getOrDefault(dir, ImmutableList.of()).forEach(topic -> {
             if (ZkNames.isValid(topic)) {
                 into.put(dir + "/" + topic, new TopicDir(group, topic, offsets));
             } else {
@@ -134,10 +242,100 @@ public final class GroupScan {
         }));
     }
 
-    private record TopicDir(String group, String topic, boolean offsets) {
+    private static final class TopicDir {
+        private final String group;
+        private final String topic;
+        private final boolean offsets;
+
+        private TopicDir(String group, String topic, boolean offsets) {
+            this.group = group;
+            this.topic = topic;
+            this.offsets = offsets;
+        }
+
+        public String group() {
+            return group;
+        }
+
+        public String topic() {
+            return topic;
+        }
+
+        public boolean offsets() {
+            return offsets;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof TopicDir)) {
+                return false;
+            }
+            TopicDir that = (TopicDir) o;
+            return Objects.equals(group, that.group)
+                    && Objects.equals(topic, that.topic)
+                    && offsets == that.offsets;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(group);
+            h = 31 * h + Objects.hashCode(topic);
+            h = 31 * h + Boolean.hashCode(offsets);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "TopicDir[group=" + group + ", topic=" + topic + ", offsets=" + offsets + "]";
+        }
     }
 
-    private record Leaf(TopicDir dir, TopicAndPartition partition) {
+    private static final class Leaf {
+        private final TopicDir dir;
+        private final TopicAndPartition partition;
+
+        private Leaf(TopicDir dir, TopicAndPartition partition) {
+            this.dir = dir;
+            this.partition = partition;
+        }
+
+        public TopicDir dir() {
+            return dir;
+        }
+
+        public TopicAndPartition partition() {
+            return partition;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Leaf)) {
+                return false;
+            }
+            Leaf that = (Leaf) o;
+            return Objects.equals(dir, that.dir)
+                    && Objects.equals(partition, that.partition);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(dir);
+            h = 31 * h + Objects.hashCode(partition);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Leaf[dir=" + dir + ", partition=" + partition + "]";
+        }
     }
 
     private static final class Builder {

@@ -1,5 +1,7 @@
 package io.zkgroups.registry.store;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.codec.DecodeException;
@@ -38,20 +40,119 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class MemberList {
 
-    /**
-     * One read of the group.
-     *
-     * @param listing  the members (sorted by id) and the registrations that could not be decoded
-     * @param cversion the cversion of {@code ids} the listing was taken at; -1 when {@code ids} does not exist
-     * @param readNow  how many registrations this read fetched from ZooKeeper (the rest came from earlier reads)
-     * @param pzxid    the zxid of the last member to join or leave before the listing (the pzxid of {@code ids});
-     *                 -1 when {@code ids} does not exist
-     */
-    public record Read(Listing<Member> listing, int cversion, int readNow, long pzxid) {
+    /** One read of the group. */
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    public static final class Read {
+        private final Listing<Member> listing;
+        private final int cversion;
+        private final int readNow;
+        private final long pzxid;
+
+        /**
+         * Creates it from its parts.
+         *
+         * @param listing  the members (sorted by id) and the registrations that could not be decoded
+         * @param cversion the cversion of {@code ids} the listing was taken at; -1 when {@code ids} does not exist
+         * @param readNow  how many registrations this read fetched from ZooKeeper (the rest came from earlier reads)
+         * @param pzxid    the zxid of the last member to join or leave before the listing (the pzxid of {@code ids}); -1 when {@code ids} does not exist
+         */
+        public Read(Listing<Member> listing, int cversion, int readNow, long pzxid) {
+            this.listing = listing;
+            this.cversion = cversion;
+            this.readNow = readNow;
+            this.pzxid = pzxid;
+        }
+
+        public Listing<Member> listing() {
+            return listing;
+        }
+
+        public int cversion() {
+            return cversion;
+        }
+
+        public int readNow() {
+            return readNow;
+        }
+
+        public long pzxid() {
+            return pzxid;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Read)) {
+                return false;
+            }
+            Read that = (Read) o;
+            return Objects.equals(listing, that.listing)
+                    && cversion == that.cversion
+                    && readNow == that.readNow
+                    && pzxid == that.pzxid;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(listing);
+            h = 31 * h + Integer.hashCode(cversion);
+            h = 31 * h + Integer.hashCode(readNow);
+            h = 31 * h + Long.hashCode(pzxid);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Read[listing=" + listing + ", cversion=" + cversion + ", readNow=" + readNow + ", pzxid=" + pzxid + "]";
+        }
     }
 
     /** What one child of {@code ids} was read as: a member or an unreadable registration. */
-    private record Entry(Member member, Unreadable unreadable) {
+    private static final class Entry {
+        private final Member member;
+        private final Unreadable unreadable;
+
+        private Entry(Member member, Unreadable unreadable) {
+            this.member = member;
+            this.unreadable = unreadable;
+        }
+
+        public Member member() {
+            return member;
+        }
+
+        public Unreadable unreadable() {
+            return unreadable;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Entry)) {
+                return false;
+            }
+            Entry that = (Entry) o;
+            return Objects.equals(member, that.member)
+                    && Objects.equals(unreadable, that.unreadable);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(member);
+            h = 31 * h + Objects.hashCode(unreadable);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Entry[member=" + member + ", unreadable=" + unreadable + "]";
+        }
     }
 
     private final Znodes znodes;
@@ -114,7 +215,7 @@ public final class MemberList {
             }
         }
         changed.retainAll(current); // marks of members gone for good (a name that comes back is read anyway)
-        Map<String, Znodes.Data> read = znodes.readAll(toRead.stream().map(name -> ids + "/" + name).toList(), watch);
+        Map<String, Znodes.Data> read = znodes.readAll(toRead.stream().map(name -> ids + "/" + name).collect(ImmutableList.toImmutableList()), watch);
         Map<String, Entry> now = new HashMap<>();
         for (String name : names) {
             String path = ids + "/" + name;

@@ -1,5 +1,6 @@
 package io.zkgroups.registry.store;
 
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.codec.MemberRegistrationCodec;
@@ -67,7 +68,7 @@ public final class MemberRegistry {
                     znodes.ensurePersistent(layout.memberIds(group));
                 } catch (KeeperException.NodeExistsException exists) {
                     Optional<Znodes.Data> current = znodes.read(path);
-                    if (current.isEmpty()) {
+                    if (!current.isPresent()) {
                         continue;
                     }
                     Stat stat = current.get().stat();
@@ -115,7 +116,7 @@ public final class MemberRegistry {
         String path = layout.member(group, id);
         long session = znodes.sessionId();
         Optional<Znodes.Data> current = znodes.read(path);
-        if (current.isEmpty() || current.get().stat().getEphemeralOwner() != session
+        if (!current.isPresent() || current.get().stat().getEphemeralOwner() != session
                 || !rewrite(session, path, MemberRegistrationCodec.encode(registration), current.get().stat().getVersion())) {
             throw new RegistryException("cannot update member " + id + ": " + path + " is not (or no longer) registered"
                     + " by this session 0x" + Long.toHexString(session));
@@ -124,7 +125,7 @@ public final class MemberRegistry {
 
     /** Sets the data of {@code session}'s registration at {@code path} if it still has {@code version}. */
     private boolean rewrite(long session, String path, byte[] data, int version) {
-        SessionWrites.Outcome outcome = writes.multi(session, List.of(writes.setData(path, data, version)));
+        SessionWrites.Outcome outcome = writes.multi(session, ImmutableList.of(writes.setData(path, data, version)));
         if (outcome.ok() || outcome.code() == KeeperException.Code.BADVERSION
                 || outcome.code() == KeeperException.Code.NONODE || outcome.code() == KeeperException.Code.SESSIONEXPIRED) {
             return outcome.ok();
@@ -134,7 +135,7 @@ public final class MemberRegistry {
 
     /** Deletes {@code id}'s registration if this session holds it; true if it deleted something. */
     public boolean unregister(String group, ConsumerId id) {
-        return !writes.deleteOwnEphemerals(List.of(layout.member(group, id))).isEmpty();
+        return !writes.deleteOwnEphemerals(ImmutableList.of(layout.member(group, id))).isEmpty();
     }
 
     /** Ids of the registered members, sorted like 0.8.2.2 (String order); arms {@code watcher} if given. */

@@ -31,7 +31,48 @@ final class OwnerDirectoryWatch {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerDirectoryWatch.class);
 
     /** The session and disconnection mark a directory's watch was armed in. */
-    private record Armed(long session, long afterDisconnection) {
+    private static final class Armed {
+        private final long session;
+        private final long afterDisconnection;
+
+        private Armed(long session, long afterDisconnection) {
+            this.session = session;
+            this.afterDisconnection = afterDisconnection;
+        }
+
+        public long session() {
+            return session;
+        }
+
+        public long afterDisconnection() {
+            return afterDisconnection;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Armed)) {
+                return false;
+            }
+            Armed that = (Armed) o;
+            return session == that.session
+                    && afterDisconnection == that.afterDisconnection;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Long.hashCode(session);
+            h = 31 * h + Long.hashCode(afterDisconnection);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Armed[session=" + session + ", afterDisconnection=" + afterDisconnection + "]";
+        }
     }
 
     private final Znodes znodes;

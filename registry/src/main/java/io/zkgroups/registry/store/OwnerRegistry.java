@@ -1,5 +1,8 @@
 package io.zkgroups.registry.store;
 
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkNames;
@@ -65,7 +68,7 @@ public final class OwnerRegistry {
      *                                ZooKeeper fails
      */
     public void claim(String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
-        Map<TopicAndPartition, PartitionOwner> held = releaseAndClaim(group, member, List.of(), claims, null);
+        Map<TopicAndPartition, PartitionOwner> held = releaseAndClaim(group, member, ImmutableList.of(), claims, null);
         if (!held.isEmpty()) {
             throw new ClaimConflictException(group, held);
         }
@@ -95,7 +98,7 @@ public final class OwnerRegistry {
         // a persistent watch on each claimed topic's directory: nothing claimed needs reading to be watched
         boolean covered = !claims.isEmpty() && directoryWatch.covers(session, topicDirs(group, claims.keySet()));
         long mark = watched.mark();
-        Map<String, Integer> releasable = ownNodes(group, release, List.of(), session);
+        Map<String, Integer> releasable = ownNodes(group, release, ImmutableList.of(), session);
         Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
         if (letGo != null) {
             claimPaths.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before the read: no event is missed
@@ -104,9 +107,9 @@ public final class OwnerRegistry {
         ClaimWriter.Round round = claimWriter.send(session, group, member, releasable, claims, watched, !covered);
         if (!round.released()) {
             // a node we vouched for changed under us (or the session ended): read, then release what is still ours
-            releaseAnd(session, group, release, Map.of(), List.of());
+            releaseAnd(session, group, release, ImmutableMap.of(), ImmutableList.of());
         }
-        Map<TopicAndPartition, PartitionOwner> held = round.claimed() ? Map.of() : round.heldByOthers();
+        Map<TopicAndPartition, PartitionOwner> held = round.claimed() ? ImmutableMap.of() : round.heldByOthers();
         claimPaths.forEach((path, tp) -> {
             if (!held.containsKey(tp)) {
                 watched.stopAwaiting(path); // only the holders' deletion is awaited (not that of an undone claim)
@@ -117,10 +120,10 @@ public final class OwnerRegistry {
             claimPaths.keySet().forEach(path -> watched.vouch(path, session, 0, mark)); // created now: version 0
         } else {
             claimPaths.keySet().stream().filter(path -> round.isOurs(path) && !undone.contains(path))
-                    .forEach(path -> watched.vouch(path, session, round.read(path).orElseThrow().stat().getVersion(), mark));
+                    .forEach(path -> watched.vouch(path, session, round.read(path).get().stat().getVersion(), mark));
         }
         if (round.claimed()) {
-            return Map.of();
+            return ImmutableMap.of();
         }
         failUnlessRetryable(round, group, member);
         if (!held.isEmpty()) {
@@ -128,7 +131,7 @@ public final class OwnerRegistry {
         }
         // Nobody holds any of it: our own node from a lost reply, a missing parent, or holders that let go meanwhile.
         claimWithRetries(session, group, member, round.toRetry());
-        return Map.of();
+        return ImmutableMap.of();
     }
 
     /**
@@ -140,7 +143,7 @@ public final class OwnerRegistry {
     public Optional<Set<TopicAndPartition>> heldAmong(String group, Collection<TopicAndPartition> partitions,
                                                       Watcher letGo) {
         if (partitions.isEmpty()) {
-            return Optional.of(Set.of());
+            return Optional.of(ImmutableSet.of());
         }
         long session = znodes.sessionId();
         if (!directoryWatch.covers(session, topicDirs(group, partitions))) {
@@ -178,7 +181,7 @@ public final class OwnerRegistry {
     private void claimWithRetries(long session, String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
         Map<TopicAndPartition, ThreadId> toCreate = claims;
         for (int attempt = 0; attempt < MAX_CLAIM_ROUNDS && !toCreate.isEmpty(); attempt++) {
-            ClaimWriter.Round round = claimWriter.send(session, group, member, Map.of(), toCreate, null);
+            ClaimWriter.Round round = claimWriter.send(session, group, member, ImmutableMap.of(), toCreate, null);
             if (round.claimed()) {
                 return;
             }
@@ -213,7 +216,7 @@ public final class OwnerRegistry {
 
     /** The owner directories of the topics of {@code partitions}. */
     private List<String> topicDirs(String group, Collection<TopicAndPartition> partitions) {
-        return partitions.stream().map(TopicAndPartition::topic).distinct().map(topic -> layout.owners(group, topic)).toList();
+        return partitions.stream().map(TopicAndPartition::topic).distinct().map(topic -> layout.owners(group, topic)).collect(ImmutableList.toImmutableList());
     }
 
     /** The owner znode path of each partition. */
@@ -228,7 +231,7 @@ public final class OwnerRegistry {
      * left alone (0.8.2.2 deletes by path without looking). Returns the partitions released.
      */
     public List<TopicAndPartition> release(String group, Collection<TopicAndPartition> partitions) {
-        return releaseAnd(znodes.sessionId(), group, partitions, Map.of(), List.of());
+        return releaseAnd(znodes.sessionId(), group, partitions, ImmutableMap.of(), ImmutableList.of());
     }
 
     /**
@@ -262,8 +265,8 @@ public final class OwnerRegistry {
         boolean sameSession = registeredSession == session;
         // In another session, the registration of registeredSession cannot be deleted: it is gone or going with it.
         return releaseAnd(session, group, partitions,
-                sameSession && registrationVouched ? Map.of(registration, -1) : Map.of(),
-                sameSession && !registrationVouched ? List.of(registration) : List.of());
+                sameSession && registrationVouched ? ImmutableMap.of(registration, -1) : ImmutableMap.of(),
+                sameSession && !registrationVouched ? ImmutableList.of(registration) : ImmutableList.of());
     }
 
     /**

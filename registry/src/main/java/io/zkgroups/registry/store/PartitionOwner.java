@@ -1,22 +1,35 @@
 package io.zkgroups.registry.store;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
+import java.util.Objects;
 import java.util.Optional;
 
-/**
- * An owner znode {@code /consumers/G/owners/T/P}.
- *
- * @param partition the owned partition
- * @param value     the znode's text: the owning thread id {@code CID-n}, or, written by clients that own partitions
- *                  per consumer (kafka-node's HighLevelConsumer), the owning consumer id {@code CID} itself
- * @param session   the ZooKeeper session holding the ephemeral node
- */
-public record PartitionOwner(TopicAndPartition partition, String value, long session) {
+/** An owner znode {@code /consumers/G/owners/T/P}. */
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+public final class PartitionOwner {
+    private final TopicAndPartition partition;
+    private final String value;
+    private final long session;
+
+    /**
+     * Creates it from its parts.
+     *
+     * @param partition the owned partition
+     * @param value     the znode's text: the owning thread id {@code CID-n}, or, written by clients that own partitions per consumer (kafka-node's HighLevelConsumer), the owning consumer id {@code CID} itself
+     * @param session   the ZooKeeper session holding the ephemeral node
+     */
+    public PartitionOwner(TopicAndPartition partition, String value, long session) {
+        this.partition = partition;
+        this.value = value;
+        this.session = session;
+    }
+
 
     /** The owner znode of {@code partition} as read. */
     static PartitionOwner of(TopicAndPartition partition, Znodes.Data data) {
@@ -50,5 +63,45 @@ public record PartitionOwner(TopicAndPartition partition, String value, long ses
     /** The owning consumer among {@code members}, if the value names one of them (see {@link #threadAmong}). */
     public Optional<ConsumerId> memberAmong(Collection<ConsumerId> members) {
         return threadAmong(members).map(ThreadId::consumer).filter(members::contains);
+    }
+
+    public TopicAndPartition partition() {
+        return partition;
+    }
+
+    public String value() {
+        return value;
+    }
+
+    public long session() {
+        return session;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        if (!(o instanceof PartitionOwner)) {
+            return false;
+        }
+        PartitionOwner that = (PartitionOwner) o;
+        return Objects.equals(partition, that.partition)
+                && Objects.equals(value, that.value)
+                && session == that.session;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = 0;
+        h = 31 * h + Objects.hashCode(partition);
+        h = 31 * h + Objects.hashCode(value);
+        h = 31 * h + Long.hashCode(session);
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionOwner[partition=" + partition + ", value=" + value + ", session=" + session + "]";
     }
 }

@@ -1,5 +1,8 @@
 package io.zkgroups.registry.store;
 
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.registry.RegistryException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
@@ -39,7 +42,15 @@ import java.util.function.Consumer;
 final class SessionWrites {
 
     /** How one {@code multi()} came back: OK, or its error and the index of the op that failed (-1: none did). */
-    record Outcome(KeeperException.Code code, int failedOp) {
+    static final class Outcome {
+        private final KeeperException.Code code;
+        private final int failedOp;
+
+        Outcome(KeeperException.Code code, int failedOp) {
+            this.code = code;
+            this.failedOp = failedOp;
+        }
+
 
         static final Outcome OK = new Outcome(KeeperException.Code.OK, -1);
         /** The client is no longer in the session the request was meant for: it was not sent. */
@@ -55,13 +66,47 @@ final class SessionWrites {
             }
             if (results != null) {
                 for (int i = 0; i < results.size(); i++) {
-                    if (results.get(i) instanceof OpResult.ErrorResult error
-                            && error.getErr() != KeeperException.Code.OK.intValue()) {
-                        return new Outcome(KeeperException.Code.get(error.getErr()), i);
+                    if (results.get(i) instanceof OpResult.ErrorResult
+                            && ((OpResult.ErrorResult) results.get(i)).getErr() != KeeperException.Code.OK.intValue()) {
+                        return new Outcome(KeeperException.Code.get(((OpResult.ErrorResult) results.get(i)).getErr()), i);
                     }
                 }
             }
             return new Outcome(KeeperException.Code.get(rc), -1);
+        }
+
+        public KeeperException.Code code() {
+            return code;
+        }
+
+        public int failedOp() {
+            return failedOp;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Outcome)) {
+                return false;
+            }
+            Outcome that = (Outcome) o;
+            return Objects.equals(code, that.code)
+                    && failedOp == that.failedOp;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(code);
+            h = 31 * h + Integer.hashCode(failedOp);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Outcome[code=" + code + ", failedOp=" + failedOp + "]";
         }
     }
 
@@ -69,8 +114,19 @@ final class SessionWrites {
      * What {@link #deleteCommitRead} got back: the batches of deletes and how each came back, how each transaction
      * came back, and the data of every path read (missing nodes are absent).
      */
-    record Committed(List<Map<String, Integer>> deleteBatches, List<Outcome> deletes, List<Outcome> transactions,
-                     Map<String, Znodes.Data> reads) {
+    static final class Committed {
+        private final List<Map<String, Integer>> deleteBatches;
+        private final List<Outcome> deletes;
+        private final List<Outcome> transactions;
+        private final Map<String, Znodes.Data> reads;
+
+        Committed(List<Map<String, Integer>> deleteBatches, List<Outcome> deletes, List<Outcome> transactions, Map<String, Znodes.Data> reads) {
+            this.deleteBatches = deleteBatches;
+            this.deletes = deletes;
+            this.transactions = transactions;
+            this.reads = reads;
+        }
+
 
         /** The same outcomes with {@code more} reads added (reads sent after these requests). */
         Committed withReads(Map<String, Znodes.Data> more) {
@@ -99,9 +155,55 @@ final class SessionWrites {
             }
             return deleted;
         }
+
+        public List<Map<String, Integer>> deleteBatches() {
+            return deleteBatches;
+        }
+
+        public List<Outcome> deletes() {
+            return deletes;
+        }
+
+        public List<Outcome> transactions() {
+            return transactions;
+        }
+
+        public Map<String, Znodes.Data> reads() {
+            return reads;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Committed)) {
+                return false;
+            }
+            Committed that = (Committed) o;
+            return Objects.equals(deleteBatches, that.deleteBatches)
+                    && Objects.equals(deletes, that.deletes)
+                    && Objects.equals(transactions, that.transactions)
+                    && Objects.equals(reads, that.reads);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(deleteBatches);
+            h = 31 * h + Objects.hashCode(deletes);
+            h = 31 * h + Objects.hashCode(transactions);
+            h = 31 * h + Objects.hashCode(reads);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Committed[deleteBatches=" + deleteBatches + ", deletes=" + deletes + ", transactions=" + transactions + ", reads=" + reads + "]";
+        }
     }
 
-    private static final Set<KeeperException.Code> NOT_OURS_ANY_MORE = Set.of(KeeperException.Code.NONODE,
+    private static final Set<KeeperException.Code> NOT_OURS_ANY_MORE = ImmutableSet.of(KeeperException.Code.NONODE,
             KeeperException.Code.BADVERSION, KeeperException.Code.SESSIONEXPIRED);
 
     private final Znodes znodes;
@@ -168,9 +270,9 @@ final class SessionWrites {
      */
     List<String> deleteAll(long session, Map<String, Integer> versions) {
         if (versions.isEmpty()) {
-            return List.of();
+            return ImmutableList.of();
         }
-        Committed done = deleteCommitRead(session, versions, List.of(), List.of(), null, List.of());
+        Committed done = deleteCommitRead(session, versions, ImmutableList.of(), ImmutableList.of(), null, ImmutableList.of());
         List<String> deleted = new ArrayList<>(done.deletedPaths());
         if (!done.deleted()) {
             Set<String> left = new TreeSet<>(versions.keySet());
@@ -183,8 +285,8 @@ final class SessionWrites {
     /** Deletes each of {@code versions} in a request of its own, all sent at once; skips what is not ours any more. */
     private List<String> deleteOneByOne(long session, Map<String, Integer> versions) {
         List<String> paths = new ArrayList<>(versions.keySet());
-        List<List<Op>> requests = paths.stream().map(path -> List.of(delete(path, versions.get(path)))).toList();
-        List<Outcome> outcomes = deleteCommitRead(session, Map.of(), requests, List.of(), null, List.of()).transactions();
+        List<List<Op>> requests = paths.stream().map(path -> ImmutableList.of(delete(path, versions.get(path)))).collect(ImmutableList.toImmutableList());
+        List<Outcome> outcomes = deleteCommitRead(session, ImmutableMap.of(), requests, ImmutableList.of(), null, ImmutableList.of()).transactions();
         List<String> deleted = new ArrayList<>();
         for (int i = 0; i < paths.size(); i++) {
             Outcome outcome = outcomes.get(i);
@@ -200,7 +302,7 @@ final class SessionWrites {
 
     /** Sends {@code ops} as one {@code multi()} on the handle of {@code session} and waits for its outcome. */
     Outcome multi(long session, List<Op> ops) {
-        return deleteCommitRead(session, Map.of(), List.of(ops), List.of(), null, List.of()).transactions().get(0);
+        return deleteCommitRead(session, ImmutableMap.of(), ImmutableList.of(ops), ImmutableList.of(), null, ImmutableList.of()).transactions().get(0);
     }
 
     /**
@@ -222,7 +324,7 @@ final class SessionWrites {
         Replies replies = new Replies(deleted.length + committed.length + watched.size() + unwatched.size());
         BackgroundCallback readCallback = replies.callback(Znodes.collectInto(read));
         Collection<String> described = !watched.isEmpty() ? watched : !deletes.isEmpty() ? deletes.keySet()
-                : List.of("a transaction of session 0x" + Long.toHexString(session));
+                : ImmutableList.of("a transaction of session 0x" + Long.toHexString(session));
         try {
             ZooKeeper handle = handleOf(session);
             for (int i = 0; i < deleted.length; i++) {
@@ -251,7 +353,7 @@ final class SessionWrites {
             throw RegistryException.of("writing", Znodes.describe(described), e);
         }
         replies.await(described);
-        return new Committed(deleteBatches, List.of(deleted), List.of(committed), new TreeMap<>(read));
+        return new Committed(deleteBatches, ImmutableList.copyOf(deleted), ImmutableList.copyOf(committed), new TreeMap<>(read));
     }
 
     /** The client's ZooKeeper handle if it is still in {@code session}; null if it has moved on to another one. */

@@ -1,5 +1,6 @@
 package io.zkgroups.registry.store;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkNames;
@@ -95,16 +96,57 @@ public final class TopicRegistry {
         return znodes.read(path, watcher).map(data -> decode(path, data.bytes()));
     }
 
-    /**
-     * What {@link #readAll} found.
-     *
-     * @param registrations the readable registrations, by topic; topics that are not registered are absent
-     * @param unreadable    by topic, the registrations that exist but cannot be decoded (path and reason)
-     */
-    public record Registrations(Map<String, TopicRegistration> registrations, Map<String, Unreadable> unreadable) {
-        public Registrations {
+    /** What {@link #readAll} found. */
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    public static final class Registrations {
+        private final Map<String, TopicRegistration> registrations;
+        private final Map<String, Unreadable> unreadable;
+
+        /**
+         * Creates it from its parts.
+         *
+         * @param registrations the readable registrations, by topic; topics that are not registered are absent
+         * @param unreadable    by topic, the registrations that exist but cannot be decoded (path and reason)
+         */
+        public Registrations(Map<String, TopicRegistration> registrations, Map<String, Unreadable> unreadable) {
             registrations = Collections.unmodifiableMap(new TreeMap<>(registrations));
             unreadable = Collections.unmodifiableMap(new TreeMap<>(unreadable));
+            this.registrations = registrations;
+            this.unreadable = unreadable;
+        }
+
+        public Map<String, TopicRegistration> registrations() {
+            return registrations;
+        }
+
+        public Map<String, Unreadable> unreadable() {
+            return unreadable;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Registrations)) {
+                return false;
+            }
+            Registrations that = (Registrations) o;
+            return Objects.equals(registrations, that.registrations)
+                    && Objects.equals(unreadable, that.unreadable);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(registrations);
+            h = 31 * h + Objects.hashCode(unreadable);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Registrations[registrations=" + registrations + ", unreadable=" + unreadable + "]";
         }
     }
 

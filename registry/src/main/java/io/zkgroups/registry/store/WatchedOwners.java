@@ -35,7 +35,48 @@ import java.util.Set;
  */
 final class WatchedOwners implements Watcher {
 
-    private record Vouched(long session, int version) {
+    private static final class Vouched {
+        private final long session;
+        private final int version;
+
+        private Vouched(long session, int version) {
+            this.session = session;
+            this.version = version;
+        }
+
+        public long session() {
+            return session;
+        }
+
+        public int version() {
+            return version;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Vouched)) {
+                return false;
+            }
+            Vouched that = (Vouched) o;
+            return session == that.session
+                    && version == that.version;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Long.hashCode(session);
+            h = 31 * h + Integer.hashCode(version);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Vouched[session=" + session + ", version=" + version + "]";
+        }
     }
 
     private final Map<String, Vouched> vouched = new HashMap<>();

@@ -1,5 +1,7 @@
 package io.zkgroups.registry.store;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkNames;
@@ -38,15 +40,105 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ZkOffsetStore {
 
     /** What a read found: offsets of the partitions that have one, and znodes that could not be read. */
-    public record OffsetRead(Map<TopicAndPartition, Long> offsets, List<Unreadable> unreadable) {
-        public OffsetRead {
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    public static final class OffsetRead {
+        private final Map<TopicAndPartition, Long> offsets;
+        private final List<Unreadable> unreadable;
+
+        public OffsetRead(Map<TopicAndPartition, Long> offsets, List<Unreadable> unreadable) {
             offsets = java.util.Collections.unmodifiableMap(new TreeMap<>(offsets));
-            unreadable = List.copyOf(unreadable);
+            unreadable = ImmutableList.copyOf(unreadable);
+            this.offsets = offsets;
+            this.unreadable = unreadable;
+        }
+
+        public Map<TopicAndPartition, Long> offsets() {
+            return offsets;
+        }
+
+        public List<Unreadable> unreadable() {
+            return unreadable;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof OffsetRead)) {
+                return false;
+            }
+            OffsetRead that = (OffsetRead) o;
+            return Objects.equals(offsets, that.offsets)
+                    && Objects.equals(unreadable, that.unreadable);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(offsets);
+            h = 31 * h + Objects.hashCode(unreadable);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "OffsetRead[offsets=" + offsets + ", unreadable=" + unreadable + "]";
         }
     }
 
     /** What a commit did. */
-    public record CommitResult(int written, int unchanged, int batches) {
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    public static final class CommitResult {
+        private final int written;
+        private final int unchanged;
+        private final int batches;
+
+        public CommitResult(int written, int unchanged, int batches) {
+            this.written = written;
+            this.unchanged = unchanged;
+            this.batches = batches;
+        }
+
+        public int written() {
+            return written;
+        }
+
+        public int unchanged() {
+            return unchanged;
+        }
+
+        public int batches() {
+            return batches;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof CommitResult)) {
+                return false;
+            }
+            CommitResult that = (CommitResult) o;
+            return written == that.written
+                    && unchanged == that.unchanged
+                    && batches == that.batches;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Integer.hashCode(written);
+            h = 31 * h + Integer.hashCode(unchanged);
+            h = 31 * h + Integer.hashCode(batches);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "CommitResult[written=" + written + ", unchanged=" + unchanged + ", batches=" + batches + "]";
+        }
     }
 
     /** Bytes of the decimal text of an offset, at most. */
@@ -105,7 +197,7 @@ public final class ZkOffsetStore {
             }
             for (String child : znodes.children(topicPath)) {
                 OptionalInt partition = ZkLayout.parsePartition(child);
-                if (partition.isEmpty()) {
+                if (!partition.isPresent()) {
                     unreadable.add(new Unreadable(topicPath + "/" + child, "'" + child + "' is not a partition number"));
                 } else {
                     partitions.add(new TopicAndPartition(topic, partition.getAsInt()));
@@ -228,8 +320,11 @@ public final class ZkOffsetStore {
             return -1;
         }
         for (int i = 0; i < results.size(); i++) {
-            if (results.get(i) instanceof OpResult.ErrorResult error && error.getErr() != KeeperException.Code.OK.intValue()
-                    && error.getErr() != KeeperException.Code.RUNTIMEINCONSISTENCY.intValue()) {
+            if (!(results.get(i) instanceof OpResult.ErrorResult)) {
+                continue;
+            }
+            int err = ((OpResult.ErrorResult) results.get(i)).getErr();
+            if (err != KeeperException.Code.OK.intValue() && err != KeeperException.Code.RUNTIMEINCONSISTENCY.intValue()) {
                 return i;
             }
         }
@@ -305,13 +400,13 @@ public final class ZkOffsetStore {
         toList.add(offsetsDir);
         Map<String, List<String>> listed = znodes.childrenAll(toList);
         toList.remove(offsetsDir);
-        List<String> missing = toList.stream().filter(dir -> !listed.containsKey(dir)).toList();
+        List<String> missing = toList.stream().filter(dir -> !listed.containsKey(dir)).collect(ImmutableList.toImmutableList());
         if (!missing.isEmpty()) {
             createDirectories(offsetsDir, listed.containsKey(offsetsDir), missing);
         }
         knownParents.addAll(toList);
         unknownByDir.forEach((dir, unknown) -> {
-            for (String child : listed.getOrDefault(dir, List.of())) {
+            for (String child : listed.getOrDefault(dir, ImmutableList.of())) {
                 String path = dir + "/" + child;
                 if (unknown.contains(path)) {
                     existing.add(path);

@@ -1,5 +1,8 @@
 package io.zkgroups.registry.store;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.google.common.base.Strings;
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.server.ServerCapabilities;
 import io.zkgroups.registry.server.ServerGeneration;
@@ -82,7 +85,49 @@ public final class Znodes {
     }
 
     /** Data and stat of a znode. */
-    public record Data(byte[] bytes, Stat stat) {
+    @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
+    public static final class Data {
+        private final byte[] bytes;
+        private final Stat stat;
+
+        public Data(byte[] bytes, Stat stat) {
+            this.bytes = bytes;
+            this.stat = stat;
+        }
+
+        public byte[] bytes() {
+            return bytes;
+        }
+
+        public Stat stat() {
+            return stat;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (o == this) {
+                return true;
+            }
+            if (!(o instanceof Data)) {
+                return false;
+            }
+            Data that = (Data) o;
+            return Objects.equals(bytes, that.bytes)
+                    && Objects.equals(stat, that.stat);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Objects.hashCode(bytes);
+            h = 31 * h + Objects.hashCode(stat);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Data[bytes=" + bytes + ", stat=" + stat + "]";
+        }
     }
 
     /**
@@ -166,7 +211,7 @@ public final class Znodes {
             if (watcher != null) {
                 existsWatch(path, watcher);
             }
-            return List.of();
+            return ImmutableList.of();
         } catch (Exception e) {
             throw RegistryException.of("listing", path, e);
         }
@@ -234,10 +279,10 @@ public final class Znodes {
             return readAll(paths, null);
         }
         Map<String, Data> read = new TreeMap<>();
-        List<String> all = List.copyOf(paths);
+        List<String> all = ImmutableList.copyOf(paths);
         for (int from = 0; from < all.size(); from += MULTI_READ_BATCH) {
             List<String> batch = all.subList(from, Math.min(all.size(), from + MULTI_READ_BATCH));
-            List<Op> ops = batch.stream().map(path -> Op.getData(namespaced(path))).toList();
+            List<Op> ops = batch.stream().map(path -> Op.getData(namespaced(path))).collect(ImmutableList.toImmutableList());
             List<org.apache.zookeeper.OpResult> results;
             try {
                 results = org.apache.curator.RetryLoop.callWithRetry(client.getZookeeperClient(),
@@ -246,7 +291,8 @@ public final class Znodes {
                 throw RegistryException.of("reading", describe(batch), e);
             }
             for (int i = 0; i < batch.size(); i++) {
-                if (results.get(i) instanceof org.apache.zookeeper.OpResult.GetDataResult found) {
+                if (results.get(i) instanceof org.apache.zookeeper.OpResult.GetDataResult) {
+                    org.apache.zookeeper.OpResult.GetDataResult found = (org.apache.zookeeper.OpResult.GetDataResult) results.get(i);
                     read.put(batch.get(i), new Data(found.getData(), found.getStat()));
                 }
             }
@@ -369,8 +415,8 @@ public final class Znodes {
                 return Optional.empty();
             }
             // getEphemerals is the one request the client does not chroot: add the chroot, and take it off the answers
-            String chroot = Objects.requireNonNullElse(new org.apache.zookeeper.client.ConnectStringParser(
-                    client.getZookeeperClient().getCurrentConnectionString()).getChrootPath(), "");
+            String chroot = Strings.nullToEmpty(new org.apache.zookeeper.client.ConnectStringParser(
+                    client.getZookeeperClient().getCurrentConnectionString()).getChrootPath());
             String root = chroot + namespaced("/");
             String strip = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
             List<String> paths = new ArrayList<>();
