@@ -16,8 +16,6 @@ import java.util.TreeMap;
 /**
  * Which thread owns which partition: the value an owner znode {@code /consumers/G/owners/T/P} would hold.
  * Partitions that nobody owns (a topic nobody subscribes to) are simply absent.
- *
- * @param owners partition → owning thread, copied and ordered by topic, then partition
  */
 public final class Assignment {
 
@@ -41,7 +39,7 @@ public final class Assignment {
         this.owners = Collections.unmodifiableSortedMap(copy);
     }
 
-    /** Partition → owning thread, ordered by topic, then partition. */
+    /** Partition → owning thread, copied and ordered by topic, then partition. */
     public Map<TopicAndPartition, ThreadId> owners() {
         return owners;
     }

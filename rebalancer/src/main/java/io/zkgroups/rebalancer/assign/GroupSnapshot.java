@@ -23,14 +23,6 @@ import java.util.stream.IntStream;
  * <p>
  * Both maps are copied into immutable, sorted maps, so iteration order never depends on how the caller
  * built them.
- *
- * @param subscriptions   every member's topic → stream count, wildcard subscriptions already expanded against
- *                        the existing topics; a member may subscribe to nothing (a wildcard matching no topic)
- * @param partitionCounts topic → number of partitions, numbered {@code 0..n-1}; a topic that is absent has no
- *                        partitions (vector V10 of docs/compatibility.md#assignment-vectors: its subscribers
- *                        simply get nothing)
- * @param stickyMembers   the members whose registration advertises {@link StickyCapability the sticky assignor};
- *                        only when it holds every member may the group be assigned by {@link StickyAssignor}
  */
 public final class GroupSnapshot {
 
@@ -39,6 +31,15 @@ public final class GroupSnapshot {
     private final Set<ConsumerId> stickyMembers;
 
     /**
+     * Copies and sorts the maps and the set.
+     *
+     * @param subscriptions   every member's topic → stream count, wildcard subscriptions already expanded against
+     *                        the existing topics; a member may subscribe to nothing (a wildcard matching no topic)
+     * @param partitionCounts topic → number of partitions, numbered {@code 0..n-1}; a topic that is absent has no
+     *                        partitions (vector V10 of docs/compatibility.md#assignment-vectors: its subscribers
+     *                        simply get nothing)
+     * @param stickyMembers   the members whose registration advertises {@link StickyCapability the sticky assignor};
+     *                        only when it holds every member may the group be assigned by {@link StickyAssignor}
      * @throws NullPointerException     if a map, id, topic or count is null
      * @throws IllegalArgumentException if a topic is empty, a stream count is below 1 or a partition count is
      *                                  negative; the message names the member and topic

@@ -34,14 +34,12 @@ final class GroupView {
     GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Set<ConsumerId> refused,
               List<String> topics, Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadableTopics,
               GroupSnapshot snapshot) {
-        malformed = ImmutableList.copyOf(malformed);
-        unreadableTopics = Collections.unmodifiableMap(new TreeMap<>(unreadableTopics));
+        this.malformed = ImmutableList.copyOf(malformed);
+        this.unreadableTopics = Collections.unmodifiableMap(new TreeMap<>(unreadableTopics));
         this.members = members;
-        this.malformed = malformed;
         this.refused = refused;
         this.topics = topics;
         this.partitionCounts = partitionCounts;
-        this.unreadableTopics = unreadableTopics;
         this.snapshot = snapshot;
     }
 

@@ -30,9 +30,9 @@ public final class MemberHealth {
                         List<RebalanceCause> lastCauses, Optional<String> lastError, int failedAttempts,
                         Optional<Instant> stableSince, List<Unreadable> malformedMembers, List<Unreadable> unreadable,
                         SortedSet<TopicAndPartition> awaitingRelease) {
-        malformedMembers = ImmutableList.copyOf(malformedMembers);
-        unreadable = ImmutableList.copyOf(unreadable);
-        awaitingRelease = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(awaitingRelease));
+        this.malformedMembers = ImmutableList.copyOf(malformedMembers);
+        this.unreadable = ImmutableList.copyOf(unreadable);
+        this.awaitingRelease = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(awaitingRelease));
         this.state = state;
         this.generation = generation;
         this.owned = owned;
@@ -40,9 +40,6 @@ public final class MemberHealth {
         this.lastError = lastError;
         this.failedAttempts = failedAttempts;
         this.stableSince = stableSince;
-        this.malformedMembers = malformedMembers;
-        this.unreadable = unreadable;
-        this.awaitingRelease = awaitingRelease;
     }
 
     public boolean isStable() {

@@ -8,7 +8,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -77,28 +76,6 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
 
         public long fromNanos() {
             return fromNanos;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            if (this == other) {
-                return true;
-            }
-            if (!(other instanceof Proof)) {
-                return false;
-            }
-            Proof that = (Proof) other;
-            return session == that.session && fromNanos == that.fromNanos;
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(session, fromNanos);
-        }
-
-        @Override
-        public String toString() {
-            return "Proof[session=" + session + ", fromNanos=" + fromNanos + "]";
         }
     }
 

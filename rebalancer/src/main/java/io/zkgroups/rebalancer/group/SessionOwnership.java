@@ -24,9 +24,8 @@ public final class SessionOwnership {
         if (session == 0) {
             throw new IllegalArgumentException("session cannot be 0");
         }
-        owned = Collections.unmodifiableSortedMap(new TreeMap<>(owned));
+        this.owned = Collections.unmodifiableSortedMap(new TreeMap<>(owned));
         this.session = session;
-        this.owned = owned;
     }
 
     /**

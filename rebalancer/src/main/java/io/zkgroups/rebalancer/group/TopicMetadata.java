@@ -16,13 +16,7 @@ import java.util.TreeMap;
  */
 public interface TopicMetadata extends AutoCloseable {
 
-    /**
-     * Partition counts of some topics, and the topics whose registration exists but cannot be read.
-     *
-     * @param partitionCounts topic → partition count, for those of the asked topics that exist and can be read
-     * @param unreadable      by topic, the registrations of asked topics that cannot be read (path and reason): for
-     *                        this look at the group such a topic has no known partitions, so nobody is assigned any
-     */
+    /** Partition counts of some topics, and the topics whose registration exists but cannot be read. */
     final class TopicCounts {
         private final Map<String, Integer> partitionCounts;
         private final Map<String, Unreadable> unreadable;
@@ -32,10 +26,15 @@ public interface TopicMetadata extends AutoCloseable {
             this.unreadable = Collections.unmodifiableMap(new TreeMap<>(unreadable));
         }
 
+        /** Topic → partition count, for those of the asked topics that exist and can be read. */
         public Map<String, Integer> partitionCounts() {
             return partitionCounts;
         }
 
+        /**
+         * By topic, the registrations of asked topics that cannot be read (path and reason): for this look at the
+         * group such a topic has no known partitions, so nobody is assigned any.
+         */
         public Map<String, Unreadable> unreadable() {
             return unreadable;
         }

@@ -27,7 +27,6 @@ import org.apache.kafka.common.utils.Time;
 import java.io.Closeable;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

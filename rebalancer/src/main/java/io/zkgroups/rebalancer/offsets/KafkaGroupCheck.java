@@ -7,9 +7,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 import java.time.Duration;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -46,28 +44,6 @@ final class KafkaGroupCheck {
 
         public long atNanos() {
             return atNanos;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            if (this == other) {
-                return true;
-            }
-            if (!(other instanceof Verdict)) {
-                return false;
-            }
-            Verdict that = (Verdict) other;
-            return Objects.equals(refusal, that.refusal) && atNanos == that.atNanos;
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(refusal, atNanos);
-        }
-
-        @Override
-        public String toString() {
-            return "Verdict[refusal=" + refusal + ", atNanos=" + atNanos + "]";
         }
     }
 

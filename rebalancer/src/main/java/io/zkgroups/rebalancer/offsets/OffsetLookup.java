@@ -18,10 +18,8 @@ public final class OffsetLookup {
     private final SortedMap<TopicAndPartition, String> unknown;
 
     public OffsetLookup(SortedMap<TopicAndPartition, Long> offsets, SortedMap<TopicAndPartition, String> unknown) {
-        offsets = Collections.unmodifiableSortedMap(new TreeMap<>(offsets));
-        unknown = Collections.unmodifiableSortedMap(new TreeMap<>(unknown));
-        this.offsets = offsets;
-        this.unknown = unknown;
+        this.offsets = Collections.unmodifiableSortedMap(new TreeMap<>(offsets));
+        this.unknown = Collections.unmodifiableSortedMap(new TreeMap<>(unknown));
     }
 
     public static OffsetLookup of(Map<TopicAndPartition, Long> offsets, Map<TopicAndPartition, String> unknown) {

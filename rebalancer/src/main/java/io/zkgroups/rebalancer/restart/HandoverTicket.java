@@ -49,13 +49,12 @@ public final class HandoverTicket {
         Objects.requireNonNull(group, "group cannot be null");
         Objects.requireNonNull(consumerId, "consumerId cannot be null");
         Objects.requireNonNull(subscription, "subscription cannot be null");
-        owned = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(owned));
+        this.owned = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(owned));
         Objects.requireNonNull(releasedAt, "releasedAt cannot be null");
         this.session = session;
         this.group = group;
         this.consumerId = consumerId;
         this.subscription = subscription;
-        this.owned = owned;
         this.releasedAt = releasedAt;
     }
 

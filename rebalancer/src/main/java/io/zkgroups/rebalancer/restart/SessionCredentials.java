@@ -1,7 +1,6 @@
 package io.zkgroups.rebalancer.restart;
 
 import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * What ZooKeeper asks of a client that resumes a session: its id and password. Whoever holds them can take the session
@@ -18,9 +17,8 @@ public final class SessionCredentials {
         if (password == null || password.length == 0) {
             throw new IllegalArgumentException("session password of 0x" + Long.toHexString(sessionId) + " cannot be empty");
         }
-        password = password.clone();
+        this.password = password.clone();
         this.sessionId = sessionId;
-        this.password = password;
     }
 
     /** A copy of the password: the caller cannot change this one. */

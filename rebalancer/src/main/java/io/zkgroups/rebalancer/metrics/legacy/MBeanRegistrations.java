@@ -4,7 +4,6 @@ import com.google.common.collect.ImmutableSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Objects;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -43,28 +42,6 @@ final class MBeanRegistrations {
 
         public int holders() {
             return holders;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            if (this == other) {
-                return true;
-            }
-            if (!(other instanceof Held)) {
-                return false;
-            }
-            Held that = (Held) other;
-            return Objects.equals(mbean, that.mbean) && holders == that.holders;
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(mbean, holders);
-        }
-
-        @Override
-        public String toString() {
-            return "Held[mbean=" + mbean + ", holders=" + holders + "]";
         }
     }
 

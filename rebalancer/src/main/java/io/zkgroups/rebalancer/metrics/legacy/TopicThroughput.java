@@ -4,7 +4,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -36,36 +35,6 @@ final class TopicThroughput {
         void mark(long messageCount, long byteCount) {
             messages.mark(messageCount);
             bytes.mark(byteCount);
-        }
-
-        public LegacyMeter messages() {
-            return messages;
-        }
-
-        public LegacyMeter bytes() {
-            return bytes;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            if (this == other) {
-                return true;
-            }
-            if (!(other instanceof Meters)) {
-                return false;
-            }
-            Meters that = (Meters) other;
-            return Objects.equals(messages, that.messages) && Objects.equals(bytes, that.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(messages, bytes);
-        }
-
-        @Override
-        public String toString() {
-            return "Meters[messages=" + messages + ", bytes=" + bytes + "]";
         }
     }
 
