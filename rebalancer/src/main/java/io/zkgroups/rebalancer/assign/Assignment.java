@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.assign;
 
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
@@ -15,15 +16,15 @@ import java.util.TreeMap;
 /**
  * Which thread owns which partition: the value an owner znode {@code /consumers/G/owners/T/P} would hold.
  * Partitions that nobody owns (a topic nobody subscribes to) are simply absent.
- *
- * @param owners partition → owning thread, copied and ordered by topic, then partition
  */
-public record Assignment(Map<TopicAndPartition, ThreadId> owners) {
+public final class Assignment {
 
-    private static final Assignment EMPTY = new Assignment(Map.of());
+    private static final Assignment EMPTY = new Assignment(Collections.emptyMap());
+
+    private final SortedMap<TopicAndPartition, ThreadId> owners;
 
     /** @throws NullPointerException if the map, a partition or a thread is null */
-    public Assignment {
+    public Assignment(Map<TopicAndPartition, ThreadId> owners) {
         Objects.requireNonNull(owners, "owners cannot be null");
         owners.forEach((partition, thread) -> {
             if (partition == null || thread == null) {
@@ -32,9 +33,15 @@ public record Assignment(Map<TopicAndPartition, ThreadId> owners) {
             }
         });
         // A map already in natural order is copied in linear time, without comparing keys (the assignors' case).
-        SortedMap<TopicAndPartition, ThreadId> copy = owners instanceof SortedMap<TopicAndPartition, ThreadId> sorted
-                && sorted.comparator() == null ? new TreeMap<>(sorted) : new TreeMap<>(owners);
-        owners = Collections.unmodifiableSortedMap(copy);
+        SortedMap<TopicAndPartition, ThreadId> copy = owners instanceof SortedMap
+                && ((SortedMap<TopicAndPartition, ThreadId>) owners).comparator() == null
+                ? new TreeMap<>((SortedMap<TopicAndPartition, ThreadId>) owners) : new TreeMap<>(owners);
+        this.owners = Collections.unmodifiableSortedMap(copy);
+    }
+
+    /** Partition → owning thread, copied and ordered by topic, then partition. */
+    public Map<TopicAndPartition, ThreadId> owners() {
+        return owners;
     }
 
     public static Assignment empty() {
@@ -64,7 +71,7 @@ public record Assignment(Map<TopicAndPartition, ThreadId> owners) {
         return owners.entrySet().stream()
                 .filter(row -> row.getValue().equals(thread))
                 .map(Map.Entry::getKey)
-                .toList();
+                .collect(ImmutableList.toImmutableList());
     }
 
     public boolean isEmpty() {
@@ -74,5 +81,20 @@ public record Assignment(Map<TopicAndPartition, ThreadId> owners) {
     /** Number of owned partitions. */
     public int size() {
         return owners.size();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Assignment && owners.equals(((Assignment) other).owners);
+    }
+
+    @Override
+    public int hashCode() {
+        return owners.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "Assignment[owners=" + owners + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.assign;
 
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
@@ -22,33 +23,38 @@ import java.util.stream.IntStream;
  * <p>
  * Both maps are copied into immutable, sorted maps, so iteration order never depends on how the caller
  * built them.
- *
- * @param subscriptions   every member's topic → stream count, wildcard subscriptions already expanded against
- *                        the existing topics; a member may subscribe to nothing (a wildcard matching no topic)
- * @param partitionCounts topic → number of partitions, numbered {@code 0..n-1}; a topic that is absent has no
- *                        partitions (vector V10 of docs/compatibility.md#assignment-vectors: its subscribers
- *                        simply get nothing)
- * @param stickyMembers   the members whose registration advertises {@link StickyCapability the sticky assignor};
- *                        only when it holds every member may the group be assigned by {@link StickyAssignor}
  */
-public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
-                            Map<String, Integer> partitionCounts, Set<ConsumerId> stickyMembers) {
+public final class GroupSnapshot {
+
+    private final Map<ConsumerId, Map<String, Integer>> subscriptions;
+    private final Map<String, Integer> partitionCounts;
+    private final Set<ConsumerId> stickyMembers;
 
     /**
+     * Copies and sorts the maps and the set.
+     *
+     * @param subscriptions   every member's topic → stream count, wildcard subscriptions already expanded against
+     *                        the existing topics; a member may subscribe to nothing (a wildcard matching no topic)
+     * @param partitionCounts topic → number of partitions, numbered {@code 0..n-1}; a topic that is absent has no
+     *                        partitions (vector V10 of docs/compatibility.md#assignment-vectors: its subscribers
+     *                        simply get nothing)
+     * @param stickyMembers   the members whose registration advertises {@link StickyCapability the sticky assignor};
+     *                        only when it holds every member may the group be assigned by {@link StickyAssignor}
      * @throws NullPointerException     if a map, id, topic or count is null
      * @throws IllegalArgumentException if a topic is empty, a stream count is below 1 or a partition count is
      *                                  negative; the message names the member and topic
      */
-    public GroupSnapshot {
-        subscriptions = copySubscriptions(subscriptions);
-        partitionCounts = copyPartitionCounts(partitionCounts);
+    public GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions, Map<String, Integer> partitionCounts,
+                         Set<ConsumerId> stickyMembers) {
+        this.subscriptions = copySubscriptions(subscriptions);
+        this.partitionCounts = copyPartitionCounts(partitionCounts);
         Objects.requireNonNull(stickyMembers, "sticky members cannot be null");
-        stickyMembers = Collections.unmodifiableSortedSet(new TreeSet<>(stickyMembers));
+        this.stickyMembers = Collections.unmodifiableSortedSet(new TreeSet<>(stickyMembers));
     }
 
     /** A snapshot in which no member advertises the sticky assignor (every 0.8.2.2 member's case). */
     public GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions, Map<String, Integer> partitionCounts) {
-        this(subscriptions, partitionCounts, Set.of());
+        this(subscriptions, partitionCounts, Collections.emptySet());
     }
 
     /** The same snapshot with {@code members} as the members that advertise the sticky assignor. */
@@ -63,7 +69,7 @@ public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
 
     /** A snapshot of a group with no members and no topics. */
     public static GroupSnapshot empty() {
-        return new GroupSnapshot(Map.of(), Map.of());
+        return new GroupSnapshot(Collections.emptyMap(), Collections.emptyMap());
     }
 
     /** The same snapshot with {@code member} registered with {@code subscription}, replacing any earlier entry. */
@@ -72,6 +78,21 @@ public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
         Map<ConsumerId, Map<String, Integer>> changed = new TreeMap<>(subscriptions);
         changed.put(member, subscription);
         return new GroupSnapshot(changed, partitionCounts, stickyMembers);
+    }
+
+    /** Every member's topic → stream count, ordered by member. */
+    public Map<ConsumerId, Map<String, Integer>> subscriptions() {
+        return subscriptions;
+    }
+
+    /** Topic → number of partitions, ordered by topic. */
+    public Map<String, Integer> partitionCounts() {
+        return partitionCounts;
+    }
+
+    /** The members that advertise the sticky assignor, in String order. */
+    public Set<ConsumerId> stickyMembers() {
+        return stickyMembers;
     }
 
     /** All members, in String order. */
@@ -114,7 +135,32 @@ public record GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions,
 
     /** The partitions of {@code topic} in ascending order; empty if the topic does not exist. */
     public List<TopicAndPartition> partitionsOf(String topic) {
-        return IntStream.range(0, partitionCount(topic)).mapToObj(p -> new TopicAndPartition(topic, p)).toList();
+        return IntStream.range(0, partitionCount(topic)).mapToObj(p -> new TopicAndPartition(topic, p))
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof GroupSnapshot)) {
+            return false;
+        }
+        GroupSnapshot that = (GroupSnapshot) other;
+        return subscriptions.equals(that.subscriptions) && partitionCounts.equals(that.partitionCounts)
+                && stickyMembers.equals(that.stickyMembers);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(subscriptions, partitionCounts, stickyMembers);
+    }
+
+    @Override
+    public String toString() {
+        return "GroupSnapshot[subscriptions=" + subscriptions + ", partitionCounts=" + partitionCounts
+                + ", stickyMembers=" + stickyMembers + "]";
     }
 
     private static Map<ConsumerId, Map<String, Integer>> copySubscriptions(

@@ -1,5 +1,7 @@
 package io.zkgroups.rebalancer.assign;
 
+import com.google.common.collect.ImmutableList;
+
 import java.util.List;
 
 /**
@@ -20,7 +22,7 @@ public final class IncompatibleSubscriptionException extends AssignmentRefusedEx
 
     IncompatibleSubscriptionException(List<String> problems) {
         super(message(problems));
-        this.problems = List.copyOf(problems);
+        this.problems = ImmutableList.copyOf(problems);
     }
 
     /** One line per member that breaks the rule, e.g. {@code member g_c2 does not subscribe to [B] ...}. */

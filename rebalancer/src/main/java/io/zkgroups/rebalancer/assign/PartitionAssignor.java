@@ -65,14 +65,18 @@ public interface PartitionAssignor {
      */
     static PartitionAssignor forStrategy(String strategy) {
         Objects.requireNonNull(strategy, "partition.assignment.strategy cannot be null");
-        return switch (strategy) {
-            case RANGE -> new RangeAssignor();
-            case ROUND_ROBIN -> new RoundRobinAssignor();
-            case STICKY -> new StickyAssignor();
-            default -> throw new IllegalArgumentException("unknown partition.assignment.strategy '" + strategy
-                    + "': allowed values are '" + RANGE + "', '" + ROUND_ROBIN + "' and '" + STICKY
-                    + "' (exact, case-sensitive; "
-                    + "0.8.2.2 would silently treat this value as '" + RANGE + "')");
-        };
+        switch (strategy) {
+            case RANGE:
+                return new RangeAssignor();
+            case ROUND_ROBIN:
+                return new RoundRobinAssignor();
+            case STICKY:
+                return new StickyAssignor();
+            default:
+                throw new IllegalArgumentException("unknown partition.assignment.strategy '" + strategy
+                        + "': allowed values are '" + RANGE + "', '" + ROUND_ROBIN + "' and '" + STICKY
+                        + "' (exact, case-sensitive; "
+                        + "0.8.2.2 would silently treat this value as '" + RANGE + "')");
+        }
     }
 }

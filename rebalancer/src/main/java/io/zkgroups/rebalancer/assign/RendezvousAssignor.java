@@ -104,8 +104,21 @@ public final class RendezvousAssignor implements PartitionAssignor {
         return hash;
     }
 
-    /** Heaviest first; equal weights (practically never) by partition, then by thread position, for determinism. */
-    private record Pair(long weight, int partition, int thread) implements Comparable<Pair> {
+    /**
+     * Heaviest first; equal weights (practically never) by partition, then by thread position, for determinism.
+     * Only ever sorted, never compared for equality or hashed.
+     */
+    private static final class Pair implements Comparable<Pair> {
+        private final long weight;
+        private final int partition;
+        private final int thread;
+
+        Pair(long weight, int partition, int thread) {
+            this.weight = weight;
+            this.partition = partition;
+            this.thread = thread;
+        }
+
         @Override
         public int compareTo(Pair other) {
             int byWeight = Long.compareUnsigned(other.weight, weight);

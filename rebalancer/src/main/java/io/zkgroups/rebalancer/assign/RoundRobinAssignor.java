@@ -1,9 +1,11 @@
 package io.zkgroups.rebalancer.assign;
 
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -67,7 +69,8 @@ public final class RoundRobinAssignor implements PartitionAssignor {
         // Compatible subscriptions give every topic the same threads; 0.8.2.2 takes the first topic's.
         List<ThreadId> threads = group.threadsOf(topics.first());
         List<TopicAndPartition> partitions = RoundRobinOrder.sorted(
-                topics.stream().flatMap(topic -> group.partitionsOf(topic).stream()).toList());
+                topics.stream().flatMap(topic -> group.partitionsOf(topic).stream())
+                        .collect(ImmutableList.toImmutableList()));
         RoundRobinOrder.requireUnambiguous(partitions, threads.size());
 
         SortedMap<TopicAndPartition, ThreadId> owners = new TreeMap<>();
@@ -84,7 +87,7 @@ public final class RoundRobinAssignor implements PartitionAssignor {
      * @throws IncompatibleSubscriptionException naming every member whose subscription breaks the rule
      */
     public static void validate(Map<ConsumerId, Map<String, Integer>> subscriptions) {
-        RoundRobinCompatibility.require(new GroupSnapshot(subscriptions, Map.of()));
+        RoundRobinCompatibility.require(new GroupSnapshot(subscriptions, Collections.emptyMap()));
     }
 
     /**
@@ -97,6 +100,6 @@ public final class RoundRobinAssignor implements PartitionAssignor {
      */
     public static void validateJoin(ConsumerId candidate, Map<String, Integer> subscription,
                                     Map<ConsumerId, Map<String, Integer>> members) {
-        RoundRobinCompatibility.require(new GroupSnapshot(members, Map.of()).withMember(candidate, subscription));
+        RoundRobinCompatibility.require(new GroupSnapshot(members, Collections.emptyMap()).withMember(candidate, subscription));
     }
 }

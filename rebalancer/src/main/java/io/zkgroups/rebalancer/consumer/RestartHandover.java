@@ -108,7 +108,7 @@ final class RestartHandover {
      * empty if there was no ticket or the session had ended (the client then has a new one, and the member joins anew).
      */
     Optional<SessionOwnership> resumed(CuratorFramework client) {
-        if (ticket.isEmpty()) {
+        if (!ticket.isPresent()) {
             return Optional.empty();
         }
         long session;
@@ -136,7 +136,7 @@ final class RestartHandover {
         Subscription subscription = coordinator.registeredSubscription();
         Optional<SessionOwnership> owned = coordinator.handOff();
         HandoverObserver.tell(observer, HandoverStep.FENCED);
-        if (owned.isEmpty()) {
+        if (!owned.isPresent()) {
             LOG.info("[{}] nothing to hand over (not subscribed, or no live session): closing the session", consumerId);
             return false;
         }
@@ -147,7 +147,7 @@ final class RestartHandover {
                     session, Long.toHexString(owned.get().session()));
             return true;
         }
-        HandoverFile file = new HandoverFile(config.restartHandoverFile().orElseThrow());
+        HandoverFile file = new HandoverFile(config.restartHandoverFile().get());
         Instant now = Instant.now();
         String registration = new String(MemberRegistrationCodec.encode(
                 MemberRegistration.of(subscription, now.toEpochMilli())), StandardCharsets.UTF_8);

@@ -1,5 +1,8 @@
 package io.zkgroups.rebalancer.consumer;
 
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.server.ServerGeneration;
 import io.zkgroups.registry.security.ZkClientSecurity;
@@ -9,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,22 +59,23 @@ public final class ZkConsumerConfig {
     public static final String RESTART_AWAIT_MS = "zkgroups.restart.handover.await.ms";
     /** The oldest ZooKeeper server version of the ensemble (3.4, 3.5, 3.6, ...), or auto: learned at start. */
     public static final String ZOOKEEPER_SERVER_VERSION = "zkgroups.zookeeper.server.version";
-    static final Map<String, String> ZKGROUPS_DEFAULTS = Map.ofEntries(
-            Map.entry(MAX_GROUP_SIZE, "0"),
-            Map.entry(STREAMS_PER_TOPIC, "1"),
-            Map.entry(REBALANCE_DEBOUNCE_MS, "0"),
-            Map.entry(ADVERTISE_CAPABILITIES, "false"),
-            Map.entry(METADATA_REFRESH_MS, "1000"),
-            Map.entry(OFFSETS_REFRESH_MS, "3600000"),
-            Map.entry(REVOKE_TIMEOUT_MS, "300000"),
-            Map.entry(LEGACY_MBEANS, "true"),
-            Map.entry(RESTART_HANDOVER_FILE, ""),
-            Map.entry(RESTART_GRACE_MS, ""),
-            Map.entry(RESTART_AWAIT_MS, "0"),
-            Map.entry(ZOOKEEPER_SERVER_VERSION, "auto"));
+    static final Map<String, String> ZKGROUPS_DEFAULTS = ImmutableMap.<String, String>builder()
+            .put(MAX_GROUP_SIZE, "0")
+            .put(STREAMS_PER_TOPIC, "1")
+            .put(REBALANCE_DEBOUNCE_MS, "0")
+            .put(ADVERTISE_CAPABILITIES, "false")
+            .put(METADATA_REFRESH_MS, "1000")
+            .put(OFFSETS_REFRESH_MS, "3600000")
+            .put(REVOKE_TIMEOUT_MS, "300000")
+            .put(LEGACY_MBEANS, "true")
+            .put(RESTART_HANDOVER_FILE, "")
+            .put(RESTART_GRACE_MS, "")
+            .put(RESTART_AWAIT_MS, "0")
+            .put(ZOOKEEPER_SERVER_VERSION, "auto")
+            .build();
 
     /** 0.8 fetch-side properties and the kafka-clients property that takes their meaning. */
-    private static final Map<String, String> LEGACY_TO_CLIENT = Map.of(
+    private static final Map<String, String> LEGACY_TO_CLIENT = ImmutableMap.of(
             "fetch.message.max.bytes", ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
             "fetch.min.bytes", ConsumerConfig.FETCH_MIN_BYTES_CONFIG,
             "fetch.wait.max.ms", ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
@@ -78,7 +83,7 @@ public final class ZkConsumerConfig {
             "refresh.leader.backoff.ms", ConsumerConfig.RETRY_BACKOFF_MS_CONFIG);
 
     /** kafka-clients properties that only make sense for Kafka's own group protocol. */
-    private static final Set<String> CLIENT_GROUP_KEYS = Set.of(
+    private static final Set<String> CLIENT_GROUP_KEYS = ImmutableSet.of(
             ConsumerConfig.GROUP_ID_CONFIG, ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
             ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG,
             ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ConsumerConfig.GROUP_PROTOCOL_CONFIG,
@@ -154,22 +159,22 @@ public final class ZkConsumerConfig {
         if (values.containsKey("client.id")) {
             ZkNames.requireValid("client.id", values.get("client.id"));
         }
-        for (String key : List.of("zookeeper.session.timeout.ms", "zookeeper.connection.timeout.ms",
+        for (String key : Arrays.asList("zookeeper.session.timeout.ms", "zookeeper.connection.timeout.ms",
                 "zookeeper.sync.time.ms", "auto.commit.interval.ms", "rebalance.backoff.ms",
                 "socket.timeout.ms", "fetch.message.max.bytes", "fetch.wait.max.ms", "socket.receive.buffer.bytes",
                 "refresh.leader.backoff.ms", "offsets.channel.backoff.ms", "offsets.channel.socket.timeout.ms",
                 METADATA_REFRESH_MS, OFFSETS_REFRESH_MS, REVOKE_TIMEOUT_MS)) {
             positiveInt(key, true);
         }
-        for (String key : List.of("fetch.min.bytes", "rebalance.max.retries", "offsets.commit.max.retries",
+        for (String key : Arrays.asList("fetch.min.bytes", "rebalance.max.retries", "offsets.commit.max.retries",
                 "num.consumer.fetchers", "queued.max.message.chunks", MAX_GROUP_SIZE, REBALANCE_DEBOUNCE_MS)) {
             positiveInt(key, false);
         }
         if (streamsPerTopic() < 1) {
             throw bad(STREAMS_PER_TOPIC, "must be at least 1");
         }
-        for (String key : List.of("auto.commit.enable", "dual.commit.enabled", "exclude.internal.topics", ADVERTISE_CAPABILITIES,
-                LEGACY_MBEANS)) {
+        for (String key : Arrays.asList("auto.commit.enable", "dual.commit.enabled", "exclude.internal.topics",
+                ADVERTISE_CAPABILITIES, LEGACY_MBEANS)) {
             String value = values.get(key);
             if (value != null && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
                 throw bad(key, "must be true or false");
@@ -228,19 +233,24 @@ public final class ZkConsumerConfig {
         if (value != null) {
             return value;
         }
-        return switch (key) {
-            case "zookeeper.connection.timeout.ms" -> get("zookeeper.session.timeout.ms");
-            case "rebalance.backoff.ms" -> get("zookeeper.sync.time.ms");
-            case "client.id" -> get("group.id");
-            case "dual.commit.enabled" -> Boolean.toString(offsetsStorage() == OffsetsStorage.KAFKA);
-            default -> LEGACY_DEFAULTS.containsKey(key) ? LEGACY_DEFAULTS.get(key) : ZKGROUPS_DEFAULTS.get(key);
-        };
+        switch (key) {
+            case "zookeeper.connection.timeout.ms":
+                return get("zookeeper.session.timeout.ms");
+            case "rebalance.backoff.ms":
+                return get("zookeeper.sync.time.ms");
+            case "client.id":
+                return get("group.id");
+            case "dual.commit.enabled":
+                return Boolean.toString(offsetsStorage() == OffsetsStorage.KAFKA);
+            default:
+                return LEGACY_DEFAULTS.containsKey(key) ? LEGACY_DEFAULTS.get(key) : ZKGROUPS_DEFAULTS.get(key);
+        }
     }
 
     /** The hand-over file of restarts ({@value #RESTART_HANDOVER_FILE}), if set. */
     public java.util.Optional<java.nio.file.Path> restartHandoverFile() {
         String value = get(RESTART_HANDOVER_FILE);
-        return value.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Path.of(value));
+        return value.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Paths.get(value));
     }
 
     /** How long a consumer with no ticket waits for its predecessor's ({@value #RESTART_AWAIT_MS}); zero: not at all. */
@@ -301,11 +311,14 @@ public final class ZkConsumerConfig {
 
     public OffsetsStorage offsetsStorage() {
         String value = get("offsets.storage").toLowerCase(Locale.ROOT);
-        return switch (value) {
-            case "zookeeper" -> OffsetsStorage.ZOOKEEPER;
-            case "kafka" -> OffsetsStorage.KAFKA;
-            default -> throw bad("offsets.storage", "must be zookeeper or kafka");
-        };
+        switch (value) {
+            case "zookeeper":
+                return OffsetsStorage.ZOOKEEPER;
+            case "kafka":
+                return OffsetsStorage.KAFKA;
+            default:
+                throw bad("offsets.storage", "must be zookeeper or kafka");
+        }
     }
 
     /** Dual commit only means something with Kafka storage (0.8.2.2 ignores it otherwise). */
@@ -316,12 +329,18 @@ public final class ZkConsumerConfig {
     /** {@code smallest}/{@code largest} (0.8) and {@code earliest}/{@code latest}/{@code none} (Kafka). */
     public ResetPolicy resetPolicy() {
         String value = get("auto.offset.reset").toLowerCase(Locale.ROOT);
-        return switch (value) {
-            case "smallest", "earliest" -> ResetPolicy.EARLIEST;
-            case "largest", "latest" -> ResetPolicy.LATEST;
-            case "none" -> ResetPolicy.NONE;
-            default -> throw bad("auto.offset.reset", "must be smallest, largest, earliest, latest or none");
-        };
+        switch (value) {
+            case "smallest":
+            case "earliest":
+                return ResetPolicy.EARLIEST;
+            case "largest":
+            case "latest":
+                return ResetPolicy.LATEST;
+            case "none":
+                return ResetPolicy.NONE;
+            default:
+                throw bad("auto.offset.reset", "must be smallest, largest, earliest, latest or none");
+        }
     }
 
     public String assignmentStrategy() {
@@ -390,7 +409,7 @@ public final class ZkConsumerConfig {
 
     /** Problems with keys found while parsing (already logged). */
     public List<String> warnings() {
-        return List.copyOf(warnings);
+        return ImmutableList.copyOf(warnings);
     }
 
     /**
@@ -408,11 +427,8 @@ public final class ZkConsumerConfig {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, get("client.id"));
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, switch (resetPolicy()) {
-            case EARLIEST -> "earliest";
-            case LATEST -> "latest";
-            case NONE -> "none";
-        });
+        // Kafka's values are the policies' names: earliest, latest, none
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, resetPolicy().name().toLowerCase(Locale.ROOT));
         return props;
     }
 
@@ -432,7 +448,7 @@ public final class ZkConsumerConfig {
     /** The configured {@code bootstrap.servers}, if any (it may come from {@code /brokers/ids} instead). */
     public java.util.Optional<String> bootstrapServers() {
         Object value = clientProperties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
-        return value == null || value.toString().isBlank() ? java.util.Optional.empty() : java.util.Optional.of(value.toString());
+        return value == null || value.toString().trim().isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(value.toString());
     }
 
     private static Map<String, String> legacyDefaults() {

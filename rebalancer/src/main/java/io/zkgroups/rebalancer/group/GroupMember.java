@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.ZkLayout;
@@ -42,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * A member of a 0.8-style ZooKeeper consumer group, in the manner of a Curator recipe: {@link #start()},
@@ -380,7 +382,7 @@ public final class GroupMember implements Closeable {
             toClaim.keySet().removeAll(ledger.owned().keySet());
             checkNotClosing();
             PreviousOwnerWait.OwnerWait wait = previousOwners.newWait();
-            Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait).orElse(Set.of());
+            Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait).orElse(Collections.emptySet());
             if (!stillHeld.isEmpty()) {
                 // Previous owners still hold part of it (the owner directories' watches say so): release what moved
                 // away now and claim when they let go, rather than send a claim that must fail. Who holds what is
@@ -506,7 +508,7 @@ public final class GroupMember implements Closeable {
         if (registeredSession != 0 && session != registeredSession) {
             RebalanceCause expired = new RebalanceCause.SessionExpired(registeredSession, session);
             causes.add(expired);
-            record.saw(List.of(expired));
+            record.saw(Collections.singletonList(expired));
             loseEverything();
             registeredSession = 0;
         }
@@ -539,7 +541,7 @@ public final class GroupMember implements Closeable {
     private boolean adopted(SessionOwnership handedOver) {
         long session = handedOver.session();
         Optional<SortedMap<TopicAndPartition, ThreadId>> kept = registrar.keep(handedOver);
-        if (kept.isEmpty()) {
+        if (!kept.isPresent()) {
             return false;
         }
         SortedMap<TopicAndPartition, ThreadId> held = kept.get();
@@ -568,7 +570,7 @@ public final class GroupMember implements Closeable {
             LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, view.malformed());
         }
         record.malformed(view.malformed());
-        reportUnreadable("topics", List.copyOf(view.unreadableTopics().values()));
+        reportUnreadable("topics", ImmutableList.copyOf(view.unreadableTopics().values()));
         return view;
     }
 
@@ -660,7 +662,7 @@ public final class GroupMember implements Closeable {
             return;
         }
         switch (newState) {
-            case LOST -> {
+            case LOST:
                 lease.reset();
                 fence.withdrawAll(); // now, not when the event loop gets to it: the application may be committing
                 loop.execute(() -> {
@@ -670,14 +672,14 @@ public final class GroupMember implements Closeable {
                     }
                 });
                 request(null);
-            }
-            case RECONNECTED -> {
+                break;
+            case RECONNECTED:
                 lease.beat();
                 request(new RebalanceCause.Reconnected());
-            }
-            default -> {
+                break;
+            default:
                 // SUSPENDED: keep going while the lease holds (canDeliver() says when it does not)
-            }
+                break;
         }
     }
 
@@ -848,7 +850,7 @@ public final class GroupMember implements Closeable {
     }
 
     private static String describe(List<RebalanceCause> causes) {
-        return causes.isEmpty() ? "(no visible change)" : String.join("; ", causes.stream().map(RebalanceCause::describe).toList());
+        return causes.isEmpty() ? "(no visible change)" : String.join("; ", causes.stream().map(RebalanceCause::describe).collect(Collectors.toList()));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {

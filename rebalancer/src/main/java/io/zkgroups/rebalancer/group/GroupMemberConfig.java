@@ -7,34 +7,29 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * How a {@link GroupMember} behaves.
- *
- * @param group                 the group id
- * @param consumerId            this member's consumer id (znode name under {@code /consumers/G/ids})
- * @param subscription          what it consumes
- * @param assignmentStrategy    {@code range} or {@code roundrobin}, as in 0.8.2.2, or {@code sticky} (which
- *                              always advertises: the group is sticky only while every member says so)
- * @param excludeInternalTopics wildcards skip {@code __consumer_offsets}
- * @param debounce              how long events are gathered before an attempt runs
- * @param initialBackoff        first wait after a failed attempt; doubles up to {@code maxBackoff}, with jitter
- * @param maxBackoff            cap of the wait between failed attempts (attempts never stop)
- * @param maxGroupSize          largest group this member joins (0 = unlimited); members beyond it in
- *                              registration order are refused
- * @param leaseMargin           part of the session timeout kept as a safety margin of the ownership lease: it must
- *                              cover the server's ping lag (half a tick) plus scheduling and network delays ({@link SessionLease})
- * @param advertiseCapabilities write the zkgroups capability key in the registration (off: byte-identical
- *                              to 0.8.2.2)
  */
-public record GroupMemberConfig(String group, ConsumerId consumerId, Subscription subscription,
-                                String assignmentStrategy, boolean excludeInternalTopics, Duration debounce,
-                                Duration initialBackoff, Duration maxBackoff, int maxGroupSize,
-                                double leaseMargin, boolean advertiseCapabilities) {
+public final class GroupMemberConfig {
+    private final String group;
+    private final ConsumerId consumerId;
+    private final Subscription subscription;
+    private final String assignmentStrategy;
+    private final boolean excludeInternalTopics;
+    private final Duration debounce;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
+    private final int maxGroupSize;
+    private final double leaseMargin;
+    private final boolean advertiseCapabilities;
 
-    public GroupMemberConfig {
+    public GroupMemberConfig(String group, ConsumerId consumerId, Subscription subscription, String assignmentStrategy,
+                             boolean excludeInternalTopics, Duration debounce, Duration initialBackoff,
+                             Duration maxBackoff, int maxGroupSize, double leaseMargin, boolean advertiseCapabilities) {
         ZkNames.requireValid("group id", group);
         Objects.requireNonNull(consumerId, "consumerId cannot be null");
         Objects.requireNonNull(subscription, "subscription cannot be null");
@@ -48,6 +43,17 @@ public record GroupMemberConfig(String group, ConsumerId consumerId, Subscriptio
         if (leaseMargin <= 0 || leaseMargin >= 1) {
             throw new IllegalArgumentException("leaseMargin must be between 0 and 1, got " + leaseMargin);
         }
+        this.group = group;
+        this.consumerId = consumerId;
+        this.subscription = subscription;
+        this.assignmentStrategy = assignmentStrategy;
+        this.excludeInternalTopics = excludeInternalTopics;
+        this.debounce = debounce;
+        this.initialBackoff = initialBackoff;
+        this.maxBackoff = maxBackoff;
+        this.maxGroupSize = maxGroupSize;
+        this.leaseMargin = leaseMargin;
+        this.advertiseCapabilities = advertiseCapabilities;
     }
 
     /**
@@ -93,7 +99,7 @@ public record GroupMemberConfig(String group, ConsumerId consumerId, Subscriptio
     Map<String, String> capabilities() {
         boolean sticky = assignmentStrategy.equals(PartitionAssignor.STICKY);
         if (!advertiseCapabilities && !sticky) {
-            return Map.of();
+            return Collections.emptyMap();
         }
         Map<String, String> capabilities = new java.util.LinkedHashMap<>(); // a fixed key order: the same bytes every run
         capabilities.put("assignor", assignmentStrategy);
@@ -109,5 +115,99 @@ public record GroupMemberConfig(String group, ConsumerId consumerId, Subscriptio
         if (value.isNegative()) {
             throw new IllegalArgumentException(name + " must not be negative, got " + value);
         }
+    }
+
+    /** The group id. */
+    public String group() {
+        return group;
+    }
+
+    /** This member's consumer id (znode name under {@code /consumers/G/ids}). */
+    public ConsumerId consumerId() {
+        return consumerId;
+    }
+
+    /** What it consumes. */
+    public Subscription subscription() {
+        return subscription;
+    }
+
+    /**
+     * {@code range} or {@code roundrobin}, as in 0.8.2.2, or {@code sticky} (which always advertises: the group is
+     * sticky only while every member says so).
+     */
+    public String assignmentStrategy() {
+        return assignmentStrategy;
+    }
+
+    /** Wildcards skip {@code __consumer_offsets}. */
+    public boolean excludeInternalTopics() {
+        return excludeInternalTopics;
+    }
+
+    /** How long events are gathered before an attempt runs. */
+    public Duration debounce() {
+        return debounce;
+    }
+
+    /** First wait after a failed attempt; doubles up to {@code maxBackoff}, with jitter. */
+    public Duration initialBackoff() {
+        return initialBackoff;
+    }
+
+    /** Cap of the wait between failed attempts (attempts never stop). */
+    public Duration maxBackoff() {
+        return maxBackoff;
+    }
+
+    /** Largest group this member joins (0 = unlimited); members beyond it in registration order are refused. */
+    public int maxGroupSize() {
+        return maxGroupSize;
+    }
+
+    /**
+     * Part of the session timeout kept as a safety margin of the ownership lease: it must cover the server's ping
+     * lag (half a tick) plus scheduling and network delays ({@link SessionLease}).
+     */
+    public double leaseMargin() {
+        return leaseMargin;
+    }
+
+    /** Write the zkgroups capability key in the registration (off: byte-identical to 0.8.2.2). */
+    public boolean advertiseCapabilities() {
+        return advertiseCapabilities;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof GroupMemberConfig)) {
+            return false;
+        }
+        GroupMemberConfig that = (GroupMemberConfig) other;
+        return Objects.equals(group, that.group) && Objects.equals(consumerId, that.consumerId)
+                && Objects.equals(subscription, that.subscription)
+                && Objects.equals(assignmentStrategy, that.assignmentStrategy)
+                && excludeInternalTopics == that.excludeInternalTopics && Objects.equals(debounce, that.debounce)
+                && Objects.equals(initialBackoff, that.initialBackoff) && Objects.equals(maxBackoff, that.maxBackoff)
+                && maxGroupSize == that.maxGroupSize && Double.compare(leaseMargin, that.leaseMargin) == 0
+                && advertiseCapabilities == that.advertiseCapabilities;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics, debounce,
+                initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);
+    }
+
+    @Override
+    public String toString() {
+        return "GroupMemberConfig[group=" + group + ", consumerId=" + consumerId + ", subscription=" + subscription
+                + ", assignmentStrategy=" + assignmentStrategy + ", excludeInternalTopics=" + excludeInternalTopics
+                + ", debounce=" + debounce + ", initialBackoff=" + initialBackoff + ", maxBackoff=" + maxBackoff
+                + ", maxGroupSize=" + maxGroupSize + ", leaseMargin=" + leaseMargin
+                + ", advertiseCapabilities=" + advertiseCapabilities + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.StickyCapability;
 import io.zkgroups.registry.model.ConsumerId;
@@ -13,29 +14,33 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * One consistent look at a group, as a member reads it before computing an assignment.
- *
- * @param members         registered members with readable registrations, by id
- * @param malformed       members whose registration could not be read: left out of the assignment
- * @param refused         members beyond the group size cap (latest registrations first out)
- * @param topics          every existing topic (read only when a wildcard subscription needs it)
- * @param partitionCounts partition counts of the topics this member subscribes to
- * @param unreadableTopics by topic, the subscribed topics whose registration cannot be read: they have no known
- *                        partitions for this look, so nobody is assigned any of them (see {@link ZkTopicMetadata})
- * @param snapshot        the assignor's input: admitted members' expanded subscriptions and the counts
  */
-record GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Set<ConsumerId> refused,
-                 List<String> topics, Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadableTopics,
-                 GroupSnapshot snapshot) {
+final class GroupView {
+    private final Map<ConsumerId, Member> members;
+    private final List<Unreadable> malformed;
+    private final Set<ConsumerId> refused;
+    private final List<String> topics;
+    private final Map<String, Integer> partitionCounts;
+    private final Map<String, Unreadable> unreadableTopics;
+    private final GroupSnapshot snapshot;
 
-    GroupView {
-        malformed = List.copyOf(malformed);
-        unreadableTopics = Collections.unmodifiableMap(new TreeMap<>(unreadableTopics));
+    GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Set<ConsumerId> refused,
+              List<String> topics, Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadableTopics,
+              GroupSnapshot snapshot) {
+        this.malformed = ImmutableList.copyOf(malformed);
+        this.unreadableTopics = Collections.unmodifiableMap(new TreeMap<>(unreadableTopics));
+        this.members = members;
+        this.refused = refused;
+        this.topics = topics;
+        this.partitionCounts = partitionCounts;
+        this.snapshot = snapshot;
     }
 
     static boolean needsTopicList(Iterable<Member> members, Subscription own) {
@@ -129,5 +134,70 @@ record GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Se
                 .forEach(t -> causes.add(unreadableTopics.containsKey(t) ? new RebalanceCause.TopicUnreadable(t)
                         : new RebalanceCause.TopicDeleted(t)));
         return causes;
+    }
+
+    /** Registered members with readable registrations, by id. */
+    public Map<ConsumerId, Member> members() {
+        return members;
+    }
+
+    /** Members whose registration could not be read: left out of the assignment. */
+    public List<Unreadable> malformed() {
+        return malformed;
+    }
+
+    /** Members beyond the group size cap (latest registrations first out). */
+    public Set<ConsumerId> refused() {
+        return refused;
+    }
+
+    /** Every existing topic (read only when a wildcard subscription needs it). */
+    public List<String> topics() {
+        return topics;
+    }
+
+    /** Partition counts of the topics this member subscribes to. */
+    public Map<String, Integer> partitionCounts() {
+        return partitionCounts;
+    }
+
+    /**
+     * By topic, the subscribed topics whose registration cannot be read: they have no known partitions for this
+     * look, so nobody is assigned any of them (see {@link ZkTopicMetadata}).
+     */
+    public Map<String, Unreadable> unreadableTopics() {
+        return unreadableTopics;
+    }
+
+    /** The assignor's input: admitted members' expanded subscriptions and the counts. */
+    public GroupSnapshot snapshot() {
+        return snapshot;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof GroupView)) {
+            return false;
+        }
+        GroupView that = (GroupView) other;
+        return Objects.equals(members, that.members) && Objects.equals(malformed, that.malformed)
+                && Objects.equals(refused, that.refused) && Objects.equals(topics, that.topics)
+                && Objects.equals(partitionCounts, that.partitionCounts)
+                && Objects.equals(unreadableTopics, that.unreadableTopics) && Objects.equals(snapshot, that.snapshot);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(members, malformed, refused, topics, partitionCounts, unreadableTopics, snapshot);
+    }
+
+    @Override
+    public String toString() {
+        return "GroupView[members=" + members + ", malformed=" + malformed + ", refused=" + refused
+                + ", topics=" + topics + ", partitionCounts=" + partitionCounts
+                + ", unreadableTopics=" + unreadableTopics + ", snapshot=" + snapshot + "]";
     }
 }

@@ -5,6 +5,7 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,12 +32,12 @@ final class GroupViewReader {
     /** The view of {@code listing}; the topics whose registration cannot be read are in its {@code unreadableTopics}. */
     GroupView read(Listing<Member> listing) {
         List<String> topics = GroupView.needsTopicList(listing.entries(), config.subscription())
-                ? topicMetadata.topics(onChange) : List.of();
+                ? topicMetadata.topics(onChange) : Collections.<String>emptyList();
         Map<ConsumerId, Member> admitted = GroupView.admitted(listing.entries(), config.maxGroupSize());
         Map<ConsumerId, Map<String, Integer>> subscriptions =
                 GroupView.expand(admitted, topics, config.excludeInternalTopics());
         TopicMetadata.TopicCounts topicCounts = topicMetadata.counts(
-                subscriptions.getOrDefault(config.consumerId(), Map.of()).keySet(), onChange);
+                subscriptions.getOrDefault(config.consumerId(), Collections.emptyMap()).keySet(), onChange);
         Map<String, Integer> counts = topicCounts.partitionCounts();
         Map<ConsumerId, Member> members = new TreeMap<>();
         listing.entries().forEach(m -> members.put(m.id(), m));

@@ -97,7 +97,7 @@ public final class KafkaTopicMetadata implements TopicMetadata {
         if (topics.isEmpty()) {
             return counts;
         }
-        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(List.copyOf(topics)).topicNameValues();
+        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(new ArrayList<>(topics)).topicNameValues();
         futures.forEach((topic, future) -> {
             try {
                 counts.put(topic, future.get(timeout.toMillis(), TimeUnit.MILLISECONDS).partitions().size());

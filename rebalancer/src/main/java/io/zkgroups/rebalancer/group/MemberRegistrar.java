@@ -17,12 +17,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * How a {@link GroupMember} gets into its group: the check that it may join, the registration it writes, and what it
@@ -68,7 +70,7 @@ final class MemberRegistrar {
     Optional<SortedMap<TopicAndPartition, ThreadId>> keep(SessionOwnership handedOver) {
         long session = handedOver.session();
         Optional<Znodes.Data> node = registry.znodes().read(registry.layout().member(group, me));
-        if (node.isEmpty() || node.get().stat().getEphemeralOwner() != session) {
+        if (!node.isPresent() || node.get().stat().getEphemeralOwner() != session) {
             LOG.warn("[{}] the registration handed over with session 0x{} is gone: joining anew", me, Long.toHexString(session));
             return Optional.empty();
         }
@@ -92,14 +94,16 @@ final class MemberRegistrar {
             return; // nothing to check, so no reason to read every registration before joining
         }
         Listing<Member> members = registry.members().list(group);
-        List<Member> others = members.entries().stream().filter(m -> !m.id().equals(me)).toList();
+        List<Member> others = members.entries().stream().filter(m -> !m.id().equals(me))
+                .collect(Collectors.toList());
         int count = others.size() + members.unreadable().size();
         if (config.maxGroupSize() > 0 && count >= config.maxGroupSize()) {
             throw new GroupRefusedException("group " + group + " is full: it has " + count + " members and at most "
                     + config.maxGroupSize() + " are allowed (" + me + " did not join)");
         }
         if (assignor instanceof RoundRobinAssignor) {
-            List<String> topics = GroupView.needsTopicList(others, config.subscription()) ? topicMetadata.topics(null) : List.of();
+            List<String> topics = GroupView.needsTopicList(others, config.subscription()) ? topicMetadata.topics(null)
+                    : Collections.<String>emptyList();
             Map<ConsumerId, Member> byId = new TreeMap<>();
             others.forEach(m -> byId.put(m.id(), m));
             try {

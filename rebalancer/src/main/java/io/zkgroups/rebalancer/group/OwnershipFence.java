@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
 import io.zkgroups.registry.model.ThreadId;
@@ -9,6 +10,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -44,7 +46,64 @@ public final class OwnershipFence {
      * One partition's ownership: given to the member's consumer thread {@code thread} (its stream, in 0.8 terms),
      * established in {@code session}, told to readers as {@code epoch}.
      */
-    public record Grant(TopicAndPartition partition, ThreadId thread, long session, long epoch, boolean revoking) {
+    public static final class Grant {
+        private final TopicAndPartition partition;
+        private final ThreadId thread;
+        private final long session;
+        private final long epoch;
+        private final boolean revoking;
+
+        public Grant(TopicAndPartition partition, ThreadId thread, long session, long epoch, boolean revoking) {
+            this.partition = partition;
+            this.thread = thread;
+            this.session = session;
+            this.epoch = epoch;
+            this.revoking = revoking;
+        }
+
+        public TopicAndPartition partition() {
+            return partition;
+        }
+
+        public ThreadId thread() {
+            return thread;
+        }
+
+        public long session() {
+            return session;
+        }
+
+        public long epoch() {
+            return epoch;
+        }
+
+        public boolean revoking() {
+            return revoking;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Grant)) {
+                return false;
+            }
+            Grant that = (Grant) other;
+            return Objects.equals(partition, that.partition) && Objects.equals(thread, that.thread)
+                    && session == that.session && epoch == that.epoch && revoking == that.revoking;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(partition, thread, session, epoch, revoking);
+        }
+
+        @Override
+        public String toString() {
+            return "Grant[partition=" + partition + ", thread=" + thread + ", session=" + session + ", epoch=" + epoch
+                    + ", revoking=" + revoking + "]";
+        }
     }
 
     /** What the fence needs of the session lease ({@link SessionLease}). */
@@ -193,7 +252,7 @@ public final class OwnershipFence {
             throw new FencedException(refused);
         }
         long deadline = System.nanoTime() + Math.max(0, lease.remainingNanos());
-        CommitPermit permit = new CommitPermit(session, deadline, Set.copyOf(epochs.keySet()), this::finished);
+        CommitPermit permit = new CommitPermit(session, deadline, ImmutableSet.copyOf(epochs.keySet()), this::finished);
         inFlight.add(permit);
         return permit;
     }

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
@@ -11,6 +12,7 @@ import org.apache.zookeeper.Watcher;
 
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -25,7 +27,44 @@ import java.util.concurrent.ConcurrentHashMap;
 final class PreviousOwnerWait {
 
     /** The view of an attempt that had to wait for previous owners, and what it would have claimed. */
-    record Parked(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
+    static final class Parked {
+        private final GroupView view;
+        private final Map<TopicAndPartition, ThreadId> toClaim;
+
+        Parked(GroupView view, Map<TopicAndPartition, ThreadId> toClaim) {
+            this.view = view;
+            this.toClaim = toClaim;
+        }
+
+        public GroupView view() {
+            return view;
+        }
+
+        public Map<TopicAndPartition, ThreadId> toClaim() {
+            return toClaim;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Parked)) {
+                return false;
+            }
+            Parked that = (Parked) other;
+            return Objects.equals(view, that.view) && Objects.equals(toClaim, that.toClaim);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(view, toClaim);
+        }
+
+        @Override
+        public String toString() {
+            return "Parked[view=" + view + ", toClaim=" + toClaim + "]";
+        }
     }
 
     private final ZkRegistry registry;
@@ -119,7 +158,7 @@ final class PreviousOwnerWait {
         try {
             return new TreeSet<>(registry.members().ids(group, null));
         } catch (RuntimeException e) {
-            return Set.of();
+            return Collections.emptySet();
         }
     }
 
@@ -146,7 +185,7 @@ final class PreviousOwnerWait {
 
         /** Starts waiting for {@code paths}, whose watches are armed already. */
         void await(Set<String> paths) {
-            awaited = Set.copyOf(paths);
+            awaited = ImmutableSet.copyOf(paths);
             ownerWait = this;
             if (allGone()) {
                 lastOneGone.run();

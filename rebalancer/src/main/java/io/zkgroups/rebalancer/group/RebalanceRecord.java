@@ -1,10 +1,12 @@
 package io.zkgroups.rebalancer.group;
 
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
 
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -20,11 +22,11 @@ final class RebalanceRecord {
     private long generation;
     private int failures;
     private Instant stableSince;
-    private List<RebalanceCause> lastCauses = List.of();
+    private List<RebalanceCause> lastCauses = Collections.emptyList();
     /** Causes seen since the last successful attempt: a success reports all of them. */
     private final LinkedHashSet<RebalanceCause> causesSinceSuccess = new LinkedHashSet<>();
     private String lastError;
-    private List<Unreadable> malformed = List.of();
+    private List<Unreadable> malformed = Collections.emptyList();
 
     /** {@code causes} are among the reasons of the rebalance in progress. */
     void saw(Collection<RebalanceCause> causes) {
@@ -38,7 +40,7 @@ final class RebalanceRecord {
 
     /** An attempt succeeded: returns the new generation. */
     long succeeded() {
-        lastCauses = List.copyOf(causesSinceSuccess);
+        lastCauses = ImmutableList.copyOf(causesSinceSuccess);
         causesSinceSuccess.clear();
         generation++;
         failures = 0;

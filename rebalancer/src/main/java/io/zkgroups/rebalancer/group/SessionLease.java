@@ -61,7 +61,22 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
     private static final long NONE = Long.MIN_VALUE;
 
     /** What the answered beats proved: the session, and the moment the lease counts from ({@link #NONE}: none). */
-    private record Proof(long session, long fromNanos) {
+    private static final class Proof {
+        private final long session;
+        private final long fromNanos;
+
+        Proof(long session, long fromNanos) {
+            this.session = session;
+            this.fromNanos = fromNanos;
+        }
+
+        public long session() {
+            return session;
+        }
+
+        public long fromNanos() {
+            return fromNanos;
+        }
     }
 
     private final CuratorFramework client;

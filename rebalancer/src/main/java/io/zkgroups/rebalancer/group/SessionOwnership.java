@@ -6,6 +6,7 @@ import io.zkgroups.registry.store.PartitionOwner;
 
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -15,13 +16,16 @@ import java.util.TreeMap;
  * ({@link GroupMember#handOff()}); its successor, connected in the same session, adopts it
  * ({@link GroupMember#adopt}) instead of claiming again.
  */
-public record SessionOwnership(long session, SortedMap<TopicAndPartition, ThreadId> owned) {
+public final class SessionOwnership {
+    private final long session;
+    private final SortedMap<TopicAndPartition, ThreadId> owned;
 
-    public SessionOwnership {
+    public SessionOwnership(long session, SortedMap<TopicAndPartition, ThreadId> owned) {
         if (session == 0) {
             throw new IllegalArgumentException("session cannot be 0");
         }
-        owned = Collections.unmodifiableSortedMap(new TreeMap<>(owned));
+        this.owned = Collections.unmodifiableSortedMap(new TreeMap<>(owned));
+        this.session = session;
     }
 
     /**
@@ -37,5 +41,35 @@ public record SessionOwnership(long session, SortedMap<TopicAndPartition, Thread
             }
         });
         return held;
+    }
+
+    public long session() {
+        return session;
+    }
+
+    public SortedMap<TopicAndPartition, ThreadId> owned() {
+        return owned;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof SessionOwnership)) {
+            return false;
+        }
+        SessionOwnership that = (SessionOwnership) other;
+        return session == that.session && Objects.equals(owned, that.owned);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(session, owned);
+    }
+
+    @Override
+    public String toString() {
+        return "SessionOwnership[session=" + session + ", owned=" + owned + "]";
     }
 }

@@ -16,8 +16,8 @@ final class UnimplementedRequest {
 
     static Optional<KeeperException.UnimplementedException> in(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof KeeperException.UnimplementedException refused) {
-                return Optional.of(refused);
+            if (t instanceof KeeperException.UnimplementedException) {
+                return Optional.of((KeeperException.UnimplementedException) t);
             }
         }
         return Optional.empty();

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * Topic metadata from {@code /brokers/topics}, with the watches 0.8.2.2 members use: data of each
@@ -79,7 +80,8 @@ public final class ZkTopicMetadata implements TopicMetadata {
         }
         Map<String, Integer> result = new TreeMap<>();
         Map<String, Unreadable> bad = new TreeMap<>();
-        List<String> missing = wanted.stream().filter(t -> !counts.containsKey(t) && !unreadable.containsKey(t)).toList();
+        List<String> missing = wanted.stream().filter(t -> !counts.containsKey(t) && !unreadable.containsKey(t))
+                .collect(Collectors.toList());
         for (String topic : wanted) {
             Integer cached = counts.get(topic);
             if (cached != null && cached != ABSENT) {
@@ -154,7 +156,32 @@ public final class ZkTopicMetadata implements TopicMetadata {
      * Drops the cached count of the topic whose watch fired, then calls back. Equal for equal callbacks, so
      * ZooKeeper keeps one watch per topic however often it is armed.
      */
-    private record Invalidating(ZkTopicMetadata metadata, Runnable onChange) implements Watcher {
+    private static final class Invalidating implements Watcher {
+        private final ZkTopicMetadata metadata;
+        private final Runnable onChange;
+
+        Invalidating(ZkTopicMetadata metadata, Runnable onChange) {
+            this.metadata = metadata;
+            this.onChange = onChange;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Invalidating)) {
+                return false;
+            }
+            Invalidating that = (Invalidating) other;
+            return metadata.equals(that.metadata) && Objects.equals(onChange, that.onChange);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(metadata, onChange);
+        }
+
         @Override
         public void process(WatchedEvent event) {
             if (event.getType() == Event.EventType.None) {
@@ -173,7 +200,30 @@ public final class ZkTopicMetadata implements TopicMetadata {
      * Adapts a callback to a watcher. Equal callbacks make equal watchers, so ZooKeeper keeps one watch per
      * path however often a member re-reads it.
      */
-    private record OneShot(Runnable onChange) implements Watcher {
+    private static final class OneShot implements Watcher {
+        private final Runnable onChange;
+
+        OneShot(Runnable onChange) {
+            this.onChange = onChange;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof OneShot)) {
+                return false;
+            }
+            OneShot that = (OneShot) other;
+            return Objects.equals(onChange, that.onChange);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hashCode(onChange);
+        }
+
         @Override
         public void process(WatchedEvent event) {
             if (event.getType() != Event.EventType.None) {

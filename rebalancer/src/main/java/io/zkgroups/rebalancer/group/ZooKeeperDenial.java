@@ -17,8 +17,8 @@ final class ZooKeeperDenial {
     /** The NOAUTH error behind {@code failure}, if there is one. */
     static Optional<KeeperException.NoAuthException> in(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof KeeperException.NoAuthException denied) {
-                return Optional.of(denied);
+            if (t instanceof KeeperException.NoAuthException) {
+                return Optional.of((KeeperException.NoAuthException) t);
             }
         }
         return Optional.empty();

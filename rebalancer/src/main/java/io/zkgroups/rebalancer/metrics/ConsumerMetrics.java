@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.metrics;
 
+import com.google.common.collect.ImmutableMap;
 import io.zkgroups.rebalancer.group.GroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.metrics.legacy.BrokerAddress;
@@ -26,7 +27,6 @@ import org.apache.kafka.common.utils.Time;
 import java.io.Closeable;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -83,12 +83,12 @@ public final class ConsumerMetrics implements Closeable {
     public ConsumerMetrics(String clientId, String groupId, boolean legacyMBeans,
                            Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics,
                            IntFunction<Optional<BrokerAddress>> brokers) {
-        this.tags = Map.of("client-id", clientId);
+        this.tags = ImmutableMap.of("client-id", clientId);
         JmxReporter jmx = new JmxReporter();
         // the registry's own metric count would share its MBean name with the fetcher's
-        jmx.configure(Map.of(JmxReporter.EXCLUDE_CONFIG, "kafka\\.consumer:type=kafka-metrics-count.*"));
-        this.registry = new Metrics(new MetricConfig(), List.of(jmx), Time.SYSTEM,
-                new KafkaMetricsContext("kafka.consumer", Map.of("client.id", clientId)));
+        jmx.configure(ImmutableMap.of(JmxReporter.EXCLUDE_CONFIG, "kafka\\.consumer:type=kafka-metrics-count.*"));
+        this.registry = new Metrics(new MetricConfig(), Collections.singletonList(jmx), Time.SYSTEM,
+                new KafkaMetricsContext("kafka.consumer", ImmutableMap.of("client.id", clientId)));
 
         rebalances = registry.sensor("rebalance-latency");
         rebalances.add(coordinator("rebalance-latency-avg", "Average time of a rebalance, from a change in the group (or joining) until stable again, in ms"), new Avg());

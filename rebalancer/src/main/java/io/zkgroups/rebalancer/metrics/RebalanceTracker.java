@@ -3,6 +3,7 @@ package io.zkgroups.rebalancer.metrics;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MemberState;
 
+import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
@@ -16,8 +17,46 @@ import java.util.OptionalLong;
 final class RebalanceTracker {
 
     /** What one health change meant. */
-    record Events(OptionalLong rebalanceMillis, boolean sessionLost) {
+    static final class Events {
         static final Events NONE = new Events(OptionalLong.empty(), false);
+
+        private final OptionalLong rebalanceMillis;
+        private final boolean sessionLost;
+
+        Events(OptionalLong rebalanceMillis, boolean sessionLost) {
+            this.rebalanceMillis = rebalanceMillis;
+            this.sessionLost = sessionLost;
+        }
+
+        public OptionalLong rebalanceMillis() {
+            return rebalanceMillis;
+        }
+
+        public boolean sessionLost() {
+            return sessionLost;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Events)) {
+                return false;
+            }
+            Events that = (Events) other;
+            return Objects.equals(rebalanceMillis, that.rebalanceMillis) && sessionLost == that.sessionLost;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(rebalanceMillis, sessionLost);
+        }
+
+        @Override
+        public String toString() {
+            return "Events[rebalanceMillis=" + rebalanceMillis + ", sessionLost=" + sessionLost + "]";
+        }
     }
 
     private static final long IDLE = -1;
@@ -51,6 +90,6 @@ final class RebalanceTracker {
             startedAtMillis = IDLE;
         }
         state = health.state();
-        return completed.isEmpty() && !lost ? Events.NONE : new Events(completed, lost);
+        return !completed.isPresent() && !lost ? Events.NONE : new Events(completed, lost);
     }
 }

@@ -6,7 +6,7 @@ import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -29,7 +29,22 @@ final class KafkaGroupCheck {
     static final Duration RECHECK_AFTER = Duration.ofMinutes(1);
 
     /** A verdict and when it was reached ({@link System#nanoTime()}); {@code refusal} is null when trusted. */
-    private record Verdict(String refusal, long atNanos) {
+    private static final class Verdict {
+        private final String refusal;
+        private final long atNanos;
+
+        Verdict(String refusal, long atNanos) {
+            this.refusal = refusal;
+            this.atNanos = atNanos;
+        }
+
+        public String refusal() {
+            return refusal;
+        }
+
+        public long atNanos() {
+            return atNanos;
+        }
     }
 
     private final Admin admin;
@@ -60,7 +75,7 @@ final class KafkaGroupCheck {
     /** The group's description, or null when Kafka does not know it. */
     private ConsumerGroupDescription describe(String group) {
         try {
-            return admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
+            return admin.describeConsumerGroups(Collections.singletonList(group)).describedGroups().get(group)
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {

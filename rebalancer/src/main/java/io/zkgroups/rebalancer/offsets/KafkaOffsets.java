@@ -15,6 +15,7 @@ import org.apache.kafka.common.errors.UnknownMemberIdException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ public final class KafkaOffsets implements OffsetStore {
         partitions.forEach(tp -> wanted.add(toKafka(tp)));
         ListConsumerGroupOffsetsSpec spec = new ListConsumerGroupOffsetsSpec().topicPartitions(wanted);
         Map<TopicPartition, OffsetAndMetadata> offsets = await(group, "reading",
-                admin.listConsumerGroupOffsets(Map.of(group, spec), new ListConsumerGroupOffsetsOptions())
+                admin.listConsumerGroupOffsets(Collections.singletonMap(group, spec), new ListConsumerGroupOffsetsOptions())
                         .partitionsToOffsetAndMetadata(group));
         offsets.forEach((tp, om) -> {
             if (om != null && om.offset() >= 0) {

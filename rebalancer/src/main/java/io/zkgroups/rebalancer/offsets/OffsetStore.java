@@ -3,6 +3,7 @@ package io.zkgroups.rebalancer.offsets;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,11 +22,11 @@ public interface OffsetStore extends AutoCloseable {
      */
     default OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions) {
         try {
-            return OffsetLookup.of(read(group, partitions), Map.of());
+            return OffsetLookup.of(read(group, partitions), Collections.emptyMap());
         } catch (OffsetStoreException e) {
             Map<TopicAndPartition, String> unknown = new java.util.TreeMap<>();
             partitions.forEach(tp -> unknown.put(tp, e.getMessage()));
-            return OffsetLookup.of(Map.of(), unknown);
+            return OffsetLookup.of(Collections.emptyMap(), unknown);
         }
     }
 

@@ -41,7 +41,7 @@ final class DetachableZooKeeper extends PromptClosingZooKeeper {
         SessionCredentials credentials = new SessionCredentials(getSessionId(), getSessionPasswd());
         tearDownInBackground();
         while (getState().isAlive()) {
-            Thread.onSpinWait(); // the first thing disconnect() does is set CLOSED: microseconds
+            Thread.yield(); // the first thing disconnect() does is set CLOSED: microseconds
         }
         return credentials;
     }

@@ -79,7 +79,7 @@ public final class HandoverFile {
     public Optional<HandoverTicket> take() {
         String text = locked("take the hand-over file", () -> {
             try {
-                String content = Files.readString(file, StandardCharsets.UTF_8);
+                String content = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
                 Files.delete(file);
                 return content;
             } catch (NoSuchFileException none) {

@@ -33,7 +33,7 @@ public final class HandoverIntake {
             LOG.warn("{}: starting as a new member", e.getMessage());
             return Optional.empty();
         }
-        if (taken.isEmpty()) {
+        if (!taken.isPresent()) {
             LOG.info("no session to resume in {}: starting as a new member", file.path());
             return Optional.empty();
         }

@@ -33,18 +33,29 @@ import java.util.TreeMap;
  * owned.payments/0=billing_host-1700000000000-1a2b3c4d-0
  * </pre>
  */
-public record HandoverTicket(SessionCredentials session, String group, ConsumerId consumerId, String subscription,
-                             SortedMap<TopicAndPartition, ThreadId> owned, Instant releasedAt) {
-
+public final class HandoverTicket {
     private static final String OWNED = "owned.";
 
-    public HandoverTicket {
+    private final SessionCredentials session;
+    private final String group;
+    private final ConsumerId consumerId;
+    private final String subscription;
+    private final SortedMap<TopicAndPartition, ThreadId> owned;
+    private final Instant releasedAt;
+
+    public HandoverTicket(SessionCredentials session, String group, ConsumerId consumerId, String subscription,
+                          SortedMap<TopicAndPartition, ThreadId> owned, Instant releasedAt) {
         Objects.requireNonNull(session, "session cannot be null");
         Objects.requireNonNull(group, "group cannot be null");
         Objects.requireNonNull(consumerId, "consumerId cannot be null");
         Objects.requireNonNull(subscription, "subscription cannot be null");
-        owned = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(owned));
+        this.owned = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(owned));
         Objects.requireNonNull(releasedAt, "releasedAt cannot be null");
+        this.session = session;
+        this.group = group;
+        this.consumerId = consumerId;
+        this.subscription = subscription;
+        this.releasedAt = releasedAt;
     }
 
     /** Whether a successor starting at {@code now} may still resume the session: within {@code grace} of the release. */
@@ -124,7 +135,7 @@ public record HandoverTicket(SessionCredentials session, String group, ConsumerI
 
     private static String required(Properties p, String key, String origin) {
         String value = p.getProperty(key);
-        if (value == null || value.isBlank()) {
+        if (value == null || value.trim().isEmpty()) {
             throw new IllegalArgumentException(origin + " has no " + key);
         }
         return value.trim();
@@ -133,5 +144,48 @@ public record HandoverTicket(SessionCredentials session, String group, ConsumerI
     @Override
     public String toString() {
         return "hand-over of " + consumerId + " in group " + group + " (" + session + ", owned " + owned.keySet() + ")";
+    }
+
+    public SessionCredentials session() {
+        return session;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public ConsumerId consumerId() {
+        return consumerId;
+    }
+
+    public String subscription() {
+        return subscription;
+    }
+
+    public SortedMap<TopicAndPartition, ThreadId> owned() {
+        return owned;
+    }
+
+    public Instant releasedAt() {
+        return releasedAt;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (this == other) {
+            return true;
+        }
+        if (!(other instanceof HandoverTicket)) {
+            return false;
+        }
+        HandoverTicket that = (HandoverTicket) other;
+        return Objects.equals(session, that.session) && Objects.equals(group, that.group)
+                && Objects.equals(consumerId, that.consumerId) && Objects.equals(subscription, that.subscription)
+                && Objects.equals(owned, that.owned) && Objects.equals(releasedAt, that.releasedAt);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(session, group, consumerId, subscription, owned, releasedAt);
     }
 }

@@ -6,19 +6,22 @@ import java.util.Arrays;
  * What ZooKeeper asks of a client that resumes a session: its id and password. Whoever holds them can take the session
  * over, with its ephemeral znodes, so the password is never logged ({@link #toString()} shows the id only).
  */
-public record SessionCredentials(long sessionId, byte[] password) {
+public final class SessionCredentials {
+    private final long sessionId;
+    private final byte[] password;
 
-    public SessionCredentials {
+    public SessionCredentials(long sessionId, byte[] password) {
         if (sessionId == 0) {
             throw new IllegalArgumentException("session id cannot be 0 (no session)");
         }
         if (password == null || password.length == 0) {
             throw new IllegalArgumentException("session password of 0x" + Long.toHexString(sessionId) + " cannot be empty");
         }
-        password = password.clone();
+        this.password = password.clone();
+        this.sessionId = sessionId;
     }
 
-    @Override
+    /** A copy of the password: the caller cannot change this one. */
     public byte[] password() {
         return password.clone();
     }
@@ -29,7 +32,11 @@ public record SessionCredentials(long sessionId, byte[] password) {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SessionCredentials o && o.sessionId == sessionId && Arrays.equals(o.password, password);
+        if (!(other instanceof SessionCredentials)) {
+            return false;
+        }
+        SessionCredentials o = (SessionCredentials) other;
+        return o.sessionId == sessionId && Arrays.equals(o.password, password);
     }
 
     @Override
@@ -40,5 +47,9 @@ public record SessionCredentials(long sessionId, byte[] password) {
     @Override
     public String toString() {
         return "session " + hexId();
+    }
+
+    public long sessionId() {
+        return sessionId;
     }
 }

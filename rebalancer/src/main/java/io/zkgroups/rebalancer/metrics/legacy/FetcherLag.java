@@ -47,6 +47,7 @@ final class FetcherLag {
     }
 
     private static double valueOf(Metric metric) {
-        return metric.metricValue() instanceof Number n ? n.doubleValue() : Double.NaN;
+        Object value = metric.metricValue();
+        return value instanceof Number ? ((Number) value).doubleValue() : Double.NaN;
     }
 }

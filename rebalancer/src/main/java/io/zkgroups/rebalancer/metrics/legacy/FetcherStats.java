@@ -60,8 +60,9 @@ final class FetcherStats {
             MetricName name = e.getKey();
             int slot = name.name().equals("request-total") ? 0 : name.name().equals("incoming-byte-total") ? 1 : -1;
             int node = slot < 0 || !name.group().equals(NODE_GROUP) ? -1 : nodeId(name.tags().get("node-id"));
-            if (node >= 0 && e.getValue().metricValue() instanceof Number n) { // bootstrap connections have ids < 0
-                totals.computeIfAbsent(node, k -> new long[2])[slot] = (long) n.doubleValue();
+            Object value = e.getValue().metricValue();
+            if (node >= 0 && value instanceof Number) { // bootstrap connections have ids < 0
+                totals.computeIfAbsent(node, k -> new long[2])[slot] = (long) ((Number) value).doubleValue();
             }
         }
         totals.forEach((node, seen) -> {
@@ -88,7 +89,7 @@ final class FetcherStats {
             LOG.debug("address of broker {} unknown for now: {}", node, e.toString());
             return null;
         }
-        if (address.isEmpty()) {
+        if (!address.isPresent()) {
             return null;
         }
         String keys = ",clientId=" + clientId + ",brokerHost=" + address.get().host() + ",brokerPort=" + address.get().port();

@@ -1,5 +1,7 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -7,6 +9,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 
+import java.util.Collections;
 import javax.management.ObjectName;
 import java.io.Closeable;
 import java.util.List;
@@ -55,7 +58,7 @@ public final class LegacyMBeans implements Closeable {
     private final FetcherStats fetcherStats;
     private final ScheduledFuture<?> sampling;
     private final Map<String, ObjectName> topicGauges = new TreeMap<>();
-    private volatile Map<String, Integer> ownedByTopic = Map.of();
+    private volatile Map<String, Integer> ownedByTopic = Collections.emptyMap();
 
     /**
      * Registers the MBeans.
@@ -126,8 +129,8 @@ public final class LegacyMBeans implements Closeable {
         for (TopicAndPartition tp : partitions) {
             byTopic.merge(tp.topic(), 1, Integer::sum);
         }
-        ownedByTopic = Map.copyOf(byTopic);
-        for (String topic : Set.copyOf(topicGauges.keySet())) {
+        ownedByTopic = ImmutableMap.copyOf(byTopic);
+        for (String topic : ImmutableSet.copyOf(topicGauges.keySet())) {
             if (!byTopic.containsKey(topic)) {
                 registrations.unregister(topicGauges.remove(topic));
             }

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
+import com.google.common.collect.ImmutableSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,22 @@ final class MBeanRegistrations {
     /** Every 0.8 MBean registered by a consumer of this JVM, with how many consumers hold it. */
     private static final Map<ObjectName, Held> HELD = new HashMap<>();
 
-    private record Held(Object mbean, int holders) {
+    private static final class Held {
+        private final Object mbean;
+        private final int holders;
+
+        Held(Object mbean, int holders) {
+            this.mbean = mbean;
+            this.holders = holders;
+        }
+
+        public Object mbean() {
+            return mbean;
+        }
+
+        public int holders() {
+            return holders;
+        }
     }
 
     private final String clientId;
@@ -129,7 +145,7 @@ final class MBeanRegistrations {
     /** Lets go of every MBean this consumer holds. */
     void unregisterAll() {
         synchronized (HELD) {
-            for (ObjectName name : Set.copyOf(mine)) {
+            for (ObjectName name : ImmutableSet.copyOf(mine)) {
                 unregister(name);
             }
         }

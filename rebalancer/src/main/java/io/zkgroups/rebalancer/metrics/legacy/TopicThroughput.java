@@ -23,7 +23,15 @@ final class TopicThroughput {
     private final Meters all;
     private final Map<String, Meters> byTopic = new ConcurrentHashMap<>();
 
-    private record Meters(LegacyMeter messages, LegacyMeter bytes) {
+    private static final class Meters {
+        private final LegacyMeter messages;
+        private final LegacyMeter bytes;
+
+        Meters(LegacyMeter messages, LegacyMeter bytes) {
+            this.messages = messages;
+            this.bytes = bytes;
+        }
+
         void mark(long messageCount, long byteCount) {
             messages.mark(messageCount);
             bytes.mark(byteCount);
