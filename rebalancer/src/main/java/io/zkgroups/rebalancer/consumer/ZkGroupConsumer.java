@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.ConcurrentModificationException;
@@ -84,15 +85,21 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private static final long NO_THREAD = -1;
     /** Longest stretch the fetcher blocks: bounds how late the poll thread sees a revocation. */
     private static final Duration POLL_SLICE = Duration.ofMillis(50);
+    /** KafkaConsumer's default.api.timeout.ms: the bound of the calls that take no timeout. */
+    private static final Duration DEFAULT_API_TIMEOUT = Duration.ofSeconds(60);
+    /** KafkaConsumer's close() waits up to 30 s. */
+    private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ZkConsumerConfig config;
     private final RestartHandover restart;
     private final CuratorFramework curator;
-    private final KafkaConsumer<K, V> fetcher;
+    private final KafkaConsumer<K, V> kafka;
     private final Admin admin;
     private final OffsetStore offsets;
     private final TopicMetadata topicMetadata;
     private final ConsumerId consumerId;
+    private final SubscriptionState state;
+    private final PartitionFetcher<K, V> fetcher;
     private final GroupCoordinator coordinator;
     private final OffsetCommitter committer;
     private final ConsumerMetrics metrics;
@@ -146,9 +153,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         try {
             this.restart = RestartHandover.atStart(config, observer,
                     () -> earlyFetcher.set(EarlyFetchClient.build(config, newFetcher)));
-            this.consumerId = restart.consumerId().or(() -> config.consumerIdOverride()
-                    .map(id -> ConsumerId.ofOverride(config.groupId(), id)))
-                    .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
+            this.consumerId = consumerIdOf(restart.consumerId(), config);
             this.curator = ZooKeeperConnection.open(config, restart.handles());
         } catch (RuntimeException | Error e) {
             if (earlyFetcher.get() != null) {
@@ -169,7 +174,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             boolean zkMetadata = !brokers.isEmpty();
             adminClient = (OffsetStorage.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
-            this.fetcher = inner;
+            this.kafka = inner;
             this.admin = adminClient;
             this.topicMetadata = zkMetadata ? new ZkTopicMetadata(registry.topics())
                     : new KafkaTopicMetadata(adminClient, config.metadataRefresh(), Duration.ofSeconds(30));
@@ -178,9 +183,12 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                     fetcherRef::metrics, new RegisteredBrokers(registry));
             this.metrics = consumerMetrics;
             this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
-            this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, inner, offsets, consumerMetrics);
+            this.state = new SubscriptionState(consumerId.toString(), config.groupId());
+            this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy());
+            this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, consumerMetrics);
+            this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
+                    committer, consumerMetrics);
             restart.resumed(curator).ifPresent(coordinator::resumeOnJoin);
-            this.committer = coordinator.committer();
             started = true;
         } finally {
             if (!started) {
@@ -198,8 +206,24 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         }
     }
 
+    /** The handed-over id of a resumed session, else {@code consumer.id}, else a generated one, as 0.8.2.2 makes it. */
+    private static ConsumerId consumerIdOf(Optional<ConsumerId> resumed, ZkConsumerConfig config) {
+        if (resumed.isPresent()) {
+            return resumed.get();
+        }
+        Optional<String> override = config.consumerIdOverride();
+        return override.isPresent() ? ConsumerId.ofOverride(config.groupId(), override.get())
+                : ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID());
+    }
+
     private static String bootstrapFrom(List<BrokerInfo> brokers, ZkConsumerConfig config) {
-        List<String> addresses = brokers.stream().flatMap(b -> b.plaintextAddress().stream()).toList();
+        List<String> addresses = new ArrayList<>();
+        for (BrokerInfo broker : brokers) {
+            Optional<String> address = broker.plaintextAddress();
+            if (address.isPresent()) {
+                addresses.add(address.get());
+            }
+        }
         if (addresses.isEmpty()) {
             throw new ConfigException("bootstrap.servers is not set and no broker with a PLAINTEXT endpoint is "
                     + "registered under /brokers/ids at " + config.zookeeperConnect());
@@ -237,7 +261,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             for (String topic : topics) {
                 streams.put(ZkNames.requireValid("topic", topic == null ? null : topic.trim()), config.streamsPerTopic());
             }
-            join(Subscription.topics(streams), Set.copyOf(streams.keySet()), null, listener);
+            join(Subscription.topics(streams), streams.keySet(), null, listener);
         } finally {
             release();
         }
@@ -258,7 +282,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             Subscription whitelist = new Subscription.Wildcard(Subscription.Wildcard.Kind.WHITE_LIST, pattern.pattern(),
                     config.streamsPerTopic());
-            join(whitelist, Set.of(), pattern, listener);
+            join(whitelist, Collections.<String>emptySet(), pattern, listener);
         } finally {
             release();
         }
@@ -273,19 +297,21 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void subscribe(Subscription subscription, ConsumerRebalanceListener listener) {
         acquire();
         try {
-            if (subscription instanceof Subscription.Static fixed) {
+            if (subscription instanceof Subscription.Static) {
+                Subscription.Static fixed = (Subscription.Static) subscription;
                 fixed.streamsPerTopic().forEach((topic, streams) -> {
                     if (streams < 1) { // a registration may say 0 (read as no threads), but 0.8 never creates one
                         throw new IllegalArgumentException("stream count of topic " + topic + " must be >= 1, got " + streams);
                     }
                 });
-                join(subscription, Set.copyOf(fixed.streamsPerTopic().keySet()), null, listener);
-            } else if (subscription instanceof Subscription.Wildcard wildcard) {
+                join(subscription, fixed.streamsPerTopic().keySet(), null, listener);
+            } else if (subscription instanceof Subscription.Wildcard) {
+                Subscription.Wildcard wildcard = (Subscription.Wildcard) subscription;
                 if (wildcard.streams() < 1) {
                     throw new IllegalArgumentException("stream count of " + wildcard.regex() + " must be >= 1, got "
                             + wildcard.streams());
                 }
-                join(subscription, Set.of(), Pattern.compile(wildcard.regex()), listener);
+                join(subscription, Collections.<String>emptySet(), Pattern.compile(wildcard.regex()), listener);
             } else {
                 throw new IllegalArgumentException("subscription cannot be " + subscription);
             }
@@ -301,7 +327,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public Map<TopicPartition, Integer> streamAssignment() {
         acquire();
         try {
-            return Map.copyOf(coordinator.streams());
+            return state.streams();
         } finally {
             release();
         }
@@ -320,7 +346,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         if (listener == null) {
             throw new IllegalArgumentException("RebalanceListener cannot be null");
         }
-        coordinator.join(sub, topics, pattern, listener);
+        coordinator.join(sub, topics, pattern, listener, Deadline.after(DEFAULT_API_TIMEOUT));
     }
 
     @Override
@@ -335,14 +361,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     private void unsubscribeInternal() {
         ensureOpen();
-        coordinator.leave();
+        coordinator.leave(Deadline.after(DEFAULT_API_TIMEOUT));
     }
 
     @Override
     public Set<String> subscription() {
         acquire();
         try {
-            return coordinator.subscription();
+            return state.subscription();
         } finally {
             release();
         }
@@ -352,7 +378,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public Set<TopicPartition> assignment() {
         acquire();
         try {
-            return Collections.unmodifiableSet(coordinator.assignment());
+            return state.assigned();
         } finally {
             release();
         }
@@ -385,17 +411,17 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             do {
                 checkWakeup();
                 coordinator.checkMember();
-                if (coordinator.processEvents(true)) {
+                if (coordinator.processEvents()) {
                     userWakeup = true;
                     checkWakeup();
                 }
                 committer.maybeAutoCommit();
                 long slice = Math.max(0, Math.min(deadline - System.nanoTime(), POLL_SLICE.toNanos()));
-                if (!coordinator.canFetch()) {
+                if (!fetcher.canFetch()) {
                     coordinator.awaitEvent(slice);
                     continue;
                 }
-                ConsumerRecords<K, V> records = coordinator.deliverable(fetch(Duration.ofNanos(slice)));
+                ConsumerRecords<K, V> records = fetch(Duration.ofNanos(slice));
                 if (!records.isEmpty()) {
                     metrics.delivered(records);
                     return records;
@@ -429,15 +455,25 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitSync() {
-        commitSync(Duration.ofSeconds(60));
+        commitSync(DEFAULT_API_TIMEOUT);
     }
 
+    /**
+     * Commits the position of every fetched partition, looking up within {@code timeout} those the fetcher has still
+     * to find (an offset reset), and writing within what is left of it.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException if a position could not be looked up, or the write did
+     *                                                         not finish, within {@code timeout}
+     * @throws org.apache.kafka.clients.consumer.CommitFailedException if this member does not own a partition now
+     */
     @Override
     public void commitSync(Duration timeout) {
         acquire();
         try {
             ensureOpen();
-            committer.commitPositions();
+            Deadline deadline = Deadline.after(timeout);
+            fetcher.resolvePositions(deadline);
+            committer.commitPositions(deadline);
         } finally {
             release();
         }
@@ -445,7 +481,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        commitSync(offsets, Duration.ofSeconds(60));
+        commitSync(offsets, DEFAULT_API_TIMEOUT);
     }
 
     @Override
@@ -453,9 +489,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             ensureOpen();
+            Deadline deadline = Deadline.after(timeout);
             Map<TopicPartition, Long> positions = new HashMap<>();
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
-            committer.commit(positions, false);
+            committer.commit(positions, deadline);
         } finally {
             release();
         }
@@ -470,10 +507,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void commitAsync(OffsetCommitCallback callback) {
         acquire();
         try {
+            // the positions known now, as KafkaConsumer's commitAsync takes them: it never waits for a lookup
+            fetcher.resolvePositionsQuietly(Deadline.after(Duration.ZERO));
             Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
-            for (TopicPartition tp : coordinator.active()) {
-                positions.put(tp, new OffsetAndMetadata(fetcher.position(tp)));
-            }
+            state.positions().forEach((tp, offset) -> positions.put(tp, new OffsetAndMetadata(offset)));
             commitAsync(positions, callback);
         } finally {
             release();
@@ -503,7 +540,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     @Override
     @Deprecated
     public OffsetAndMetadata committed(TopicPartition partition) {
-        return committed(Set.of(partition)).get(partition);
+        return committed(Collections.singleton(partition)).get(partition);
     }
 
     @Override
@@ -519,12 +556,12 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
             Map<TopicAndPartition, Long> stored;
             try {
-                stored = offsets.read(config.groupId(), partitions.stream().map(GroupCoordinator::zk).toList());
+                stored = offsets.read(config.groupId(), KafkaPartitions.toRegistry(partitions));
             } catch (OffsetStoreException e) {
                 throw new KafkaException(e.getMessage(), e);
             }
             for (TopicPartition tp : partitions) {
-                Long offset = stored.get(GroupCoordinator.zk(tp));
+                Long offset = stored.get(KafkaPartitions.toRegistry(tp));
                 result.put(tp, offset == null ? null : new OffsetAndMetadata(offset));
             }
             return result;
@@ -602,7 +639,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Uuid clientInstanceId(Duration timeout) {
-        return guarded(() -> fetcher.clientInstanceId(timeout));
+        return guarded(() -> kafka.clientInstanceId(timeout));
     }
 
     /**
@@ -612,41 +649,41 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      */
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        Map<MetricName, Metric> all = new HashMap<>(fetcher.metrics());
+        Map<MetricName, Metric> all = new HashMap<>(kafka.metrics());
         all.putAll(metrics.metrics());
         return Collections.unmodifiableMap(all);
     }
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic) {
-        return guarded(() -> fetcher.partitionsFor(topic));
+        return guarded(() -> kafka.partitionsFor(topic));
     }
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic, Duration timeout) {
-        return guarded(() -> fetcher.partitionsFor(topic, timeout));
+        return guarded(() -> kafka.partitionsFor(topic, timeout));
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics() {
-        return guarded(() -> fetcher.listTopics());
+        return guarded(() -> kafka.listTopics());
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics(Duration timeout) {
-        return guarded(() -> fetcher.listTopics(timeout));
+        return guarded(() -> kafka.listTopics(timeout));
     }
 
     @Override
     public Set<TopicPartition> paused() {
-        return guarded(() -> fetcher.paused());
+        return guarded(() -> kafka.paused());
     }
 
     @Override
     public void pause(Collection<TopicPartition> partitions) {
         acquire();
         try {
-            fetcher.pause(partitions);
+            kafka.pause(partitions);
         } finally {
             release();
         }
@@ -656,7 +693,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void resume(Collection<TopicPartition> partitions) {
         acquire();
         try {
-            fetcher.resume(partitions);
+            kafka.resume(partitions);
         } finally {
             release();
         }
@@ -664,37 +701,37 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch) {
-        return guarded(() -> fetcher.offsetsForTimes(timestampsToSearch));
+        return guarded(() -> kafka.offsetsForTimes(timestampsToSearch));
     }
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch, Duration timeout) {
-        return guarded(() -> fetcher.offsetsForTimes(timestampsToSearch, timeout));
+        return guarded(() -> kafka.offsetsForTimes(timestampsToSearch, timeout));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
-        return guarded(() -> fetcher.beginningOffsets(partitions));
+        return guarded(() -> kafka.beginningOffsets(partitions));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return guarded(() -> fetcher.beginningOffsets(partitions, timeout));
+        return guarded(() -> kafka.beginningOffsets(partitions, timeout));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
-        return guarded(() -> fetcher.endOffsets(partitions));
+        return guarded(() -> kafka.endOffsets(partitions));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return guarded(() -> fetcher.endOffsets(partitions, timeout));
+        return guarded(() -> kafka.endOffsets(partitions, timeout));
     }
 
     @Override
     public OptionalLong currentLag(TopicPartition topicPartition) {
-        return guarded(() -> fetcher.currentLag(topicPartition));
+        return guarded(() -> kafka.currentLag(topicPartition));
     }
 
     /** There is no Kafka group generation behind a ZooKeeper group, so transactions cannot be fenced by it. */
@@ -741,22 +778,26 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void wakeup() {
         userWakeup = true;
         coordinator.wake();
-        fetcher.wakeup();
+        kafka.wakeup();
     }
 
     @Override
     public void close() {
-        close(Duration.ofSeconds(30));
+        close(DEFAULT_CLOSE_TIMEOUT);
     }
 
     /**
      * Revokes (committing with auto-commit), leaves the group, closes the fetcher and ZooKeeper session. With
-     * {@code zkgroups.restart.handover.file} set it hands over instead, as {@link #closeForRestart()}. Nothing in it
-     * waits for Kafka (the inner clients have nothing in flight by then), so {@code timeout} bounds nothing.
+     * {@code zkgroups.restart.handover.file} set it hands over instead, as {@link #closeForRestart()}. {@code timeout}
+     * bounds what close waits for Kafka: the lookup of positions not known yet and the commit of the revocation; what
+     * cannot be done by then is not committed (the next owner starts at the last committed offset). The application's
+     * {@code onPartitionsRevoked} runs to its end, as with KafkaConsumer.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
      */
     @Override
     public void close(Duration timeout) {
-        close(restart.onClose());
+        close(restart.onClose(), Deadline.after(timeout));
     }
 
     /**
@@ -774,10 +815,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             throw new IllegalStateException("closeForRestart needs " + ZkConsumerConfig.RESTART_HANDOVER_FILE
                     + " (where the successor finds the session); it is not set for consumer " + consumerId);
         }
-        close(true);
+        close(true, Deadline.after(DEFAULT_CLOSE_TIMEOUT));
     }
 
-    private void close(boolean handOver) {
+    private void close(boolean handOver, Deadline deadline) {
         acquire();
         try {
             if (closed || closing) {
@@ -785,15 +826,15 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             closing = true;
             try {
-                if (!handOver || !restart.handOver(coordinator, consumerId)) {
-                    coordinator.leave();
+                if (!handOver || !restart.handOver(coordinator, consumerId, deadline)) {
+                    coordinator.leave(deadline);
                 }
             } finally {
                 closed = true;
                 // Neither has anything left to wait for: the fetcher joined no Kafka group and commits nothing, and every
                 // commit through the admin client has returned. Waiting would only close the broker's fetch sessions
                 // politely (it evicts them anyway) at the cost of a round trip to each broker.
-                fetcher.close(Duration.ZERO);
+                kafka.close(Duration.ZERO);
                 topicMetadata.close();
                 if (admin != null) {
                     admin.close(Duration.ZERO);
