@@ -19,6 +19,7 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -68,11 +69,19 @@ import java.util.regex.Pattern;
  * any thread. Rebalance callbacks run on the polling thread, inside {@code poll}, {@code close} or
  * {@code unsubscribe}.
  * <p>
- * This class is the facade: the group side (subscription, ownership events, callbacks) is a {@link GroupCoordinator},
- * the commit policy an {@link OffsetCommitter}, and both pass the group member's ownership fence
- * ({@link io.zkgroups.rebalancer.group.OwnershipFence}): records are handed out, and offsets committed, only for
- * partitions this member owns now, in the ZooKeeper session that owns them, while that session's lease holds
- * (docs/fence.md).
+ * This class is the facade, split as Kafka's consumer is: what it subscribed to and owns, with positions, is a
+ * {@link SubscriptionState}; the group side (the member, ownership events, callbacks) a {@link GroupCoordinator}; the
+ * inner fetcher a {@link PartitionFetcher}; the commit policy an {@link OffsetCommitter}, which reads the state. Hand-outs
+ * and commits pass the group member's ownership fence ({@link io.zkgroups.rebalancer.group.OwnershipFence}): records
+ * are handed out, and offsets committed, only for partitions this member owns now, in the ZooKeeper session that owns
+ * them, while that session's lease holds (docs/fence.md).
+ * <p>
+ * <b>Note on threading.</b> Every method that touches the consumer's state runs under the single-thread guard
+ * ({@code acquire}/{@code release}; a second thread gets {@link ConcurrentModificationException}), so the state,
+ * fetcher, committer and coordinator are only ever used by one thread at a time. Outside it: {@link #wakeup()} (a flag
+ * and the event queue), {@link #metrics()}, {@link #enforceRebalance()} and {@link #groupHealth()} (the volatile
+ * member, itself thread-safe), and {@link #handOutFence()}, whose checks run on the application's stream threads
+ * against the fence.
  * <p>
  * Differences from {@code KafkaConsumer}, all throwing with a message that says why:
  * {@link #assign} (manual assignment has no place in a ZooKeeper group: use a plain KafkaConsumer),
@@ -85,7 +94,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private static final long NO_THREAD = -1;
     /** Longest stretch the fetcher blocks: bounds how late the poll thread sees a revocation. */
     private static final Duration POLL_SLICE = Duration.ofMillis(50);
-    /** KafkaConsumer's default.api.timeout.ms: the bound of the calls that take no timeout. */
+    /** KafkaConsumer's default of default.api.timeout.ms. */
     private static final Duration DEFAULT_API_TIMEOUT = Duration.ofSeconds(60);
     /** KafkaConsumer's close() waits up to 30 s. */
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -103,6 +112,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final GroupCoordinator coordinator;
     private final OffsetCommitter committer;
     private final ConsumerMetrics metrics;
+    /** {@code default.api.timeout.ms}: the bound of the calls that take no timeout, as with KafkaConsumer. */
+    private final Duration defaultApiTimeout;
     private final AtomicLong currentThread = new AtomicLong(NO_THREAD);
     private final AtomicInteger refCount = new AtomicInteger();
     private volatile boolean userWakeup;
@@ -146,6 +157,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer,
                            HandoverObserver observer) {
         this.config = config;
+        this.defaultApiTimeout = defaultApiTimeout(config);
         Function<String, KafkaConsumer<K, V>> newFetcher = bootstrap ->
                 new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
         // a successor waiting for its ticket builds its fetch client meanwhile (EarlyFetchClient)
@@ -203,6 +215,19 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 }
                 curator.close();
             }
+        }
+    }
+
+    private static Duration defaultApiTimeout(ZkConsumerConfig config) {
+        Object value = config.fetchClientProperties("").get(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        if (value == null) {
+            return DEFAULT_API_TIMEOUT;
+        }
+        try {
+            return Duration.ofMillis(Long.parseLong(value.toString().trim()));
+        } catch (NumberFormatException e) {
+            throw new ConfigException("invalid value '" + value + "' for property "
+                    + ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG + ": must be a number of milliseconds");
         }
     }
 
@@ -346,7 +371,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         if (listener == null) {
             throw new IllegalArgumentException("RebalanceListener cannot be null");
         }
-        coordinator.join(sub, topics, pattern, listener, Deadline.after(DEFAULT_API_TIMEOUT));
+        coordinator.join(sub, topics, pattern, listener, Deadline.after(defaultApiTimeout));
     }
 
     @Override
@@ -361,7 +386,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     private void unsubscribeInternal() {
         ensureOpen();
-        coordinator.leave(Deadline.after(DEFAULT_API_TIMEOUT));
+        coordinator.leave(Deadline.after(defaultApiTimeout));
     }
 
     @Override
@@ -455,7 +480,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitSync() {
-        commitSync(DEFAULT_API_TIMEOUT);
+        commitSync(defaultApiTimeout);
     }
 
     /**
@@ -481,7 +506,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        commitSync(offsets, DEFAULT_API_TIMEOUT);
+        commitSync(offsets, defaultApiTimeout);
     }
 
     @Override
