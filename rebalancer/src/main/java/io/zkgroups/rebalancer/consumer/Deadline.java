@@ -42,6 +42,11 @@ final class Deadline {
         return other.atNanos - atNanos < 0 ? other : this;
     }
 
+    /** Half way from now to this deadline: a first step that leaves the rest of the time to the next. */
+    Deadline halfway() {
+        return new Deadline(System.nanoTime() + remainingNanos() / 2, timeout);
+    }
+
     /** Time left, zero once passed. */
     Duration remaining() {
         return Duration.ofNanos(remainingNanos());

@@ -47,9 +47,7 @@ import java.util.regex.Pattern;
  * <b>Note on threading.</b> Everything here runs on the thread inside the consumer (its single-thread guard), except:
  * the event queue, which the member's event loop fills ({@link RebalanceBridge}) and {@link #wake} may fill from any
  * thread (a {@link LinkedBlockingDeque}); {@code member}, volatile, written here and read by {@link #member()} callers
- * on any thread ({@code enforceRebalance}, {@code groupHealth}); and the {@link HandOutFence} given out, whose
- * {@code check} and {@code awaitChange} run on stream threads and read only the state's volatile fence. The member and
- * the fence are thread-safe themselves.
+ * on any thread ({@code enforceRebalance}, {@code groupHealth}). The member and its fence are thread-safe themselves.
  */
 final class GroupCoordinator {
 
@@ -287,11 +285,11 @@ final class GroupCoordinator {
             listenerError = e;
         }
         if (committer.commitsOnRevoke()) {
-            Set<TopicPartition> unresolved = fetcher.resolvePositionsQuietly(deadline);
-            unresolved.retainAll(mine);
+            // an offset reset not looked up yet: the lookup may take half the time left, the commit has the rest
+            Set<TopicPartition> unresolved = fetcher.resolvePositionsQuietly(mine, deadline.halfway());
             if (!unresolved.isEmpty()) {
-                LOG.warn("[{}] not committing {} before revoking them: their position could not be looked up within "
-                        + "{} ms", consumerId, unresolved, deadline.timeoutMillis());
+                LOG.warn("[{}] not committing {} before revoking them: their position could not be looked up in time "
+                        + "(is Kafka reachable?)", consumerId, unresolved);
             }
         }
         committer.beforeRevoke(mine, deadline);
@@ -399,31 +397,5 @@ final class GroupCoordinator {
         if (current != null) {
             current.reportUnreadable("offsets", state.alarms());
         }
-    }
-
-    // --- the fence for later hand-outs --------------------------------------------------------------------------
-
-    /** The fence for hand-outs made after poll returned, on other threads ({@link HandOutFence}). */
-    HandOutFence handOutFence() {
-        return new HandOutFence() {
-            @Override
-            public long epochOf(TopicPartition partition) {
-                return state.fetchedEpoch(partition);
-            }
-
-            @Override
-            public OwnershipFence.HandOut check(TopicPartition partition, long epoch) {
-                OwnershipFence fence = state.fence();
-                return fence == null ? OwnershipFence.HandOut.NEVER : fence.handOut(KafkaPartitions.toRegistry(partition), epoch);
-            }
-
-            @Override
-            public void awaitChange(long maxNanos) throws InterruptedException {
-                OwnershipFence fence = state.fence();
-                if (fence != null) {
-                    fence.awaitChange(maxNanos);
-                }
-            }
-        };
     }
 }

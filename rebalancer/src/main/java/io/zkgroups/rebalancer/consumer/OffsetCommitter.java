@@ -15,10 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The commit policy of a {@link ZkGroupConsumer}: auto-commit on its interval, commits asked for by the application,
@@ -183,7 +185,7 @@ final class OffsetCommitter {
                 throw new FencedException("not subscribed: " + memberName + " owns nothing");
             }
             if (deadline != null && deadline.expired()) {
-                throw timedOut(request, deadline, null);
+                throw timedOut(kafkaOf.values(), deadline, null);
             }
             try (CommitPermit permit = within(fence.authorize(epochs), deadline)) {
                 Set<TopicAndPartition> accepted = store.commit(group, request, permit);
@@ -199,7 +201,7 @@ final class OffsetCommitter {
             throw failed;
         } catch (OffsetStoreException e) {
             if (deadline != null && deadline.expired()) {
-                throw timedOut(request, deadline, e);
+                throw timedOut(kafkaOf.values(), deadline, e);
             }
             throw new KafkaException(e.getMessage(), e);
         }
@@ -213,8 +215,10 @@ final class OffsetCommitter {
         return new CommitPermit(permit.session(), deadline.atNanos(), permit.partitions(), bounded -> permit.close());
     }
 
-    private TimeoutException timedOut(Map<TopicAndPartition, Long> request, Deadline deadline, Exception cause) {
-        String message = "[" + memberName + "] committing offsets of " + request.keySet() + " in group " + group
+    private TimeoutException timedOut(Collection<TopicPartition> partitions, Deadline deadline, Exception cause) {
+        Set<TopicPartition> sorted = new TreeSet<>(KafkaPartitions.ORDER);
+        sorted.addAll(partitions);
+        String message = "[" + memberName + "] committing offsets of " + sorted + " in group " + group
                 + " timed out after " + deadline.timeoutMillis() + " ms"
                 + (cause == null ? "; nothing was written" : ": " + cause.getMessage());
         return cause == null ? new TimeoutException(message) : new TimeoutException(message, cause);

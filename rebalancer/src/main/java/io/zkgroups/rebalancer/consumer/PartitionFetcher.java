@@ -35,11 +35,15 @@ final class PartitionFetcher<K, V> {
     private final KafkaConsumer<K, V> consumer;
     private final SubscriptionState state;
     private final ZkConsumerConfig.ResetPolicy resetPolicy;
+    /** The fetcher's default.api.timeout.ms: no lookup waits longer, as with KafkaConsumer's own position(). */
+    private final Duration lookupTimeout;
 
-    PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy) {
+    PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy,
+                     Duration lookupTimeout) {
         this.consumer = consumer;
         this.state = state;
         this.resetPolicy = resetPolicy;
+        this.lookupTimeout = lookupTimeout;
     }
 
     /** Fetches what the state says is fetched, no more: after partitions left it. */
@@ -97,7 +101,9 @@ final class PartitionFetcher<K, V> {
         for (TopicPartition tp : out.partitions()) {
             learnPosition(tp);
         }
-        resolvePositionsQuietly(Deadline.after(Duration.ZERO));
+        if (!state.unknownPositions().isEmpty()) {
+            resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO));
+        }
         return out;
     }
 
@@ -149,15 +155,19 @@ final class PartitionFetcher<K, V> {
     }
 
     /**
-     * As {@link #resolvePositions}, where nothing may interrupt the caller (records already fetched, a revocation
-     * under way): any failure of a lookup (a wakeup, an interrupt, no offset to reset to) leaves that position unknown;
-     * a wakeup stays pending in the consumer, an interrupt in the thread's flag.
+     * As {@link #resolvePositions}, for {@code partitions} only and for no longer than the fetcher's
+     * default.api.timeout.ms, where nothing may interrupt the caller (records already fetched, a revocation under way):
+     * any failure of a lookup (a wakeup, an interrupt, no offset to reset to) leaves that position unknown; a wakeup
+     * stays pending in the facade's flag, an interrupt in the thread's flag.
      */
-    SortedSet<TopicPartition> resolvePositionsQuietly(Deadline deadline) {
+    SortedSet<TopicPartition> resolvePositionsQuietly(Collection<TopicPartition> partitions, Deadline deadline) {
+        Deadline bound = deadline.earlier(Deadline.after(lookupTimeout));
         SortedSet<TopicPartition> unresolved = new TreeSet<>(KafkaPartitions.ORDER);
-        for (TopicPartition tp : state.unknownPositions()) {
+        SortedSet<TopicPartition> unknown = state.unknownPositions();
+        unknown.retainAll(partitions);
+        for (TopicPartition tp : unknown) {
             try {
-                state.position(tp, consumer.position(tp, deadline.remaining()));
+                state.position(tp, consumer.position(tp, bound.remaining()));
             } catch (KafkaException | IllegalStateException e) {
                 unresolved.add(tp);
             }

@@ -8,7 +8,6 @@ import io.zkgroups.rebalancer.group.ZkTopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
-import io.zkgroups.rebalancer.offsets.OffsetStoreException;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.ZkRegistry;
@@ -105,6 +104,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final KafkaConsumer<K, V> kafka;
     private final Admin admin;
     private final OffsetStore offsets;
+    private final OffsetReads offsetReads;
     private final TopicMetadata topicMetadata;
     private final ConsumerId consumerId;
     private final SubscriptionState state;
@@ -195,8 +195,9 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                     fetcherRef::metrics, new RegisteredBrokers(registry));
             this.metrics = consumerMetrics;
             this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
+            this.offsetReads = new OffsetReads(offsets, config.groupId(), config.clientId());
             this.state = new SubscriptionState(consumerId.toString(), config.groupId());
-            this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy());
+            this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy(), defaultApiTimeout);
             this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, consumerMetrics);
             this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
                     committer, consumerMetrics);
@@ -363,7 +364,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * streams): see {@link HandOutFence}. Its {@code epochOf} belongs to the thread that polls.
      */
     public HandOutFence handOutFence() {
-        return coordinator.handOutFence();
+        return new SubscriptionHandOutFence(state);
     }
 
     private void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener) {
@@ -533,7 +534,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             // the positions known now, as KafkaConsumer's commitAsync takes them: it never waits for a lookup
-            fetcher.resolvePositionsQuietly(Deadline.after(Duration.ZERO));
+            fetcher.resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO));
             Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
             state.positions().forEach((tp, offset) -> positions.put(tp, new OffsetAndMetadata(offset)));
             commitAsync(positions, callback);
@@ -571,20 +572,26 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     @Override
     @Deprecated
     public OffsetAndMetadata committed(TopicPartition partition, Duration timeout) {
-        return committed(partition);
+        return committed(Collections.singleton(partition), timeout).get(partition);
     }
 
     @Override
     public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
+        return committed(partitions, defaultApiTimeout);
+    }
+
+    /**
+     * The offsets stored for {@code partitions} (null for one without), read within {@code timeout}.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException if the store did not answer within {@code timeout}
+     */
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
         acquire();
         try {
             Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
-            Map<TopicAndPartition, Long> stored;
-            try {
-                stored = offsets.read(config.groupId(), KafkaPartitions.toRegistry(partitions));
-            } catch (OffsetStoreException e) {
-                throw new KafkaException(e.getMessage(), e);
-            }
+            Map<TopicAndPartition, Long> stored = offsetReads.read(KafkaPartitions.toRegistry(partitions),
+                    Deadline.after(timeout));
             for (TopicPartition tp : partitions) {
                 Long offset = stored.get(KafkaPartitions.toRegistry(tp));
                 result.put(tp, offset == null ? null : new OffsetAndMetadata(offset));
@@ -593,11 +600,6 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         } finally {
             release();
         }
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
-        return committed(partitions);
     }
 
     // --- delegated to the fetcher ---------------------------------------------------------------------------
@@ -859,6 +861,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 // Neither has anything left to wait for: the fetcher joined no Kafka group and commits nothing, and every
                 // commit through the admin client has returned. Waiting would only close the broker's fetch sessions
                 // politely (it evicts them anyway) at the cost of a round trip to each broker.
+                offsetReads.close();
                 kafka.close(Duration.ZERO);
                 topicMetadata.close();
                 if (admin != null) {

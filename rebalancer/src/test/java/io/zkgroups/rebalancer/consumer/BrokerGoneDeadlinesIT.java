@@ -89,6 +89,29 @@ class BrokerGoneDeadlinesIT {
     }
 
     @Test
+    void committedWithATimeoutThrowsKafkasTimeoutExceptionWithinItWhenKafkaHoldsTheOffsets() throws Exception {
+        ZkRegistry registry = ZkRegistry.of(zk.newClient());
+        if (registry.brokers().list().entries().isEmpty()) {
+            registry.brokers().register(BrokerInfo.v1(0, "127.0.0.1", 1, -1, 1L));
+        }
+        Map<String, Object> props = new HashMap<>();
+        props.put("group.id", "deadline-committed");
+        props.put("zookeeper.connect", zk.server().connectString());
+        props.put("offsets.storage", "kafka"); // read through the Admin client, which waits 30 s for a broker
+        ZkGroupConsumer<byte[], byte[]> consumer = new ZkGroupConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        try {
+            assertTimeoutPreemptively(WELL_UNDER_THE_DEFAULT, () ->
+                    assertThatThrownBy(() -> consumer.committed(Collections.singleton(new TopicPartition("gone", 0)),
+                            Duration.ofSeconds(2)))
+                            .isInstanceOf(TimeoutException.class)
+                            .hasMessageContaining("gone-0"));
+        } finally {
+            consumer.close(Duration.ZERO);
+        }
+    }
+
+    @Test
     void aNegativeCloseTimeoutIsRefusedAsKafkaConsumerRefusesIt() throws Exception {
         ZkGroupConsumer<byte[], byte[]> consumer = subscribedConsumer("deadline-negative", "gone-negative");
         try {
