@@ -8,8 +8,6 @@ import io.zkgroups.rebalancer.group.OwnershipFence;
 import io.zkgroups.rebalancer.group.SessionOwnership;
 import io.zkgroups.rebalancer.group.TopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
-import io.zkgroups.rebalancer.offsets.CommitPermit;
-import io.zkgroups.rebalancer.offsets.FencedException;
 import io.zkgroups.rebalancer.offsets.OffsetLookup;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.registry.ZkLayout;
@@ -18,80 +16,71 @@ import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
- * The group side of a {@link ZkGroupConsumer}, on the poll thread: the subscription and the {@link GroupMember} behind
- * it, the ownership events the member sends ({@link RebalanceBridge}) and the application's rebalance callbacks, and
- * what this consumer was told it owns — with the fence epoch of each grant, which every hand-out and every commit
- * presents to the member's fence.
+ * The group side of a {@link ZkGroupConsumer} (the counterpart of Kafka's {@code ConsumerCoordinator}): the
+ * {@link GroupMember} behind a subscription, the ownership events it sends ({@link RebalanceBridge}), and the
+ * application's rebalance callbacks, run on the poll thread. Each event is carried out on the
+ * {@link SubscriptionState} (grants, held partitions), the {@link PartitionFetcher} (what is fetched, from where) and
+ * the {@link OffsetCommitter} (the commit before a revocation).
  * <p>
- * An assigned partition is <em>active</em> (fetched) once its committed offset is known. One whose offset cannot be
- * read (an unreadable znode, an unreachable store) is {@link HeldPartitions held}: owned, not fetched, not committed,
- * retried with backoff and reported in the member's health — it never holds up the other partitions or the events
- * behind it.
+ * <b>Note on threading.</b> Everything here runs on the thread inside the consumer (its single-thread guard), except:
+ * the event queue, which the member's event loop fills ({@link RebalanceBridge}) and {@link #wake} may fill from any
+ * thread (a {@link LinkedBlockingDeque}); {@code member}, volatile, written here and read by {@link #member()} callers
+ * on any thread ({@code enforceRebalance}, {@code groupHealth}). The member and its fence are thread-safe themselves.
  */
-final class GroupCoordinator implements OffsetCommitter.Ownership {
+final class GroupCoordinator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
 
     private final ZkConsumerConfig config;
     private final ConsumerId consumerId;
     private final CuratorFramework curator;
     private final TopicMetadata topicMetadata;
-    private final KafkaConsumer<?, ?> fetcher;
     private final OffsetStore store;
+    private final SubscriptionState state;
+    private final PartitionFetcher<?, ?> fetcher;
     private final OffsetCommitter committer;
     private final ConsumerMetrics metrics;
     private final BlockingDeque<RebalanceEvent> events = new LinkedBlockingDeque<>();
 
     private volatile GroupMember member;
     private RebalanceBridge bridge;
-    private Set<String> subscription = Set.of();
-    private Pattern subscribedPattern;
-    private ConsumerRebalanceListener listener = NoOpListener.INSTANCE;
-    /** Fetched partitions → the epoch of their grant. */
-    private final Map<TopicPartition, Long> active = new HashMap<>();
-    private final HeldPartitions held;
-    /** Assigned partitions → the member's consumer thread (0.8 stream) the group gave each to. */
-    private final Map<TopicPartition, Integer> streams = new HashMap<>();
     /** Handed over by the previous process with the session this consumer resumed: adopted by the first join. */
     private SessionOwnership resumed;
-    private Subscription registered;
 
-    GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator,
-                     TopicMetadata topicMetadata, KafkaConsumer<?, ?> fetcher, OffsetStore store, ConsumerMetrics metrics) {
+    GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator, TopicMetadata topicMetadata,
+                     OffsetStore store, SubscriptionState state, PartitionFetcher<?, ?> fetcher, OffsetCommitter committer,
+                     ConsumerMetrics metrics) {
         this.config = config;
         this.consumerId = consumerId;
         this.curator = curator;
         this.topicMetadata = topicMetadata;
-        this.fetcher = fetcher;
         this.store = store;
+        this.state = state;
+        this.fetcher = fetcher;
+        this.committer = committer;
         this.metrics = metrics;
-        this.committer = new OffsetCommitter(config, consumerId.toString(), store, this, metrics);
-        this.held = new HeldPartitions(consumerId.toString(), config.groupId());
-    }
-
-    OffsetCommitter committer() {
-        return committer;
     }
 
     /** The first {@link #join} adopts {@code ownership} instead of claiming it again (a restart by session hand-over). */
@@ -99,16 +88,17 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         this.resumed = ownership;
     }
 
-    // --- subscription -------------------------------------------------------------------------------------
+    // --- membership ---------------------------------------------------------------------------------------------
 
-    void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener rebalanceListener) {
+    /**
+     * Registers {@code sub} and starts a member for it. A consumer already subscribed first leaves (revoking
+     * everything, within {@code leaveDeadline}): a new subscription is a new registration.
+     */
+    void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener,
+              Deadline leaveDeadline) {
         if (member != null) {
-            leave(); // a new subscription is a new registration: revoke everything, then join again
+            leave(leaveDeadline);
         }
-        this.subscription = topics;
-        this.registered = sub;
-        this.subscribedPattern = pattern;
-        this.listener = rebalanceListener;
         GroupMemberConfig memberConfig = GroupMemberConfig.of(config.groupId(), consumerId, sub)
                 .withAssignmentStrategy(config.assignmentStrategy())
                 .withExcludeInternalTopics(config.excludeInternalTopics())
@@ -117,56 +107,52 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
                 .withBackoff(Duration.ofMillis(Math.min(50, config.rebalanceBackoff().toMillis())), config.rebalanceBackoff())
                 .withAdvertisedCapabilities(config.advertiseCapabilities());
         bridge = new RebalanceBridge(events, config.revokeTimeout(), metrics);
-        member = new GroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge);
-        bridge.attach(member.fence());
-        metrics.attach(member);
+        GroupMember joining = new GroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge);
+        bridge.attach(joining.fence());
+        state.subscribe(sub, topics, pattern, listener, joining.fence());
+        member = joining;
+        metrics.attach(joining);
         committer.restartTimers();
         if (resumed != null) {
-            member.adopt(resumed);
+            joining.adopt(resumed);
             resumed = null;
         }
-        member.start();
+        joining.start();
     }
 
-    /** Revokes everything on this thread (listener, commit), then lets the member release and unregister. */
-    void leave() {
+    /**
+     * Revokes everything on this thread (listener, commit by {@code deadline}), then lets the member release and
+     * unregister.
+     */
+    void leave(Deadline deadline) {
         if (member == null) {
             return;
         }
-        processEvents(false);
-        Set<TopicPartition> assigned = assignment();
+        processEvents(false, deadline);
+        SortedSet<TopicPartition> assigned = state.assigned();
         if (!assigned.isEmpty()) {
-            revoke(assigned);
+            revoke(assigned, deadline);
         }
         bridge.pollThreadGone();
         member.close();
         forgetMember();
     }
 
-    /** After the member left or handed its session off: no member, no subscription, no events for it. */
-    private void forgetMember() {
-        metrics.detach(member);
-        events.removeIf(e -> !(e instanceof RebalanceEvent.Wakeup));
-        member = null;
-        bridge = null;
-        subscription = Set.of();
-        subscribedPattern = null;
-    }
-
     /**
      * Stops for a restart on this thread: no more hand-outs, the application's {@code onPartitionsRevoked} and the
-     * commit of what was handed out, then the member withdraws every grant and stops without leaving. Returns what the
-     * member still owns in its session (empty if not subscribed, or if the session is not alive).
+     * commit of what was handed out (by {@code deadline}), then the member withdraws every grant and stops without
+     * leaving. Returns what the member still owns in its session (empty if not subscribed, or if the session is not
+     * alive).
      */
-    Optional<SessionOwnership> handOff() {
+    Optional<SessionOwnership> handOff(Deadline deadline) {
         if (member == null) {
             return Optional.empty();
         }
-        processEvents(false);
+        processEvents(false, deadline);
         member.fence().beginRevoke(member.owned()); // no more hand-outs; the revoke's commit may still pass
-        Set<TopicPartition> assigned = assignment();
+        SortedSet<TopicPartition> assigned = state.assigned();
         if (!assigned.isEmpty()) {
-            revoke(assigned);
+            revoke(assigned, deadline);
         }
         bridge.pollThreadGone();
         Optional<SessionOwnership> handedOver = member.handOff();
@@ -174,41 +160,32 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         return handedOver;
     }
 
+    /** After the member left or handed its session off: no member, no subscription, no events for it. */
+    private void forgetMember() {
+        metrics.detach(member);
+        for (Iterator<RebalanceEvent> it = events.iterator(); it.hasNext(); ) {
+            if (!(it.next() instanceof RebalanceEvent.Wakeup)) {
+                it.remove();
+            }
+        }
+        member = null;
+        bridge = null;
+        state.unsubscribe();
+    }
+
     /** The subscription the member registered (null when not subscribed). */
     Subscription registeredSubscription() {
-        return member == null ? null : registered;
+        return member == null ? null : state.registered();
     }
 
     boolean subscribed() {
         return member != null;
     }
 
-    Set<String> subscription() {
-        if (subscribedPattern != null) {
-            Set<String> matched = new HashSet<>();
-            assignment().forEach(tp -> matched.add(tp.topic()));
-            return Collections.unmodifiableSet(matched);
-        }
-        return Collections.unmodifiableSet(new HashSet<>(subscription));
-    }
-
-    /** Everything this consumer owns, fetched or held. */
-    Set<TopicPartition> assignment() {
-        Set<TopicPartition> all = new HashSet<>(active.keySet());
-        all.addAll(held.partitions());
-        return all;
-    }
-
-    /** Each assigned partition's stream: the consumer thread {@code CID-k} of the registration it was given to. */
-    Map<TopicPartition, Integer> streams() {
-        return Collections.unmodifiableMap(streams);
-    }
-
+    /** The member behind the subscription, null when not subscribed. Any thread. */
     GroupMember member() {
         return member;
     }
-
-    // --- events -------------------------------------------------------------------------------------------------
 
     /** Throws if the group refused this member; it will not own anything. */
     void checkMember() {
@@ -219,14 +196,20 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         }
     }
 
-    /** Wakes a poll waiting in {@link #awaitEvent}. */
+    // --- events -------------------------------------------------------------------------------------------------
+
+    /** Wakes a poll waiting in {@link #awaitEvent}. Any thread. */
     void wake() {
         events.add(new RebalanceEvent.Wakeup());
     }
 
     /** Drops pending wake-ups: the wakeup they were for has been delivered. */
     void clearWakeups() {
-        events.removeIf(e -> e instanceof RebalanceEvent.Wakeup);
+        for (Iterator<RebalanceEvent> it = events.iterator(); it.hasNext(); ) {
+            if (it.next() instanceof RebalanceEvent.Wakeup) {
+                it.remove();
+            }
+        }
     }
 
     /** Waits up to {@code nanos} for an event, leaving it queued. */
@@ -244,29 +227,38 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
 
     /**
      * Processes the ownership changes the member sent, in order, and retries held partitions that are due. Returns
-     * whether a wakeup was among the events. {@code assigning}: false while leaving (new partitions are not taken up).
+     * whether a wakeup was among the events.
      */
-    boolean processEvents(boolean assigning) {
+    boolean processEvents() {
+        return processEvents(true, null);
+    }
+
+    /**
+     * {@code assigning}: false while leaving (new partitions are not taken up). A revocation's commit has until the
+     * member stops waiting for it, and until {@code bound} if not null.
+     */
+    private boolean processEvents(boolean assigning, Deadline bound) {
         boolean wakeup = false;
         KafkaException callbackError = null;
         RebalanceEvent event;
         while ((event = events.pollFirst()) != null) {
             try {
-                if (event instanceof RebalanceEvent.Revoke revoke) {
+                if (event instanceof RebalanceEvent.Revoke) {
+                    RebalanceEvent.Revoke revoke = (RebalanceEvent.Revoke) event;
                     if (revoke.done().isDone()) {
                         lose(revoke.partitions()); // the member stopped waiting for us: they are gone already
                     } else {
                         try {
-                            revoke(revoke.partitions());
+                            revoke(revoke.partitions(), bound == null ? revoke.deadline() : revoke.deadline().earlier(bound));
                         } finally {
                             revoke.done().complete(null);
                         }
                     }
-                } else if (event instanceof RebalanceEvent.Lose lose) {
-                    lose(lose.partitions());
-                } else if (event instanceof RebalanceEvent.Assign assign) {
+                } else if (event instanceof RebalanceEvent.Lose) {
+                    lose(((RebalanceEvent.Lose) event).partitions());
+                } else if (event instanceof RebalanceEvent.Assign) {
                     if (assigning) {
-                        assign(assign.grants());
+                        assign(((RebalanceEvent.Assign) event).grants());
                     }
                 } else if (event instanceof RebalanceEvent.Wakeup) {
                     wakeup = true;
@@ -284,16 +276,23 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         return wakeup;
     }
 
-    private void revoke(Set<TopicPartition> partitions) {
-        Set<TopicPartition> mine = new HashSet<>(partitions);
-        mine.retainAll(assignment());
+    private void revoke(Set<TopicPartition> partitions, Deadline deadline) {
+        Set<TopicPartition> mine = mine(partitions);
         RuntimeException listenerError = null;
         try {
-            listener.onPartitionsRevoked(Collections.unmodifiableSet(mine));
+            state.listener().onPartitionsRevoked(mine);
         } catch (RuntimeException e) {
             listenerError = e;
         }
-        committer.beforeRevoke(mine);
+        if (committer.commitsOnRevoke()) {
+            // an offset reset not looked up yet: the lookup may take half the time left, the commit has the rest
+            Set<TopicPartition> unresolved = fetcher.resolvePositionsQuietly(mine, deadline.halfway());
+            if (!unresolved.isEmpty()) {
+                LOG.warn("[{}] not committing {} before revoking them: their position could not be looked up in time "
+                        + "(is Kafka reachable?)", consumerId, unresolved);
+            }
+        }
+        committer.beforeRevoke(mine, deadline);
         unassign(mine);
         if (listenerError != null) {
             throw new KafkaException("onPartitionsRevoked of the rebalance listener failed", listenerError);
@@ -301,27 +300,31 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
     }
 
     private void lose(Set<TopicPartition> partitions) {
-        Set<TopicPartition> mine = new HashSet<>(partitions);
-        mine.retainAll(assignment());
+        Set<TopicPartition> mine = mine(partitions);
         unassign(mine);
         if (!mine.isEmpty()) {
             try {
-                listener.onPartitionsLost(Collections.unmodifiableSet(mine));
+                state.listener().onPartitionsLost(mine);
             } catch (RuntimeException e) {
                 throw new KafkaException("onPartitionsLost of the rebalance listener failed", e);
             }
         }
     }
 
+    /** Of {@code partitions}, those this consumer was told it owns, as the listener is shown them. */
+    private Set<TopicPartition> mine(Set<TopicPartition> partitions) {
+        Set<TopicPartition> mine = new TreeSet<>(KafkaPartitions.ORDER);
+        mine.addAll(partitions);
+        mine.retainAll(state.assigned());
+        return Collections.unmodifiableSet(mine);
+    }
+
     private void unassign(Set<TopicPartition> partitions) {
         if (partitions.isEmpty()) {
             return;
         }
-        boolean wasHeld = held.forget(partitions);
-        active.keySet().removeAll(partitions);
-        streams.keySet().removeAll(partitions);
-        committer.forget(partitions);
-        fetcher.assign(new ArrayList<>(active.keySet()));
+        boolean wasHeld = state.forget(partitions);
+        fetcher.follow();
         if (wasHeld) {
             reportHeld();
         }
@@ -332,188 +335,67 @@ final class GroupCoordinator implements OffsetCommitter.Ownership {
         if (grants.isEmpty()) {
             return;
         }
-        Map<TopicPartition, Long> epochs = new HashMap<>();
-        grants.forEach((tp, grant) -> {
-            epochs.put(tp, grant.epoch());
-            streams.put(tp, grant.thread().thread());
-        });
-        OffsetLookup lookup = store.lookup(config.groupId(), zk(epochs.keySet()));
-        Map<TopicPartition, Long> known = new HashMap<>();
-        epochs.forEach((tp, epoch) -> {
-            String unknown = lookup.unknown().get(zk(tp));
+        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(grants.keySet()));
+        List<TopicPartition> started = new ArrayList<>();
+        boolean anyHeld = false;
+        for (Map.Entry<TopicPartition, OwnershipFence.Grant> granted : grants.entrySet()) {
+            TopicPartition tp = granted.getKey();
+            OwnershipFence.Grant grant = granted.getValue();
+            TopicAndPartition zk = KafkaPartitions.toRegistry(tp);
+            String unknown = lookup.unknown().get(zk);
             if (unknown == null) {
-                known.put(tp, epoch);
+                state.fetch(tp, grant.epoch(), grant.thread().thread(), committedOffset(lookup, zk));
+                started.add(tp);
             } else {
-                held.hold(tp, epoch, unknown);
+                state.hold(tp, grant.epoch(), grant.thread().thread(), unknown);
+                anyHeld = true;
             }
-        });
-        activate(known, lookup);
-        if (known.size() < epochs.size()) {
+        }
+        fetcher.start(started);
+        if (anyHeld) {
             reportHeld();
         }
         try {
-            listener.onPartitionsAssigned(Collections.unmodifiableSet(new HashSet<>(epochs.keySet())));
+            Set<TopicPartition> assigned = new TreeSet<>(KafkaPartitions.ORDER);
+            assigned.addAll(grants.keySet());
+            state.listener().onPartitionsAssigned(Collections.unmodifiableSet(assigned));
         } catch (RuntimeException e) {
             throw new KafkaException("onPartitionsAssigned of the rebalance listener failed", e);
         }
     }
 
-    /** Starts fetching {@code epochs}' partitions at their committed offsets (or where auto.offset.reset says). */
-    private void activate(Map<TopicPartition, Long> epochs, OffsetLookup lookup) {
-        if (epochs.isEmpty()) {
-            return;
-        }
-        active.putAll(epochs);
-        fetcher.assign(new ArrayList<>(active.keySet()));
-        List<TopicPartition> withoutOffset = new ArrayList<>();
-        for (TopicPartition tp : epochs.keySet()) {
-            Long offset = lookup.offsets().get(zk(tp));
-            if (offset != null && offset >= 0) {
-                fetcher.seek(tp, offset);
-                committer.started(tp, offset);
-            } else {
-                withoutOffset.add(tp);
-            }
-        }
-        if (!withoutOffset.isEmpty()) {
-            switch (config.resetPolicy()) {
-                case EARLIEST -> fetcher.seekToBeginning(withoutOffset);
-                case LATEST -> fetcher.seekToEnd(withoutOffset);
-                case NONE -> {
-                    // the inner consumer has auto.offset.reset=none: its poll throws NoOffsetForPartitionException
-                }
-            }
-        }
-    }
-
     /** Looks again at held partitions whose retry is due; those now readable start fetching. */
     private void retryHeld() {
-        Map<TopicPartition, Long> due = held.isEmpty() ? Map.of() : held.due();
+        SortedSet<TopicPartition> due = state.dueForRetry();
         if (due.isEmpty()) {
             return;
         }
-        OffsetLookup lookup = store.lookup(config.groupId(), zk(due.keySet()));
-        Map<TopicPartition, Long> readable = new HashMap<>();
-        due.keySet().forEach(tp -> {
-            String unknown = lookup.unknown().get(zk(tp));
+        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(due));
+        List<TopicPartition> readable = new ArrayList<>();
+        for (TopicPartition tp : due) {
+            TopicAndPartition zk = KafkaPartitions.toRegistry(tp);
+            String unknown = lookup.unknown().get(zk);
             if (unknown == null) {
-                readable.put(tp, held.readable(tp));
+                state.readable(tp, committedOffset(lookup, zk));
+                readable.add(tp);
             } else {
-                held.stillUnreadable(tp, unknown);
+                state.stillUnreadable(tp, unknown);
             }
-        });
-        activate(readable, lookup);
+        }
+        fetcher.start(readable);
         reportHeld();
     }
 
+    /** The committed offset the lookup found, null when there is none (auto.offset.reset applies). */
+    private static Long committedOffset(OffsetLookup lookup, TopicAndPartition zk) {
+        Long offset = lookup.offsets().get(zk);
+        return offset != null && offset >= 0 ? offset : null;
+    }
+
     private void reportHeld() {
-        if (member != null) {
-            member.reportUnreadable("offsets", held.alarms());
+        GroupMember current = member;
+        if (current != null) {
+            current.reportUnreadable("offsets", state.alarms());
         }
-    }
-
-    // --- the fence -----------------------------------------------------------------------------------------------
-
-    /** The fence for hand-outs made after poll returned, on other threads ({@link HandOutFence}). */
-    HandOutFence handOutFence() {
-        return new HandOutFence() {
-            @Override
-            public long epochOf(TopicPartition partition) {
-                return active.getOrDefault(partition, 0L);
-            }
-
-            @Override
-            public OwnershipFence.HandOut check(TopicPartition partition, long epoch) {
-                GroupMember current = member;
-                return current == null ? OwnershipFence.HandOut.NEVER : current.fence().handOut(zk(partition), epoch);
-            }
-
-            @Override
-            public void awaitChange(long maxNanos) throws InterruptedException {
-                GroupMember current = member;
-                if (current != null) {
-                    current.fence().awaitChange(maxNanos);
-                }
-            }
-        };
-    }
-
-    /** Whether some fetched partition may hand out records now. */
-    boolean canFetch() {
-        return !active.isEmpty() && !member.fence().deliverable(epochsOf(active.keySet())).isEmpty();
-    }
-
-    /**
-     * The records the fence lets out now: of partitions this consumer owns under the current grant, not being revoked,
-     * with the lease of their session holding. The rest are put back (the fetcher seeks to their first offset).
-     */
-    <K, V> ConsumerRecords<K, V> deliverable(ConsumerRecords<K, V> records) {
-        if (records.isEmpty()) {
-            return records;
-        }
-        Set<TopicAndPartition> allowed = member.fence().deliverable(epochsOf(records.partitions()));
-        if (allowed.size() == records.partitions().size()) {
-            return records;
-        }
-        Map<TopicPartition, List<ConsumerRecord<K, V>>> out = new HashMap<>();
-        for (TopicPartition tp : records.partitions()) {
-            List<ConsumerRecord<K, V>> list = records.records(tp);
-            if (allowed.contains(zk(tp))) {
-                out.put(tp, list);
-            } else if (active.containsKey(tp)) {
-                fetcher.seek(tp, list.get(0).offset());
-            }
-        }
-        return out.isEmpty() ? ConsumerRecords.empty() : new ConsumerRecords<>(out);
-    }
-
-    @Override
-    public Set<TopicPartition> active() {
-        return Collections.unmodifiableSet(active.keySet());
-    }
-
-    @Override
-    public long position(TopicPartition partition) {
-        return fetcher.position(partition);
-    }
-
-    @Override
-    public CommitPermit authorize(Set<TopicPartition> partitions) {
-        Map<TopicAndPartition, Long> epochs = new TreeMap<>();
-        Map<TopicAndPartition, String> foreign = new TreeMap<>();
-        for (TopicPartition tp : partitions) {
-            Long epoch = active.containsKey(tp) ? active.get(tp) : held.epochOf(tp);
-            if (epoch == null) {
-                foreign.put(zk(tp), "not assigned to " + consumerId + " in group " + config.groupId());
-            } else {
-                epochs.put(zk(tp), epoch);
-            }
-        }
-        if (!foreign.isEmpty()) {
-            throw new FencedException(foreign);
-        }
-        if (member == null) {
-            throw new FencedException("not subscribed: " + consumerId + " owns nothing");
-        }
-        return member.fence().authorize(epochs);
-    }
-
-    private Map<TopicAndPartition, Long> epochsOf(Set<TopicPartition> partitions) {
-        Map<TopicAndPartition, Long> epochs = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            Long epoch = active.get(tp);
-            if (epoch != null) {
-                epochs.put(zk(tp), epoch);
-            }
-        }
-        return epochs;
-    }
-
-    static TopicAndPartition zk(TopicPartition tp) {
-        return new TopicAndPartition(tp.topic(), tp.partition());
-    }
-
-    static List<TopicAndPartition> zk(Set<TopicPartition> partitions) {
-        return partitions.stream().map(GroupCoordinator::zk).toList();
     }
 }

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.rebalancer.group.OwnershipFence;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
@@ -9,62 +10,54 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The commit policy of a {@link ZkGroupConsumer}: auto-commit on its interval, commits asked for by the application,
  * the commit before a revocation and on close, and the periodic re-commit that keeps idle Kafka offsets from expiring.
- * Every commit passes the member's ownership fence ({@link Ownership#authorize}) and goes to the store under the permit
- * it gives, so an offset is only written by the member that owns the partition, in the session that owns it.
- * Runs on the poll thread only.
+ * It reads what to commit from the {@link SubscriptionState} (positions, grants' epochs, offsets last committed), has
+ * every commit authorised by the member's {@link OwnershipFence} and writes it under the permit it gives, so an offset
+ * is only written by the member that owns the partition, in the session that owns it (docs/fence.md).
+ * <p>
+ * Errors leave by one path: a refusal of the fence or of the store ({@link FencedException}) becomes Kafka's
+ * {@link CommitFailedException} with the refusal as its cause; a commit whose deadline passed, Kafka's
+ * {@link TimeoutException}; any other store failure a {@link KafkaException}.
+ * <p>
+ * <b>Threading.</b> Runs on the thread inside the consumer only, like the state it reads; the fence it calls is
+ * thread-safe.
  */
 final class OffsetCommitter {
 
     private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitter.class);
 
-    /** What the committer needs to know of the assignment: the consumer's coordinator. */
-    interface Ownership {
-        /** The partitions whose records the application has been handed and whose position is known. */
-        Set<TopicPartition> active();
-
-        /** The next offset to hand out of an {@link #active} partition. */
-        long position(TopicPartition partition);
-
-        /**
-         * A permit to commit {@code partitions}, checked by the member's fence against what this consumer was told it
-         * owns.
-         *
-         * @throws CommitFailedException if any of them is not (or no longer) this member's
-         */
-        CommitPermit authorize(Set<TopicPartition> partitions);
-    }
-
     private final String group;
     private final String memberName;
     private final OffsetStore store;
-    private final Ownership ownership;
+    private final SubscriptionState state;
     private final ConsumerMetrics metrics;
     private final boolean autoCommit;
     private final Duration autoCommitInterval;
     private final boolean refreshIdle;
     private final Duration refreshInterval;
-    /** The offset last written per partition, to skip unchanged ones; forgotten when a partition goes. */
-    private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
     private long nextAutoCommitNanos;
     private long nextRefreshNanos;
 
-    OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, Ownership ownership,
+    OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, SubscriptionState state,
                     ConsumerMetrics metrics) {
         this.group = config.groupId();
         this.memberName = memberName;
         this.store = store;
-        this.ownership = ownership;
+        this.state = state;
         this.metrics = metrics;
         this.autoCommit = config.autoCommit();
         this.autoCommitInterval = config.autoCommitInterval();
@@ -74,6 +67,11 @@ final class OffsetCommitter {
         restartTimers();
     }
 
+    /** Whether a revocation (and close) commits the positions of what was handed out. */
+    boolean commitsOnRevoke() {
+        return autoCommit;
+    }
+
     /** A new subscription starts the timers again. */
     void restartTimers() {
         long now = System.nanoTime();
@@ -81,98 +79,148 @@ final class OffsetCommitter {
         nextRefreshNanos = now + refreshInterval.toNanos();
     }
 
-    /** Where an assigned partition starts: the offset read from the store counts as committed. */
-    void started(TopicPartition partition, long committed) {
-        lastCommitted.put(partition, committed);
-    }
-
-    /** A partition left this member: nothing of it is remembered. */
-    void forget(Set<TopicPartition> partitions) {
-        partitions.forEach(lastCommitted::remove);
-    }
-
-    /** Auto-commit (and the idle refresh) when due; failures are logged and retried at the next interval. */
+    /**
+     * Auto-commit (and the idle refresh) when due, of the positions known now: it never waits for a position.
+     * Failures are logged and retried at the next interval.
+     */
     void maybeAutoCommit() {
         long now = System.nanoTime();
-        if (autoCommit && now >= nextAutoCommitNanos) {
+        if (autoCommit && now - nextAutoCommitNanos >= 0) {
             nextAutoCommitNanos = now + autoCommitInterval.toNanos();
-            Set<TopicPartition> active = ownership.active();
-            if (!active.isEmpty()) {
+            Map<TopicPartition, Long> positions = state.positions();
+            if (!positions.isEmpty()) {
                 try {
-                    commit(positionsOf(active), false);
+                    write(positions, false, null);
                 } catch (RuntimeException e) {
                     LOG.warn("[{}] auto-commit failed (will retry in {} ms): {}", memberName, autoCommitInterval.toMillis(),
                             e.getMessage());
                 }
             }
         }
-        if (refreshIdle && now >= nextRefreshNanos) {
+        if (refreshIdle && now - nextRefreshNanos >= 0) {
             nextRefreshNanos = now + refreshInterval.toNanos();
-            Map<TopicPartition, Long> idle = new HashMap<>(lastCommitted);
-            idle.keySet().retainAll(ownership.active());
             try {
-                commit(idle, true);
+                write(state.committedOfFetched(), true, null);
             } catch (RuntimeException e) {
                 LOG.warn("[{}] refreshing Kafka offsets failed: {}", memberName, e.getMessage());
             }
         }
     }
 
-    /** The commit before {@code partitions} are revoked: with auto-commit, their positions. */
-    void beforeRevoke(Set<TopicPartition> partitions) {
+    /**
+     * The commit before {@code partitions} are revoked: with auto-commit, their known positions, by {@code deadline}.
+     * A failure is logged: the revocation goes on, and the next owner starts at the last committed offset.
+     */
+    void beforeRevoke(Set<TopicPartition> partitions, Deadline deadline) {
         if (!autoCommit) {
             return;
         }
-        Set<TopicPartition> active = ownership.active();
-        Map<TopicPartition, Long> positions = new HashMap<>();
-        partitions.stream().filter(active::contains).forEach(tp -> positions.put(tp, ownership.position(tp)));
         try {
-            commit(positions, false);
+            write(state.positions(partitions), false, deadline);
         } catch (RuntimeException e) {
             LOG.warn("[{}] commit before revoking {} failed: {}", memberName, partitions, e.getMessage());
         }
     }
 
-    /** {@code commitSync()}: the positions of every active partition. */
-    void commitPositions() {
-        commit(positionsOf(ownership.active()), false);
+    /**
+     * {@code commitSync()}: the positions of every fetched partition, by {@code deadline}.
+     *
+     * @throws TimeoutException      if the position of a fetched partition is not known (nothing is written then), or
+     *                               the write did not finish by {@code deadline}
+     * @throws CommitFailedException if this member does not own one of them now (nothing is written)
+     */
+    void commitPositions(Deadline deadline) {
+        Set<TopicPartition> unknown = state.unknownPositions();
+        if (!unknown.isEmpty()) {
+            throw new TimeoutException("[" + memberName + "] commit timed out after " + deadline.timeoutMillis()
+                    + " ms: the position of " + unknown + " could not be determined (is Kafka reachable?); nothing "
+                    + "was committed");
+        }
+        write(state.positions(), false, deadline);
     }
 
     /**
-     * Commits {@code offsets} (next offset to consume per partition), skipping those already stored unless
-     * {@code rewrite}.
+     * Commits {@code offsets} (next offset to consume per partition) by {@code deadline}, skipping those already stored.
      *
-     * @throws CommitFailedException if this member does not own one of them (then nothing is written)
+     * @throws CommitFailedException if this member does not own one of them now (then nothing is written)
+     * @throws TimeoutException      if the write did not finish by {@code deadline}
      * @throws KafkaException        if the store failed
      */
-    void commit(Map<TopicPartition, Long> offsets, boolean rewrite) {
-        Map<TopicPartition, Long> changed = new HashMap<>();
-        offsets.forEach((tp, offset) -> {
-            if (rewrite || !offset.equals(lastCommitted.get(tp))) {
-                changed.put(tp, offset);
+    void commit(Map<TopicPartition, Long> offsets, Deadline deadline) {
+        write(offsets, false, deadline);
+    }
+
+    /** The one commit path. {@code deadline} null: bounded by the fence's permit only (its lease). */
+    private void write(Map<TopicPartition, Long> offsets, boolean rewrite, Deadline deadline) {
+        // converted once: the request and the epochs the fence checks, by registry partition
+        Map<TopicAndPartition, TopicPartition> kafkaOf = new HashMap<>();
+        Map<TopicAndPartition, Long> request = new TreeMap<>();
+        Map<TopicAndPartition, Long> epochs = new TreeMap<>();
+        Map<TopicAndPartition, String> foreign = new TreeMap<>();
+        for (Map.Entry<TopicPartition, Long> entry : offsets.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            if (!rewrite && entry.getValue().equals(state.committed(tp))) {
+                continue;
             }
-        });
-        if (changed.isEmpty()) {
+            TopicAndPartition zk = KafkaPartitions.toRegistry(tp);
+            kafkaOf.put(zk, tp);
+            request.put(zk, entry.getValue());
+            Long epoch = state.epoch(tp);
+            if (epoch == null) {
+                foreign.put(zk, "not assigned to " + memberName + " in group " + group);
+            } else {
+                epochs.put(zk, epoch);
+            }
+        }
+        if (request.isEmpty()) {
             return;
         }
-        Map<TopicAndPartition, Long> request = new HashMap<>();
-        changed.forEach((tp, offset) -> request.put(new TopicAndPartition(tp.topic(), tp.partition()), offset));
         long start = System.nanoTime();
-        try (CommitPermit permit = ownership.authorize(changed.keySet())) {
-            Set<TopicAndPartition> accepted = store.commit(group, request, permit);
-            accepted.forEach(tp -> lastCommitted.put(new TopicPartition(tp.topic(), tp.partition()), request.get(tp)));
+        try {
+            if (!foreign.isEmpty()) {
+                throw new FencedException(foreign);
+            }
+            OwnershipFence fence = state.fence();
+            if (fence == null) {
+                throw new FencedException("not subscribed: " + memberName + " owns nothing");
+            }
+            if (deadline != null && deadline.expired()) {
+                throw timedOut(kafkaOf.values(), deadline, null);
+            }
+            try (CommitPermit permit = within(fence.authorize(epochs), deadline)) {
+                Set<TopicAndPartition> accepted = store.commit(group, request, permit);
+                for (TopicAndPartition zk : accepted) {
+                    state.committed(kafkaOf.get(zk), request.get(zk));
+                }
+            }
             metrics.committed(System.nanoTime() - start);
         } catch (FencedException e) {
             metrics.commitFenced();
-            throw new CommitFailedException("[" + memberName + "] " + e.getMessage());
+            CommitFailedException failed = new CommitFailedException("[" + memberName + "] " + e.getMessage());
+            failed.initCause(e);
+            throw failed;
         } catch (OffsetStoreException e) {
+            if (deadline != null && deadline.expired()) {
+                throw timedOut(kafkaOf.values(), deadline, e);
+            }
             throw new KafkaException(e.getMessage(), e);
         }
     }
 
-    private Map<TopicPartition, Long> positionsOf(Set<TopicPartition> partitions) {
-        Map<TopicPartition, Long> positions = new HashMap<>();
-        partitions.forEach(tp -> positions.put(tp, ownership.position(tp)));
-        return positions;
+    /** The fence's permit, with its deadline brought forward to {@code deadline}: a store gives up by then. */
+    private static CommitPermit within(CommitPermit permit, Deadline deadline) {
+        if (deadline == null || permit.deadlineNanos() - deadline.atNanos() <= 0) {
+            return permit;
+        }
+        return new CommitPermit(permit.session(), deadline.atNanos(), permit.partitions(), bounded -> permit.close());
+    }
+
+    private TimeoutException timedOut(Collection<TopicPartition> partitions, Deadline deadline, Exception cause) {
+        Set<TopicPartition> sorted = new TreeSet<>(KafkaPartitions.ORDER);
+        sorted.addAll(partitions);
+        String message = "[" + memberName + "] committing offsets of " + sorted + " in group " + group
+                + " timed out after " + deadline.timeoutMillis() + " ms"
+                + (cause == null ? "; nothing was written" : ": " + cause.getMessage());
+        return cause == null ? new TimeoutException(message) : new TimeoutException(message, cause);
     }
 }

@@ -9,18 +9,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 
 /**
  * The group member's side of the hand-off: ownership changes become {@link RebalanceEvent}s that the poll
@@ -29,12 +26,15 @@ import java.util.stream.Collectors;
  * timeout (its {@code max.poll.interval.ms}), the partitions are withdrawn from the fence at once and released
  * without a commit: the records handed out since the last commit may not have been processed, and committing their
  * positions would lose them if this process died now. The next owner starts at the last committed offset.
+ * <p>
+ * <b>Threading.</b> The {@code on*} methods run on the member's event loop; {@link #pollThreadGone} on the consumer's
+ * thread. They share only the event queue (a concurrent deque), the {@code done} future of each revocation, and two
+ * volatile fields: the fence, set before the member starts, and {@code pollThreadGone}, which is checked again after a
+ * revocation is queued so that neither thread can miss the other.
  */
 final class RebalanceBridge implements MembershipListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(RebalanceBridge.class);
-    static final Comparator<TopicPartition> ORDER =
-            Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     private final BlockingQueue<RebalanceEvent> events;
     private final Duration revokeTimeout;
@@ -61,8 +61,8 @@ final class RebalanceBridge implements MembershipListener {
     void pollThreadGone() {
         pollThreadGone = true;
         for (RebalanceEvent event : events) {
-            if (event instanceof RebalanceEvent.Revoke revoke) {
-                revoke.done().complete(null);
+            if (event instanceof RebalanceEvent.Revoke) {
+                ((RebalanceEvent.Revoke) event).done().complete(null);
             }
         }
     }
@@ -73,12 +73,13 @@ final class RebalanceBridge implements MembershipListener {
             return;
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        events.add(new RebalanceEvent.Revoke(kafka(partitions), done));
+        Deadline deadline = Deadline.after(revokeTimeout);
+        events.add(new RebalanceEvent.Revoke(KafkaPartitions.toKafka(partitions), done, deadline));
         if (pollThreadGone) {
             done.complete(null); // pollThreadGone() ran meanwhile: its look at the events may have come before ours
         }
         try {
-            done.get(revokeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            done.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             fence.withdraw(partitions); // before anything else: a commit the poll thread starts now must not pass
             if (done.complete(null)) {
@@ -97,22 +98,14 @@ final class RebalanceBridge implements MembershipListener {
 
     @Override
     public void onLost(Set<TopicAndPartition> partitions) {
-        events.add(new RebalanceEvent.Lose(kafka(partitions)));
+        events.add(new RebalanceEvent.Lose(KafkaPartitions.toKafka(partitions)));
     }
 
     /** The event carries the grants the fence gave. */
     @Override
     public void onAssigned(SortedMap<TopicAndPartition, OwnershipFence.Grant> grants) {
-        Map<TopicPartition, OwnershipFence.Grant> byKafkaPartition = new TreeMap<>(ORDER);
-        grants.forEach((tp, grant) -> byKafkaPartition.put(kafka(tp), grant));
+        Map<TopicPartition, OwnershipFence.Grant> byKafkaPartition = new TreeMap<>(KafkaPartitions.ORDER);
+        grants.forEach((tp, grant) -> byKafkaPartition.put(KafkaPartitions.toKafka(tp), grant));
         events.add(new RebalanceEvent.Assign(byKafkaPartition));
-    }
-
-    static TopicPartition kafka(TopicAndPartition tp) {
-        return new TopicPartition(tp.topic(), tp.partition());
-    }
-
-    static Set<TopicPartition> kafka(Set<TopicAndPartition> partitions) {
-        return partitions.stream().map(RebalanceBridge::kafka).collect(Collectors.toCollection(() -> new TreeSet<>(ORDER)));
     }
 }

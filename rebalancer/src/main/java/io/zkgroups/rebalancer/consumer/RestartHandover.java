@@ -132,9 +132,9 @@ final class RestartHandover {
      * nothing to the connection, if there is nothing to hand over (not subscribed, or the session is not alive): the
      * caller then closes the session as usual.
      */
-    boolean handOver(GroupCoordinator coordinator, ConsumerId consumerId) {
+    boolean handOver(GroupCoordinator coordinator, ConsumerId consumerId, Deadline deadline) {
         Subscription subscription = coordinator.registeredSubscription();
-        Optional<SessionOwnership> owned = coordinator.handOff();
+        Optional<SessionOwnership> owned = coordinator.handOff(deadline);
         HandoverObserver.tell(observer, HandoverStep.FENCED);
         if (!owned.isPresent()) {
             LOG.info("[{}] nothing to hand over (not subscribed, or no live session): closing the session", consumerId);

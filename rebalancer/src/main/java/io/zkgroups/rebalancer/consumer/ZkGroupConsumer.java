@@ -8,7 +8,6 @@ import io.zkgroups.rebalancer.group.ZkTopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
-import io.zkgroups.rebalancer.offsets.OffsetStoreException;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.ZkRegistry;
@@ -19,6 +18,7 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.ConcurrentModificationException;
@@ -67,11 +68,19 @@ import java.util.regex.Pattern;
  * any thread. Rebalance callbacks run on the polling thread, inside {@code poll}, {@code close} or
  * {@code unsubscribe}.
  * <p>
- * This class is the facade: the group side (subscription, ownership events, callbacks) is a {@link GroupCoordinator},
- * the commit policy an {@link OffsetCommitter}, and both pass the group member's ownership fence
- * ({@link io.zkgroups.rebalancer.group.OwnershipFence}): records are handed out, and offsets committed, only for
- * partitions this member owns now, in the ZooKeeper session that owns them, while that session's lease holds
- * (docs/fence.md).
+ * This class is the facade, split as Kafka's consumer is: what it subscribed to and owns, with positions, is a
+ * {@link SubscriptionState}; the group side (the member, ownership events, callbacks) a {@link GroupCoordinator}; the
+ * inner fetcher a {@link PartitionFetcher}; the commit policy an {@link OffsetCommitter}, which reads the state. Hand-outs
+ * and commits pass the group member's ownership fence ({@link io.zkgroups.rebalancer.group.OwnershipFence}): records
+ * are handed out, and offsets committed, only for partitions this member owns now, in the ZooKeeper session that owns
+ * them, while that session's lease holds (docs/fence.md).
+ * <p>
+ * <b>Note on threading.</b> Every method that touches the consumer's state runs under the single-thread guard
+ * ({@code acquire}/{@code release}; a second thread gets {@link ConcurrentModificationException}), so the state,
+ * fetcher, committer and coordinator are only ever used by one thread at a time. Outside it: {@link #wakeup()} (a flag
+ * and the event queue), {@link #metrics()}, {@link #enforceRebalance()} and {@link #groupHealth()} (the volatile
+ * member, itself thread-safe), and {@link #handOutFence()}, whose checks run on the application's stream threads
+ * against the fence.
  * <p>
  * Differences from {@code KafkaConsumer}, all throwing with a message that says why:
  * {@link #assign} (manual assignment has no place in a ZooKeeper group: use a plain KafkaConsumer),
@@ -84,18 +93,27 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private static final long NO_THREAD = -1;
     /** Longest stretch the fetcher blocks: bounds how late the poll thread sees a revocation. */
     private static final Duration POLL_SLICE = Duration.ofMillis(50);
+    /** KafkaConsumer's default of default.api.timeout.ms. */
+    private static final Duration DEFAULT_API_TIMEOUT = Duration.ofSeconds(60);
+    /** KafkaConsumer's close() waits up to 30 s. */
+    private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ZkConsumerConfig config;
     private final RestartHandover restart;
     private final CuratorFramework curator;
-    private final KafkaConsumer<K, V> fetcher;
+    private final KafkaConsumer<K, V> kafka;
     private final Admin admin;
     private final OffsetStore offsets;
+    private final OffsetReads offsetReads;
     private final TopicMetadata topicMetadata;
     private final ConsumerId consumerId;
+    private final SubscriptionState state;
+    private final PartitionFetcher<K, V> fetcher;
     private final GroupCoordinator coordinator;
     private final OffsetCommitter committer;
     private final ConsumerMetrics metrics;
+    /** {@code default.api.timeout.ms}: the bound of the calls that take no timeout, as with KafkaConsumer. */
+    private final Duration defaultApiTimeout;
     private final AtomicLong currentThread = new AtomicLong(NO_THREAD);
     private final AtomicInteger refCount = new AtomicInteger();
     private volatile boolean userWakeup;
@@ -139,6 +157,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer,
                            HandoverObserver observer) {
         this.config = config;
+        this.defaultApiTimeout = defaultApiTimeout(config);
         Function<String, KafkaConsumer<K, V>> newFetcher = bootstrap ->
                 new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
         // a successor waiting for its ticket builds its fetch client meanwhile (EarlyFetchClient)
@@ -146,9 +165,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         try {
             this.restart = RestartHandover.atStart(config, observer,
                     () -> earlyFetcher.set(EarlyFetchClient.build(config, newFetcher)));
-            this.consumerId = restart.consumerId().or(() -> config.consumerIdOverride()
-                    .map(id -> ConsumerId.ofOverride(config.groupId(), id)))
-                    .orElseGet(() -> ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID()));
+            this.consumerId = consumerIdOf(restart.consumerId(), config);
             this.curator = ZooKeeperConnection.open(config, restart.handles());
         } catch (RuntimeException | Error e) {
             if (earlyFetcher.get() != null) {
@@ -169,7 +186,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             boolean zkMetadata = !brokers.isEmpty();
             adminClient = (OffsetStorage.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
-            this.fetcher = inner;
+            this.kafka = inner;
             this.admin = adminClient;
             this.topicMetadata = zkMetadata ? new ZkTopicMetadata(registry.topics())
                     : new KafkaTopicMetadata(adminClient, config.metadataRefresh(), Duration.ofSeconds(30));
@@ -178,9 +195,13 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                     fetcherRef::metrics, new RegisteredBrokers(registry));
             this.metrics = consumerMetrics;
             this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
-            this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, inner, offsets, consumerMetrics);
+            this.offsetReads = new OffsetReads(offsets, config.groupId(), config.clientId());
+            this.state = new SubscriptionState(consumerId.toString(), config.groupId());
+            this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy(), defaultApiTimeout);
+            this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, consumerMetrics);
+            this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
+                    committer, consumerMetrics);
             restart.resumed(curator).ifPresent(coordinator::resumeOnJoin);
-            this.committer = coordinator.committer();
             started = true;
         } finally {
             if (!started) {
@@ -198,8 +219,37 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         }
     }
 
+    private static Duration defaultApiTimeout(ZkConsumerConfig config) {
+        Object value = config.fetchClientProperties("").get(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+        if (value == null) {
+            return DEFAULT_API_TIMEOUT;
+        }
+        try {
+            return Duration.ofMillis(Long.parseLong(value.toString().trim()));
+        } catch (NumberFormatException e) {
+            throw new ConfigException("invalid value '" + value + "' for property "
+                    + ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG + ": must be a number of milliseconds");
+        }
+    }
+
+    /** The handed-over id of a resumed session, else {@code consumer.id}, else a generated one, as 0.8.2.2 makes it. */
+    private static ConsumerId consumerIdOf(Optional<ConsumerId> resumed, ZkConsumerConfig config) {
+        if (resumed.isPresent()) {
+            return resumed.get();
+        }
+        Optional<String> override = config.consumerIdOverride();
+        return override.isPresent() ? ConsumerId.ofOverride(config.groupId(), override.get())
+                : ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID());
+    }
+
     private static String bootstrapFrom(List<BrokerInfo> brokers, ZkConsumerConfig config) {
-        List<String> addresses = brokers.stream().flatMap(b -> b.plaintextAddress().stream()).toList();
+        List<String> addresses = new ArrayList<>();
+        for (BrokerInfo broker : brokers) {
+            Optional<String> address = broker.plaintextAddress();
+            if (address.isPresent()) {
+                addresses.add(address.get());
+            }
+        }
         if (addresses.isEmpty()) {
             throw new ConfigException("bootstrap.servers is not set and no broker with a PLAINTEXT endpoint is "
                     + "registered under /brokers/ids at " + config.zookeeperConnect());
@@ -237,7 +287,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             for (String topic : topics) {
                 streams.put(ZkNames.requireValid("topic", topic == null ? null : topic.trim()), config.streamsPerTopic());
             }
-            join(Subscription.topics(streams), Set.copyOf(streams.keySet()), null, listener);
+            join(Subscription.topics(streams), streams.keySet(), null, listener);
         } finally {
             release();
         }
@@ -258,7 +308,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             Subscription whitelist = new Subscription.Wildcard(Subscription.Wildcard.Kind.WHITE_LIST, pattern.pattern(),
                     config.streamsPerTopic());
-            join(whitelist, Set.of(), pattern, listener);
+            join(whitelist, Collections.<String>emptySet(), pattern, listener);
         } finally {
             release();
         }
@@ -273,19 +323,21 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void subscribe(Subscription subscription, ConsumerRebalanceListener listener) {
         acquire();
         try {
-            if (subscription instanceof Subscription.Static fixed) {
+            if (subscription instanceof Subscription.Static) {
+                Subscription.Static fixed = (Subscription.Static) subscription;
                 fixed.streamsPerTopic().forEach((topic, streams) -> {
                     if (streams < 1) { // a registration may say 0 (read as no threads), but 0.8 never creates one
                         throw new IllegalArgumentException("stream count of topic " + topic + " must be >= 1, got " + streams);
                     }
                 });
-                join(subscription, Set.copyOf(fixed.streamsPerTopic().keySet()), null, listener);
-            } else if (subscription instanceof Subscription.Wildcard wildcard) {
+                join(subscription, fixed.streamsPerTopic().keySet(), null, listener);
+            } else if (subscription instanceof Subscription.Wildcard) {
+                Subscription.Wildcard wildcard = (Subscription.Wildcard) subscription;
                 if (wildcard.streams() < 1) {
                     throw new IllegalArgumentException("stream count of " + wildcard.regex() + " must be >= 1, got "
                             + wildcard.streams());
                 }
-                join(subscription, Set.of(), Pattern.compile(wildcard.regex()), listener);
+                join(subscription, Collections.<String>emptySet(), Pattern.compile(wildcard.regex()), listener);
             } else {
                 throw new IllegalArgumentException("subscription cannot be " + subscription);
             }
@@ -301,7 +353,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public Map<TopicPartition, Integer> streamAssignment() {
         acquire();
         try {
-            return Map.copyOf(coordinator.streams());
+            return state.streams();
         } finally {
             release();
         }
@@ -312,7 +364,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * streams): see {@link HandOutFence}. Its {@code epochOf} belongs to the thread that polls.
      */
     public HandOutFence handOutFence() {
-        return coordinator.handOutFence();
+        return new SubscriptionHandOutFence(state);
     }
 
     private void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener) {
@@ -320,7 +372,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         if (listener == null) {
             throw new IllegalArgumentException("RebalanceListener cannot be null");
         }
-        coordinator.join(sub, topics, pattern, listener);
+        coordinator.join(sub, topics, pattern, listener, Deadline.after(defaultApiTimeout));
     }
 
     @Override
@@ -335,14 +387,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     private void unsubscribeInternal() {
         ensureOpen();
-        coordinator.leave();
+        coordinator.leave(Deadline.after(defaultApiTimeout));
     }
 
     @Override
     public Set<String> subscription() {
         acquire();
         try {
-            return coordinator.subscription();
+            return state.subscription();
         } finally {
             release();
         }
@@ -352,7 +404,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public Set<TopicPartition> assignment() {
         acquire();
         try {
-            return Collections.unmodifiableSet(coordinator.assignment());
+            return state.assigned();
         } finally {
             release();
         }
@@ -385,17 +437,17 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             do {
                 checkWakeup();
                 coordinator.checkMember();
-                if (coordinator.processEvents(true)) {
+                if (coordinator.processEvents()) {
                     userWakeup = true;
                     checkWakeup();
                 }
                 committer.maybeAutoCommit();
                 long slice = Math.max(0, Math.min(deadline - System.nanoTime(), POLL_SLICE.toNanos()));
-                if (!coordinator.canFetch()) {
+                if (!fetcher.canFetch()) {
                     coordinator.awaitEvent(slice);
                     continue;
                 }
-                ConsumerRecords<K, V> records = coordinator.deliverable(fetch(Duration.ofNanos(slice)));
+                ConsumerRecords<K, V> records = fetch(Duration.ofNanos(slice));
                 if (!records.isEmpty()) {
                     metrics.delivered(records);
                     return records;
@@ -429,15 +481,25 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitSync() {
-        commitSync(Duration.ofSeconds(60));
+        commitSync(defaultApiTimeout);
     }
 
+    /**
+     * Commits the position of every fetched partition, looking up within {@code timeout} those the fetcher has still
+     * to find (an offset reset), and writing within what is left of it.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException if a position could not be looked up, or the write did
+     *                                                         not finish, within {@code timeout}
+     * @throws org.apache.kafka.clients.consumer.CommitFailedException if this member does not own a partition now
+     */
     @Override
     public void commitSync(Duration timeout) {
         acquire();
         try {
             ensureOpen();
-            committer.commitPositions();
+            Deadline deadline = Deadline.after(timeout);
+            fetcher.resolvePositions(deadline);
+            committer.commitPositions(deadline);
         } finally {
             release();
         }
@@ -445,7 +507,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        commitSync(offsets, Duration.ofSeconds(60));
+        commitSync(offsets, defaultApiTimeout);
     }
 
     @Override
@@ -453,9 +515,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         acquire();
         try {
             ensureOpen();
+            Deadline deadline = Deadline.after(timeout);
             Map<TopicPartition, Long> positions = new HashMap<>();
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
-            committer.commit(positions, false);
+            committer.commit(positions, deadline);
         } finally {
             release();
         }
@@ -470,10 +533,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void commitAsync(OffsetCommitCallback callback) {
         acquire();
         try {
+            // the positions known now, as KafkaConsumer's commitAsync takes them: it never waits for a lookup
+            fetcher.resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO));
             Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
-            for (TopicPartition tp : coordinator.active()) {
-                positions.put(tp, new OffsetAndMetadata(fetcher.position(tp)));
-            }
+            state.positions().forEach((tp, offset) -> positions.put(tp, new OffsetAndMetadata(offset)));
             commitAsync(positions, callback);
         } finally {
             release();
@@ -503,39 +566,40 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     @Override
     @Deprecated
     public OffsetAndMetadata committed(TopicPartition partition) {
-        return committed(Set.of(partition)).get(partition);
+        return committed(Collections.singleton(partition)).get(partition);
     }
 
     @Override
     @Deprecated
     public OffsetAndMetadata committed(TopicPartition partition, Duration timeout) {
-        return committed(partition);
+        return committed(Collections.singleton(partition), timeout).get(partition);
     }
 
     @Override
     public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
+        return committed(partitions, defaultApiTimeout);
+    }
+
+    /**
+     * The offsets stored for {@code partitions} (null for one without), read within {@code timeout}.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException if the store did not answer within {@code timeout}
+     */
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
         acquire();
         try {
             Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
-            Map<TopicAndPartition, Long> stored;
-            try {
-                stored = offsets.read(config.groupId(), partitions.stream().map(GroupCoordinator::zk).toList());
-            } catch (OffsetStoreException e) {
-                throw new KafkaException(e.getMessage(), e);
-            }
+            Map<TopicAndPartition, Long> stored = offsetReads.read(KafkaPartitions.toRegistry(partitions),
+                    Deadline.after(timeout));
             for (TopicPartition tp : partitions) {
-                Long offset = stored.get(GroupCoordinator.zk(tp));
+                Long offset = stored.get(KafkaPartitions.toRegistry(tp));
                 result.put(tp, offset == null ? null : new OffsetAndMetadata(offset));
             }
             return result;
         } finally {
             release();
         }
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
-        return committed(partitions);
     }
 
     // --- delegated to the fetcher ---------------------------------------------------------------------------
@@ -602,7 +666,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Uuid clientInstanceId(Duration timeout) {
-        return guarded(() -> fetcher.clientInstanceId(timeout));
+        return guarded(() -> kafka.clientInstanceId(timeout));
     }
 
     /**
@@ -612,41 +676,41 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      */
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        Map<MetricName, Metric> all = new HashMap<>(fetcher.metrics());
+        Map<MetricName, Metric> all = new HashMap<>(kafka.metrics());
         all.putAll(metrics.metrics());
         return Collections.unmodifiableMap(all);
     }
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic) {
-        return guarded(() -> fetcher.partitionsFor(topic));
+        return guarded(() -> kafka.partitionsFor(topic));
     }
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic, Duration timeout) {
-        return guarded(() -> fetcher.partitionsFor(topic, timeout));
+        return guarded(() -> kafka.partitionsFor(topic, timeout));
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics() {
-        return guarded(() -> fetcher.listTopics());
+        return guarded(() -> kafka.listTopics());
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics(Duration timeout) {
-        return guarded(() -> fetcher.listTopics(timeout));
+        return guarded(() -> kafka.listTopics(timeout));
     }
 
     @Override
     public Set<TopicPartition> paused() {
-        return guarded(() -> fetcher.paused());
+        return guarded(() -> kafka.paused());
     }
 
     @Override
     public void pause(Collection<TopicPartition> partitions) {
         acquire();
         try {
-            fetcher.pause(partitions);
+            kafka.pause(partitions);
         } finally {
             release();
         }
@@ -656,7 +720,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void resume(Collection<TopicPartition> partitions) {
         acquire();
         try {
-            fetcher.resume(partitions);
+            kafka.resume(partitions);
         } finally {
             release();
         }
@@ -664,37 +728,37 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch) {
-        return guarded(() -> fetcher.offsetsForTimes(timestampsToSearch));
+        return guarded(() -> kafka.offsetsForTimes(timestampsToSearch));
     }
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch, Duration timeout) {
-        return guarded(() -> fetcher.offsetsForTimes(timestampsToSearch, timeout));
+        return guarded(() -> kafka.offsetsForTimes(timestampsToSearch, timeout));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
-        return guarded(() -> fetcher.beginningOffsets(partitions));
+        return guarded(() -> kafka.beginningOffsets(partitions));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return guarded(() -> fetcher.beginningOffsets(partitions, timeout));
+        return guarded(() -> kafka.beginningOffsets(partitions, timeout));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
-        return guarded(() -> fetcher.endOffsets(partitions));
+        return guarded(() -> kafka.endOffsets(partitions));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return guarded(() -> fetcher.endOffsets(partitions, timeout));
+        return guarded(() -> kafka.endOffsets(partitions, timeout));
     }
 
     @Override
     public OptionalLong currentLag(TopicPartition topicPartition) {
-        return guarded(() -> fetcher.currentLag(topicPartition));
+        return guarded(() -> kafka.currentLag(topicPartition));
     }
 
     /** There is no Kafka group generation behind a ZooKeeper group, so transactions cannot be fenced by it. */
@@ -741,22 +805,26 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void wakeup() {
         userWakeup = true;
         coordinator.wake();
-        fetcher.wakeup();
+        kafka.wakeup();
     }
 
     @Override
     public void close() {
-        close(Duration.ofSeconds(30));
+        close(DEFAULT_CLOSE_TIMEOUT);
     }
 
     /**
      * Revokes (committing with auto-commit), leaves the group, closes the fetcher and ZooKeeper session. With
-     * {@code zkgroups.restart.handover.file} set it hands over instead, as {@link #closeForRestart()}. Nothing in it
-     * waits for Kafka (the inner clients have nothing in flight by then), so {@code timeout} bounds nothing.
+     * {@code zkgroups.restart.handover.file} set it hands over instead, as {@link #closeForRestart()}. {@code timeout}
+     * bounds what close waits for Kafka: the lookup of positions not known yet and the commit of the revocation; what
+     * cannot be done by then is not committed (the next owner starts at the last committed offset). The application's
+     * {@code onPartitionsRevoked} runs to its end, as with KafkaConsumer.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
      */
     @Override
     public void close(Duration timeout) {
-        close(restart.onClose());
+        close(restart.onClose(), Deadline.after(timeout));
     }
 
     /**
@@ -774,10 +842,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             throw new IllegalStateException("closeForRestart needs " + ZkConsumerConfig.RESTART_HANDOVER_FILE
                     + " (where the successor finds the session); it is not set for consumer " + consumerId);
         }
-        close(true);
+        close(true, Deadline.after(DEFAULT_CLOSE_TIMEOUT));
     }
 
-    private void close(boolean handOver) {
+    private void close(boolean handOver, Deadline deadline) {
         acquire();
         try {
             if (closed || closing) {
@@ -785,15 +853,16 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             closing = true;
             try {
-                if (!handOver || !restart.handOver(coordinator, consumerId)) {
-                    coordinator.leave();
+                if (!handOver || !restart.handOver(coordinator, consumerId, deadline)) {
+                    coordinator.leave(deadline);
                 }
             } finally {
                 closed = true;
                 // Neither has anything left to wait for: the fetcher joined no Kafka group and commits nothing, and every
                 // commit through the admin client has returned. Waiting would only close the broker's fetch sessions
                 // politely (it evicts them anyway) at the cost of a round trip to each broker.
-                fetcher.close(Duration.ZERO);
+                offsetReads.close();
+                kafka.close(Duration.ZERO);
                 topicMetadata.close();
                 if (admin != null) {
                     admin.close(Duration.ZERO);

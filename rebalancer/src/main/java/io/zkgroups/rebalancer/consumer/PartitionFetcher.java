@@ -1,0 +1,213 @@
+package io.zkgroups.rebalancer.consumer;
+
+import io.zkgroups.rebalancer.group.OwnershipFence;
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * The inner {@code KafkaConsumer} (assign() mode, no Kafka group), kept in step with the {@link SubscriptionState}: it
+ * fetches exactly the fetched partitions, from their committed offsets or where {@code auto.offset.reset} says, lets
+ * out only the records the member's fence allows, and writes back the positions it reached, which the
+ * {@link OffsetCommitter} commits. A position the fetcher must look up (an offset reset) is looked up without waiting
+ * after each fetch, and within a deadline when a commit needs it ({@link #resolvePositions}).
+ * <p>
+ * <b>Threading.</b> The thread inside the consumer only, like {@code KafkaConsumer} itself.
+ */
+final class PartitionFetcher<K, V> {
+
+    private final KafkaConsumer<K, V> consumer;
+    private final SubscriptionState state;
+    private final ZkConsumerConfig.ResetPolicy resetPolicy;
+    /** The fetcher's default.api.timeout.ms: no lookup waits longer, as with KafkaConsumer's own position(). */
+    private final Duration lookupTimeout;
+
+    PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy,
+                     Duration lookupTimeout) {
+        this.consumer = consumer;
+        this.state = state;
+        this.resetPolicy = resetPolicy;
+        this.lookupTimeout = lookupTimeout;
+    }
+
+    /** Fetches what the state says is fetched, no more: after partitions left it. */
+    void follow() {
+        consumer.assign(new ArrayList<>(state.fetched()));
+    }
+
+    /** Starts fetching {@code started} (fetched in the state now): at their committed offsets, or reset. */
+    void start(Collection<TopicPartition> started) {
+        if (started.isEmpty()) {
+            return;
+        }
+        follow();
+        Map<TopicPartition, Long> committed = state.positions(started);
+        List<TopicPartition> withoutOffset = new ArrayList<>();
+        for (TopicPartition tp : started) {
+            Long offset = committed.get(tp);
+            if (offset != null && offset >= 0) {
+                consumer.seek(tp, offset);
+            } else {
+                withoutOffset.add(tp);
+            }
+        }
+        if (!withoutOffset.isEmpty()) {
+            state.positionUnknown(withoutOffset);
+            switch (resetPolicy) {
+                case EARLIEST:
+                    consumer.seekToBeginning(withoutOffset);
+                    break;
+                case LATEST:
+                    consumer.seekToEnd(withoutOffset);
+                    break;
+                default:
+                    // NONE: the inner consumer has auto.offset.reset=none, its poll throws NoOffsetForPartitionException
+                    break;
+            }
+        }
+    }
+
+    /** Whether some fetched partition may hand out records now. */
+    boolean canFetch() {
+        OwnershipFence fence = state.fence();
+        SortedSet<TopicPartition> fetched = state.fetched();
+        return fence != null && !fetched.isEmpty() && !fence.deliverable(state.fetchedEpochs(fetched)).isEmpty();
+    }
+
+    /**
+     * Fetches for up to {@code timeout} and returns the records the fence lets out now: of partitions this consumer
+     * owns under the current grant, not being revoked, with the lease of their session holding. The rest are put back
+     * (the fetcher seeks to their first offset).
+     */
+    ConsumerRecords<K, V> poll(Duration timeout) {
+        ConsumerRecords<K, V> records = consumer.poll(timeout);
+        ConsumerRecords<K, V> out = deliverable(records);
+        for (TopicPartition tp : out.partitions()) {
+            learnPosition(tp);
+        }
+        if (!state.unknownPositions().isEmpty()) {
+            resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO));
+        }
+        return out;
+    }
+
+    private ConsumerRecords<K, V> deliverable(ConsumerRecords<K, V> records) {
+        if (records.isEmpty()) {
+            return records;
+        }
+        OwnershipFence fence = state.fence();
+        Set<TopicAndPartition> allowed = fence == null ? new TreeSet<TopicAndPartition>()
+                : fence.deliverable(state.fetchedEpochs(records.partitions()));
+        if (allowed.size() == records.partitions().size()) {
+            return records;
+        }
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> out = new HashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<K, V>> list = records.records(tp);
+            if (allowed.contains(KafkaPartitions.toRegistry(tp))) {
+                out.put(tp, list);
+            } else if (state.isFetched(tp)) {
+                seek(tp, list.get(0).offset());
+            }
+        }
+        return out.isEmpty() ? ConsumerRecords.<K, V>empty() : new ConsumerRecords<>(out);
+    }
+
+    /** After records of {@code tp} went out the fetcher's position is known: it is the next offset to commit. */
+    private void learnPosition(TopicPartition tp) {
+        try {
+            state.position(tp, consumer.position(tp, Duration.ZERO));
+        } catch (KafkaException e) {
+            state.positionUnknown(Collections.singleton(tp));
+        }
+    }
+
+    /**
+     * Looks up the positions the state does not know (offset resets) until {@code deadline}; a lookup that cannot
+     * answer then is left unknown. Returns the fetched partitions whose position is still unknown.
+     */
+    SortedSet<TopicPartition> resolvePositions(Deadline deadline) {
+        SortedSet<TopicPartition> unresolved = new TreeSet<>(KafkaPartitions.ORDER);
+        for (TopicPartition tp : state.unknownPositions()) {
+            try {
+                state.position(tp, consumer.position(tp, deadline.remaining()));
+            } catch (TimeoutException e) {
+                unresolved.add(tp);
+            }
+        }
+        return unresolved;
+    }
+
+    /**
+     * As {@link #resolvePositions}, for {@code partitions} only and for no longer than the fetcher's
+     * default.api.timeout.ms, where nothing may interrupt the caller (records already fetched, a revocation under way):
+     * any failure of a lookup (a wakeup, an interrupt, no offset to reset to) leaves that position unknown; a wakeup
+     * stays pending in the facade's flag, an interrupt in the thread's flag.
+     */
+    SortedSet<TopicPartition> resolvePositionsQuietly(Collection<TopicPartition> partitions, Deadline deadline) {
+        Deadline bound = deadline.earlier(Deadline.after(lookupTimeout));
+        SortedSet<TopicPartition> unresolved = new TreeSet<>(KafkaPartitions.ORDER);
+        SortedSet<TopicPartition> unknown = state.unknownPositions();
+        unknown.retainAll(partitions);
+        for (TopicPartition tp : unknown) {
+            try {
+                state.position(tp, consumer.position(tp, bound.remaining()));
+            } catch (KafkaException | IllegalStateException e) {
+                unresolved.add(tp);
+            }
+        }
+        return unresolved;
+    }
+
+    // --- the application's own moves ----------------------------------------------------------------------------
+
+    void seek(TopicPartition tp, long offset) {
+        consumer.seek(tp, offset);
+        state.position(tp, offset);
+    }
+
+    void seek(TopicPartition tp, OffsetAndMetadata offset) {
+        consumer.seek(tp, offset);
+        state.position(tp, offset.offset());
+    }
+
+    void seekToBeginning(Collection<TopicPartition> partitions) {
+        consumer.seekToBeginning(partitions);
+        state.positionUnknown(partitions);
+    }
+
+    void seekToEnd(Collection<TopicPartition> partitions) {
+        consumer.seekToEnd(partitions);
+        state.positionUnknown(partitions);
+    }
+
+    /** The fetcher's position of {@code tp}, waiting up to {@code default.api.timeout.ms} for it to be looked up. */
+    long position(TopicPartition tp) {
+        long position = consumer.position(tp);
+        state.position(tp, position);
+        return position;
+    }
+
+    /** The fetcher's position of {@code tp}, waiting up to {@code timeout} for it to be looked up. */
+    long position(TopicPartition tp, Duration timeout) {
+        long position = consumer.position(tp, timeout);
+        state.position(tp, position);
+        return position;
+    }
+}

@@ -1,0 +1,352 @@
+package io.zkgroups.rebalancer.consumer;
+
+import io.zkgroups.rebalancer.group.OwnershipFence;
+import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.Unreadable;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * What a {@link ZkGroupConsumer} subscribed to and was told it owns (the counterpart of Kafka's
+ * {@code SubscriptionState}): the subscription and its rebalance listener, the fence of the member that gave the
+ * grants, and per assigned partition the epoch of its grant, its stream, whether it is fetched or held, its position
+ * and the offset last committed. The {@link GroupCoordinator} writes it as ownership changes, the
+ * {@link PartitionFetcher} keeps the positions, and the {@link OffsetCommitter} reads it to commit.
+ * <p>
+ * An assigned partition is <em>fetched</em> once its committed offset is known. One whose offset cannot be read (an
+ * unreadable znode, an unreachable store) is <em>held</em>: owned, not fetched, not committed, looked at again with
+ * backoff (1 s doubling to 30 s), logged once when it starts being held or its reason changes, and reported in the
+ * member's health ({@link #alarms}).
+ * <p>
+ * <b>Threading.</b> Everything here belongs to the thread inside the consumer (the single-thread guard of
+ * {@link ZkGroupConsumer}), except {@link #fence()}: it is volatile, written on that thread when a member joins or
+ * leaves and read by hand-outs on other threads ({@link HandOutFence#check}).
+ */
+final class SubscriptionState {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SubscriptionState.class);
+    private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    private static final Duration MAX_RETRY = Duration.ofSeconds(30);
+
+    /** One assigned partition. */
+    private static final class Assigned {
+        final long epoch;
+        final int stream;
+        /** Why it is held, and when to look again; null while it is fetched. */
+        Hold hold;
+        /** The next offset to hand out; null while not known (an offset reset not done yet, or held). */
+        Long position;
+        /** The offset last committed, or read from the store at the start; null if none. */
+        Long committed;
+
+        Assigned(long epoch, int stream) {
+            this.epoch = epoch;
+            this.stream = stream;
+        }
+    }
+
+    private static final class Hold {
+        final String reason;
+        final long retryAtNanos;
+        final Duration delay;
+
+        Hold(String reason, Duration delay) {
+            this.reason = reason;
+            this.delay = delay;
+            this.retryAtNanos = System.nanoTime() + delay.toNanos();
+        }
+    }
+
+    private final String memberName;
+    private final String group;
+    private final SortedMap<TopicPartition, Assigned> partitions = new TreeMap<>(KafkaPartitions.ORDER);
+    private Set<String> topics = Collections.emptySet();
+    private Pattern pattern;
+    private Subscription registered;
+    private ConsumerRebalanceListener listener = NoOpListener.INSTANCE;
+    private volatile OwnershipFence fence;
+
+    SubscriptionState(String memberName, String group) {
+        this.memberName = memberName;
+        this.group = group;
+    }
+
+    // --- the subscription ------------------------------------------------------------------------------------
+
+    /** A member registered {@code registered} (topics, or a pattern) and hands out and commits through {@code fence}. */
+    void subscribe(Subscription registered, Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener,
+                   OwnershipFence fence) {
+        this.registered = registered;
+        this.topics = Collections.unmodifiableSet(new TreeSet<>(topics));
+        this.pattern = pattern;
+        this.listener = listener;
+        this.fence = fence;
+    }
+
+    /** The member left: no subscription, no fence (its partitions were revoked or lost before). */
+    void unsubscribe() {
+        this.registered = null;
+        this.topics = Collections.emptySet();
+        this.pattern = null;
+        this.fence = null;
+    }
+
+    /** The subscription the member registered, null when not subscribed. */
+    Subscription registered() {
+        return registered;
+    }
+
+    /** The topics subscribed to; for a pattern, the topics of the partitions assigned. */
+    Set<String> subscription() {
+        if (pattern == null) {
+            return topics;
+        }
+        Set<String> matched = new TreeSet<>();
+        for (TopicPartition tp : partitions.keySet()) {
+            matched.add(tp.topic());
+        }
+        return Collections.unmodifiableSet(matched);
+    }
+
+    ConsumerRebalanceListener listener() {
+        return listener;
+    }
+
+    /** The fence of the member this consumer is subscribed through; null when not subscribed. Any thread. */
+    OwnershipFence fence() {
+        return fence;
+    }
+
+    // --- what this consumer was told it owns -------------------------------------------------------------------
+
+    /** {@code tp} is granted under {@code epoch} to {@code stream}, and fetched from {@code committed} (null: reset). */
+    void fetch(TopicPartition tp, long epoch, int stream, Long committed) {
+        Assigned a = new Assigned(epoch, stream);
+        a.position = committed;
+        a.committed = committed;
+        partitions.put(tp, a);
+    }
+
+    /** {@code tp} is granted under {@code epoch} to {@code stream}, but held: its committed offset cannot be read. */
+    void hold(TopicPartition tp, long epoch, int stream, String reason) {
+        Assigned a = new Assigned(epoch, stream);
+        a.hold = new Hold(reason, FIRST_RETRY);
+        partitions.put(tp, a);
+        logHeld(tp, a.hold, null);
+    }
+
+    /** A held partition is still unreadable at its retry: look again later (twice as late, at most 30 s). */
+    void stillUnreadable(TopicPartition tp, String reason) {
+        Assigned a = partitions.get(tp);
+        Hold before = a.hold;
+        Duration doubled = before.delay.multipliedBy(2);
+        a.hold = new Hold(reason, doubled.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : doubled);
+        logHeld(tp, a.hold, before);
+    }
+
+    /** A held partition's committed offset could be read: it is fetched from {@code committed} (null: reset). */
+    void readable(TopicPartition tp, Long committed) {
+        Assigned a = partitions.get(tp);
+        a.hold = null;
+        a.position = committed;
+        a.committed = committed;
+        LOG.info("[{}] the committed offset of {} is readable again: fetching it", memberName, tp);
+    }
+
+    /** {@code gone} left this consumer: nothing of them is remembered. Returns whether any of them was held. */
+    boolean forget(Collection<TopicPartition> gone) {
+        boolean wasHeld = false;
+        for (TopicPartition tp : gone) {
+            Assigned a = partitions.remove(tp);
+            wasHeld |= a != null && a.hold != null;
+        }
+        return wasHeld;
+    }
+
+    /** Every assigned partition, fetched or held. */
+    SortedSet<TopicPartition> assigned() {
+        SortedSet<TopicPartition> assigned = new TreeSet<>(KafkaPartitions.ORDER);
+        assigned.addAll(partitions.keySet());
+        return Collections.unmodifiableSortedSet(assigned);
+    }
+
+    /** The assigned partitions that are fetched. */
+    SortedSet<TopicPartition> fetched() {
+        SortedSet<TopicPartition> fetched = new TreeSet<>(KafkaPartitions.ORDER);
+        partitions.forEach((tp, a) -> {
+            if (a.hold == null) {
+                fetched.add(tp);
+            }
+        });
+        return fetched;
+    }
+
+    boolean isFetched(TopicPartition tp) {
+        Assigned a = partitions.get(tp);
+        return a != null && a.hold == null;
+    }
+
+    /** Each assigned partition's stream: the consumer thread {@code CID-k} of the registration it was given to. */
+    Map<TopicPartition, Integer> streams() {
+        Map<TopicPartition, Integer> streams = new HashMap<>();
+        partitions.forEach((tp, a) -> streams.put(tp, a.stream));
+        return Collections.unmodifiableMap(streams);
+    }
+
+    /** The epoch of {@code tp}'s grant if it is assigned (fetched or held), else null. */
+    Long epoch(TopicPartition tp) {
+        Assigned a = partitions.get(tp);
+        return a == null ? null : a.epoch;
+    }
+
+    /** The epoch of the grant {@code tp} is fetched under, 0 if it is not fetched. */
+    long fetchedEpoch(TopicPartition tp) {
+        Assigned a = partitions.get(tp);
+        return a == null || a.hold != null ? 0 : a.epoch;
+    }
+
+    /** Of {@code candidates}, the fetched ones with their grants' epochs, as the fence takes them. */
+    Map<TopicAndPartition, Long> fetchedEpochs(Collection<TopicPartition> candidates) {
+        Map<TopicAndPartition, Long> epochs = new HashMap<>();
+        for (TopicPartition tp : candidates) {
+            Assigned a = partitions.get(tp);
+            if (a != null && a.hold == null) {
+                epochs.put(KafkaPartitions.toRegistry(tp), a.epoch);
+            }
+        }
+        return epochs;
+    }
+
+    // --- positions and commits ---------------------------------------------------------------------------------
+
+    /** The fetcher will hand out {@code tp} from {@code offset} next. Ignored unless {@code tp} is fetched. */
+    void position(TopicPartition tp, long offset) {
+        Assigned a = partitions.get(tp);
+        if (a != null && a.hold == null) {
+            a.position = offset;
+        }
+    }
+
+    /** The fetcher must look up where {@code reset} start (seekToBeginning/End, auto.offset.reset). */
+    void positionUnknown(Collection<TopicPartition> reset) {
+        for (TopicPartition tp : reset) {
+            Assigned a = partitions.get(tp);
+            if (a != null) {
+                a.position = null;
+            }
+        }
+    }
+
+    /** The known positions of {@code candidates} that are fetched (Kafka's "all consumed"). */
+    Map<TopicPartition, Long> positions(Collection<TopicPartition> candidates) {
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        for (TopicPartition tp : candidates) {
+            Assigned a = partitions.get(tp);
+            if (a != null && a.hold == null && a.position != null) {
+                positions.put(tp, a.position);
+            }
+        }
+        return positions;
+    }
+
+    /** The known positions of every fetched partition. */
+    Map<TopicPartition, Long> positions() {
+        return positions(partitions.keySet());
+    }
+
+    /** The fetched partitions whose position is not known now. */
+    SortedSet<TopicPartition> unknownPositions() {
+        SortedSet<TopicPartition> unknown = new TreeSet<>(KafkaPartitions.ORDER);
+        partitions.forEach((tp, a) -> {
+            if (a.hold == null && a.position == null) {
+                unknown.add(tp);
+            }
+        });
+        return unknown;
+    }
+
+    /** The offset last committed of an assigned partition (or read at its start), null if none. */
+    Long committed(TopicPartition tp) {
+        Assigned a = partitions.get(tp);
+        return a == null ? null : a.committed;
+    }
+
+    /** {@code offset} of {@code tp} was written. Ignored if {@code tp} left meanwhile. */
+    void committed(TopicPartition tp, long offset) {
+        Assigned a = partitions.get(tp);
+        if (a != null) {
+            a.committed = offset;
+        }
+    }
+
+    /** The committed offsets of the fetched partitions (what the idle refresh writes again). */
+    Map<TopicPartition, Long> committedOfFetched() {
+        Map<TopicPartition, Long> committed = new HashMap<>();
+        partitions.forEach((tp, a) -> {
+            if (a.hold == null && a.committed != null) {
+                committed.put(tp, a.committed);
+            }
+        });
+        return committed;
+    }
+
+    // --- held partitions ---------------------------------------------------------------------------------------
+
+    boolean anyHeld() {
+        for (Assigned a : partitions.values()) {
+            if (a.hold != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Held partitions whose retry is due. */
+    SortedSet<TopicPartition> dueForRetry() {
+        long now = System.nanoTime();
+        SortedSet<TopicPartition> due = new TreeSet<>(KafkaPartitions.ORDER);
+        partitions.forEach((tp, a) -> {
+            if (a.hold != null && now - a.hold.retryAtNanos >= 0) {
+                due.add(tp);
+            }
+        });
+        return due;
+    }
+
+    /** The alarms for the member's health: each held partition's offset znode and why. */
+    List<Unreadable> alarms() {
+        List<Unreadable> alarms = new ArrayList<>();
+        partitions.forEach((tp, a) -> {
+            if (a.hold != null) {
+                alarms.add(new Unreadable(ZkLayout.root().offset(group, KafkaPartitions.toRegistry(tp)), a.hold.reason));
+            }
+        });
+        return alarms;
+    }
+
+    private void logHeld(TopicPartition tp, Hold now, Hold before) {
+        if (before == null || !before.reason.equals(now.reason)) {
+            LOG.warn("[{}] holding {} (owned, not fetched, not committed) until its committed offset can be read: {}. "
+                    + "Fix or delete that znode (then auto.offset.reset applies), e.g. with `zkgroups offsets reset`.",
+                    memberName, tp, now.reason);
+        }
+    }
+}

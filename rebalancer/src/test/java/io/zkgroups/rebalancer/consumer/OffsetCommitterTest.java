@@ -1,0 +1,334 @@
+package io.zkgroups.rebalancer.consumer;
+
+import io.zkgroups.rebalancer.group.OwnershipFence;
+import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
+import io.zkgroups.rebalancer.offsets.CommitPermit;
+import io.zkgroups.rebalancer.offsets.FencedException;
+import io.zkgroups.rebalancer.offsets.OffsetStore;
+import io.zkgroups.rebalancer.offsets.OffsetStoreException;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The commit path on its own: a real {@link OwnershipFence} on a lease the test controls, a {@link SubscriptionState}
+ * filled as the coordinator would, and an in-memory store that records what it was asked to write.
+ */
+class OffsetCommitterTest {
+
+    private static final long SESSION = 0x200L;
+    private static final TopicPartition T0 = new TopicPartition("t", 0);
+    private static final TopicPartition T1 = new TopicPartition("t", 1);
+    private static final Duration LONG = Duration.ofMinutes(5);
+
+    /** Holds {@link #SESSION} while {@code remainingNanos} is positive. */
+    private static final class TestLease implements OwnershipFence.Lease {
+        volatile long remainingNanos = TimeUnit.MINUTES.toNanos(10);
+
+        @Override
+        public boolean holds(long session) {
+            return session == SESSION && remainingNanos > 0;
+        }
+
+        @Override
+        public long remainingNanos() {
+            return remainingNanos;
+        }
+    }
+
+    /** What the committer asked a store to write, and under which permit; fails as told. */
+    private static final class RecordingStore implements OffsetStore {
+        final List<Map<TopicAndPartition, Long>> writes = new ArrayList<>();
+        final List<CommitPermit> permits = new ArrayList<>();
+        RuntimeException failure;
+
+        @Override
+        public Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions) {
+            return Collections.emptyMap();
+        }
+
+        @Override
+        public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets) {
+            throw new AssertionError("the consumer commits under a permit only");
+        }
+
+        @Override
+        public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets, CommitPermit permit) {
+            permits.add(permit);
+            if (failure != null) {
+                throw failure;
+            }
+            writes.add(new TreeMap<>(offsets));
+            return new TreeSet<>(offsets.keySet());
+        }
+
+        @Override
+        public String name() {
+            return "recording";
+        }
+    }
+
+    private final TestLease lease = new TestLease();
+    private final OwnershipFence fence = new OwnershipFence(lease);
+    private final SubscriptionState state = new SubscriptionState("g_m", "g");
+    private final RecordingStore store = new RecordingStore();
+    private final ConsumerMetrics metrics = new ConsumerMetrics("committer-test", "g", false,
+            Collections::<MetricName, Metric>emptyMap, broker -> Optional.empty());
+
+    @AfterEach
+    void closeMetrics() {
+        metrics.close();
+    }
+
+    private OffsetCommitter committer(boolean autoCommit) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("group.id", "g");
+        props.put("zookeeper.connect", "127.0.0.1:2181");
+        props.put("auto.commit.enable", String.valueOf(autoCommit));
+        props.put("auto.commit.interval.ms", "1"); // due a millisecond after it started
+        return new OffsetCommitter(ZkConsumerConfig.from(props), "g_m", store, state, metrics);
+    }
+
+    /** Grants {@code partitions} in the fence and tells the state, fetched from {@code committed}. */
+    private void own(Long committed, TopicPartition... partitions) {
+        Map<TopicAndPartition, ThreadId> threads = new TreeMap<>();
+        for (TopicPartition tp : partitions) {
+            threads.put(KafkaPartitions.toRegistry(tp), ConsumerId.ofOverride("g", "m").thread(0));
+        }
+        Map<TopicAndPartition, OwnershipFence.Grant> grants = fence.grant(threads, SESSION);
+        for (TopicPartition tp : partitions) {
+            state.fetch(tp, grants.get(KafkaPartitions.toRegistry(tp)).epoch(), 0, committed);
+        }
+    }
+
+    private void subscribe() {
+        state.subscribe(null, Collections.singleton("t"), null, NoOpListener.INSTANCE, fence);
+    }
+
+    private double fencedCommits() {
+        for (Map.Entry<MetricName, ? extends Metric> m : metrics.metrics().entrySet()) {
+            if (m.getKey().name().equals("commit-fenced-total")) {
+                return ((Number) m.getValue().metricValue()).doubleValue();
+            }
+        }
+        throw new AssertionError("no commit-fenced-total metric");
+    }
+
+    @Test
+    void commitsThePositionsOfFetchedPartitionsOnceEach() {
+        subscribe();
+        own(0L, T0, T1);
+        state.position(T0, 10);
+        OffsetCommitter committer = committer(false);
+
+        committer.commitPositions(Deadline.after(LONG));
+        committer.commitPositions(Deadline.after(LONG)); // nothing moved: nothing written
+
+        assertThat(store.writes).containsExactly(Collections.singletonMap(new TopicAndPartition("t", 0), 10L));
+        assertThat(state.committed(T0)).isEqualTo(10L);
+        assertThat(store.permits.get(0).session()).isEqualTo(SESSION);
+    }
+
+    @Test
+    void aPartitionNotAssignedIsRefusedAsKafkaUsersExpectWithTheFencesReasonAsCause() {
+        subscribe();
+        own(0L, T0);
+        TopicPartition elsewhere = new TopicPartition("elsewhere", 0);
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        offsets.put(T0, 5L);
+        offsets.put(elsewhere, 5L);
+
+        assertThatThrownBy(() -> committer(false).commit(offsets, Deadline.after(LONG)))
+                .isInstanceOf(CommitFailedException.class)
+                .hasMessageContaining("elsewhere-0")
+                .hasCauseInstanceOf(FencedException.class);
+        assertThat(store.permits).as("nothing reached the store").isEmpty();
+        assertThat(fencedCommits()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aCommitUnderAGrantThatWasReplacedIsRefused() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 8);
+        fence.withdraw(Collections.singleton(new TopicAndPartition("t", 0)));
+        fence.grant(Collections.singletonMap(new TopicAndPartition("t", 0), ConsumerId.ofOverride("g", "m").thread(0)),
+                SESSION); // granted again: a new epoch this consumer was not told of
+
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+                .isInstanceOf(CommitFailedException.class)
+                .hasMessageContaining("no longer owned")
+                .hasCauseInstanceOf(FencedException.class);
+        assertThat(store.writes).isEmpty();
+    }
+
+    @Test
+    void aCommitWhoseLeaseRanOutIsRefused() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 8);
+        lease.remainingNanos = -1;
+
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+                .isInstanceOf(CommitFailedException.class)
+                .hasMessageContaining("may have expired");
+        assertThat(store.writes).isEmpty();
+    }
+
+    @Test
+    void aStoreThatFindsTheOwnershipGoneFailsTheCommitTheSameWay() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 3);
+        store.failure = new FencedException("the owner znode /consumers/g/owners/t/0 is another session's");
+
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+                .isInstanceOf(CommitFailedException.class)
+                .hasRootCauseMessage("the owner znode /consumers/g/owners/t/0 is another session's");
+        assertThat(state.committed(T0)).as("not written: not remembered").isZero();
+    }
+
+    @Test
+    void aStoreFailureIsAKafkaExceptionNotACommitFailure() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 3);
+        OffsetStoreException unreachable = new OffsetStoreException("ZooKeeper is unreachable", null);
+        store.failure = unreachable;
+
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+                .isInstanceOf(KafkaException.class)
+                .isNotInstanceOf(CommitFailedException.class)
+                .hasCause(unreachable);
+    }
+
+    @Test
+    void aStoreFailureAfterTheDeadlinePassedIsATimeout() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 3);
+        store.failure = new OffsetStoreException("committing Kafka offsets timed out", null);
+
+        assertThatThrownBy(() -> committer(false).commit(Collections.singletonMap(T0, 3L), Deadline.after(Duration.ZERO)))
+                .isInstanceOf(TimeoutException.class);
+        assertThat(store.permits).as("a passed deadline starts no write").isEmpty();
+    }
+
+    @Test
+    void thePermitTheStoreGetsEndsNoLaterThanTheCommitsDeadlineAndIsReleasedAfterwards() throws Exception {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 4);
+        Deadline deadline = Deadline.after(Duration.ofSeconds(30)); // well inside the 10-minute lease
+
+        committer(false).commitPositions(deadline);
+
+        CommitPermit permit = store.permits.get(0);
+        assertThat(permit.deadlineNanos()).isEqualTo(deadline.atNanos());
+        assertThat(permit.partitions()).containsExactly(new TopicAndPartition("t", 0));
+        // the fence counts no commit in flight any more: a release of the partition would not wait
+        fence.awaitCommits(Collections.singleton(new TopicAndPartition("t", 0)));
+    }
+
+    @Test
+    void aCommitOfPositionsNotKnownYetTimesOutAndWritesNothing() {
+        subscribe();
+        own(null, T0, T1); // offset reset pending: the fetcher has not found where they start
+        state.position(T1, 6);
+
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(Duration.ofSeconds(2))))
+                .isInstanceOf(TimeoutException.class)
+                .hasMessageContaining("t-0");
+        assertThat(store.permits).isEmpty();
+    }
+
+    @Test
+    void aConsumerThatLeftOwnsNothingToCommit() {
+        own(0L, T0); // granted, but the member is gone: no fence
+        state.position(T0, 2);
+
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+                .isInstanceOf(CommitFailedException.class)
+                .hasMessageContaining("not subscribed");
+    }
+
+    @Test
+    void theCommitBeforeARevocationWritesTheRevokedPartitionsKnownPositionsOnlyWithAutoCommit() {
+        subscribe();
+        own(0L, T0, T1);
+        state.position(T0, 7);
+        state.position(T1, 9);
+
+        committer(false).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG));
+        assertThat(store.writes).as("without auto-commit the application commits").isEmpty();
+
+        committer(true).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG));
+        assertThat(store.writes).containsExactly(Collections.singletonMap(new TopicAndPartition("t", 0), 7L));
+    }
+
+    @Test
+    void aRevocationsCommitThatIsRefusedDoesNotStopTheRevocation() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 7);
+        lease.remainingNanos = -1;
+
+        committer(true).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG)); // logged, not thrown
+
+        assertThat(store.writes).isEmpty();
+        assertThat(fencedCommits()).isEqualTo(1.0);
+    }
+
+    @Test
+    void autoCommitWritesWhatIsKnownAndNeverWaitsForAPosition() {
+        subscribe();
+        own(null, T0, T1);
+        state.position(T1, 12);
+
+        OffsetCommitter committer = committer(true);
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            committer.maybeAutoCommit();
+            return !store.writes.isEmpty();
+        });
+
+        assertThat(store.writes).containsExactly(Collections.singletonMap(new TopicAndPartition("t", 1), 12L));
+    }
+
+    @Test
+    void heldPartitionsAreNotCommittedByPosition() {
+        subscribe();
+        own(0L, T0);
+        state.hold(T1, 99, 0, "unreachable");
+
+        committer(false).commitPositions(Deadline.after(LONG));
+
+        assertThat(store.writes).as("the position of T0 is the offset read at its start: nothing to write").isEmpty();
+        assertThat(state.positions()).containsExactly(entry(T0, 0L));
+    }
+}
