@@ -477,9 +477,16 @@ class Kafka08BridgeIT {
 
         static ExampleProcess start(String zookeeperConnect, String group, String topic, int threads, String consumerId)
                 throws IOException {
+            return start(Path.of(System.getProperty("java.home"), "bin", "java"), zookeeperConnect, group, topic, threads,
+                    consumerId);
+        }
+
+        /** As above, on the JVM of {@code java} (e.g. an older Java: the bridge and the example are Java 8 code). */
+        static ExampleProcess start(Path java, String zookeeperConnect, String group, String topic, int threads,
+                                    String consumerId) throws IOException {
             Path dir = Files.createDirectories(Path.of("target", "bridge-example").toAbsolutePath());
             Path stderr = dir.resolve(group + "-stderr.log");
-            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            List<String> command = List.of(java.toString(),
                     "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                     "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
                     "-cp", LegacyConsumerProcess.classpath(true), "io.zkgroups.legacy.ConsumerGroupExample",
