@@ -24,6 +24,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -100,7 +101,7 @@ public final class LegacyConsumerMain {
 
     public static void main(String[] args) throws Exception {
         // Our own stream on fd 1: autoflush, UTF-8, and nobody else's println can interleave mid-line.
-        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
         Options options;
         try {
             options = Options.parse(args);
@@ -214,8 +215,9 @@ public final class LegacyConsumerMain {
         while ((line = in.readLine()) != null) {
             String command = line.trim();
             switch (command) {
-                case "" -> { }
-                case "commit" -> {
+                case "":
+                    break;
+                case "commit":
                     try {
                         connector.commitOffsets();
                         emit("COMMITTED");
@@ -223,11 +225,12 @@ public final class LegacyConsumerMain {
                         e.printStackTrace();
                         emit("ERROR commit failed: " + oneLine(String.valueOf(e)));
                     }
-                }
-                case "shutdown" -> {
+                    break;
+                case "shutdown":
                     return;
-                }
-                default -> emit("ERROR unknown command: " + oneLine(command));
+                default:
+                    emit("ERROR unknown command: " + oneLine(command));
+                    break;
             }
         }
     }
@@ -300,11 +303,21 @@ public final class LegacyConsumerMain {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case ' ' -> b.append(isKey ? "\\s" : " ");
-                default -> b.append(c);
+                case '\\':
+                    b.append("\\\\");
+                    break;
+                case '\n':
+                    b.append("\\n");
+                    break;
+                case '\r':
+                    b.append("\\r");
+                    break;
+                case ' ':
+                    b.append(isKey ? "\\s" : " ");
+                    break;
+                default:
+                    b.append(c);
+                    break;
             }
         }
         return b.toString();
@@ -329,27 +342,41 @@ public final class LegacyConsumerMain {
                 throw new IllegalArgumentException("missing the consumer properties file");
             }
             Options o = new Options();
-            o.propertiesFile = Path.of(args[0]);
+            o.propertiesFile = Paths.get(args[0]);
             if (!Files.isReadable(o.propertiesFile)) {
                 throw new IllegalArgumentException("cannot read consumer properties " + o.propertiesFile);
             }
             for (int i = 1; i < args.length; i++) {
                 String arg = args[i];
                 switch (arg) {
-                    case "--topic" -> {
+                    case "--topic": {
                         String spec = value(args, ++i, arg);
                         int eq = spec.lastIndexOf('=');
                         String topic = eq < 0 ? spec : spec.substring(0, eq);
                         int n = eq < 0 ? 1 : positive(spec.substring(eq + 1), arg);
                         o.topics.put(topic, n);
+                        break;
                     }
-                    case "--whitelist" -> o.filter = new Whitelist(value(args, ++i, arg));
-                    case "--blacklist" -> o.filter = new Blacklist(value(args, ++i, arg));
-                    case "--streams" -> o.streams = positive(value(args, ++i, arg), arg);
-                    case "--no-fetcher" -> o.noFetcher = true;
-                    case "--max-messages" -> o.maxMessages = positiveLong(value(args, ++i, arg), arg);
-                    case "--pause-ms" -> o.pauseMs = positiveLong(value(args, ++i, arg), arg);
-                    default -> throw new IllegalArgumentException("unknown option " + arg);
+                    case "--whitelist":
+                        o.filter = new Whitelist(value(args, ++i, arg));
+                        break;
+                    case "--blacklist":
+                        o.filter = new Blacklist(value(args, ++i, arg));
+                        break;
+                    case "--streams":
+                        o.streams = positive(value(args, ++i, arg), arg);
+                        break;
+                    case "--no-fetcher":
+                        o.noFetcher = true;
+                        break;
+                    case "--max-messages":
+                        o.maxMessages = positiveLong(value(args, ++i, arg), arg);
+                        break;
+                    case "--pause-ms":
+                        o.pauseMs = positiveLong(value(args, ++i, arg), arg);
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown option " + arg);
                 }
             }
             if (o.topics.isEmpty() == (o.filter == null)) {
