@@ -1,6 +1,5 @@
 package io.zkgroups.registry.model;
 
-
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.zkgroups.registry.ZkNames;
 

@@ -30,7 +30,6 @@ public final class PartitionOwner {
         this.session = session;
     }
 
-
     /** The owner znode of {@code partition} as read. */
     static PartitionOwner of(TopicAndPartition partition, Znodes.Data data) {
         String value = data.bytes() == null ? "" : new String(data.bytes(), StandardCharsets.UTF_8);

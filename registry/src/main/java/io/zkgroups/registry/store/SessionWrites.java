@@ -51,7 +51,6 @@ final class SessionWrites {
             this.failedOp = failedOp;
         }
 
-
         static final Outcome OK = new Outcome(KeeperException.Code.OK, -1);
         /** The client is no longer in the session the request was meant for: it was not sent. */
         static final Outcome SESSION_ENDED = new Outcome(KeeperException.Code.SESSIONEXPIRED, -1);
@@ -66,9 +65,11 @@ final class SessionWrites {
             }
             if (results != null) {
                 for (int i = 0; i < results.size(); i++) {
-                    if (results.get(i) instanceof OpResult.ErrorResult
-                            && ((OpResult.ErrorResult) results.get(i)).getErr() != KeeperException.Code.OK.intValue()) {
-                        return new Outcome(KeeperException.Code.get(((OpResult.ErrorResult) results.get(i)).getErr()), i);
+                    OpResult result = results.get(i);
+                    int err = result instanceof OpResult.ErrorResult ? ((OpResult.ErrorResult) result).getErr()
+                            : KeeperException.Code.OK.intValue();
+                    if (err != KeeperException.Code.OK.intValue()) {
+                        return new Outcome(KeeperException.Code.get(err), i);
                     }
                 }
             }
@@ -126,7 +127,6 @@ final class SessionWrites {
             this.transactions = transactions;
             this.reads = reads;
         }
-
 
         /** The same outcomes with {@code more} reads added (reads sent after these requests). */
         Committed withReads(Map<String, Znodes.Data> more) {

@@ -15,7 +15,6 @@ public final class Unreadable {
         this.reason = reason;
     }
 
-
     @Override
     public String toString() {
         return path + ": " + reason;
