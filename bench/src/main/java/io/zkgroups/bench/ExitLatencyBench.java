@@ -3,7 +3,7 @@ package io.zkgroups.bench;
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -4,7 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -6,7 +6,7 @@ import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 
 import java.io.IOException;

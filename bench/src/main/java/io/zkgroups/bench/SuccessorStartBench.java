@@ -1,7 +1,7 @@
 package io.zkgroups.bench;
 
 import io.zkgroups.embedded.EmbeddedKafka;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 
 import java.io.BufferedReader;
 import java.io.IOException;

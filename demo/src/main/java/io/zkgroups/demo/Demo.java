@@ -1,7 +1,7 @@
 package io.zkgroups.demo;
 
 import io.zkgroups.embedded.EmbeddedKafka;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,7 +1,7 @@
 package io.zkgroups.dist;
 
-import io.zkgroups.registry.testing.TestZooKeeper;
-import io.zkgroups.registry.testing.ZooKeeperProcess;
+import io.zkgroups.testing.TestZooKeeper;
+import io.zkgroups.testing.ZooKeeperProcess;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;

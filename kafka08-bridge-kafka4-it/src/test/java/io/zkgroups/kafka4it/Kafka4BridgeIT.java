@@ -1,8 +1,8 @@
 package io.zkgroups.kafka4it;
 
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
-import io.zkgroups.registry.testing.ChildOutput;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ChildOutput;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;

@@ -1,6 +1,6 @@
 package io.zkgroups.kafka4it;
 
-import io.zkgroups.registry.testing.ServerPorts;
+import io.zkgroups.testing.ServerPorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;

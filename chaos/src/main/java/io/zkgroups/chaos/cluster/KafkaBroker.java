@@ -1,6 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
-import io.zkgroups.registry.testing.ServerPorts;
+import io.zkgroups.testing.ServerPorts;
 
 import java.nio.file.Path;
 import java.time.Duration;

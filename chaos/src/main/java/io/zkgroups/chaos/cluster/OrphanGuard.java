@@ -1,6 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
-import io.zkgroups.registry.testing.StandardInput;
+import io.zkgroups.testing.StandardInput;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
-import io.zkgroups.registry.testing.ServerPorts;
+import io.zkgroups.testing.ServerPorts;
 
 import java.io.IOException;
 import java.io.InputStream;

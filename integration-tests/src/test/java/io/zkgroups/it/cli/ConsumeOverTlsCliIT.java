@@ -1,8 +1,8 @@
 package io.zkgroups.it.cli;
 
 import io.zkgroups.embedded.EmbeddedKafka;
-import io.zkgroups.registry.testing.TestKeyStores;
-import io.zkgroups.registry.testing.ZooKeeperProcess;
+import io.zkgroups.testing.TestKeyStores;
+import io.zkgroups.testing.ZooKeeperProcess;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;

@@ -3,7 +3,7 @@ package io.zkgroups.it.consumer;
 import io.zkgroups.it.support.Kafka2Broker;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;

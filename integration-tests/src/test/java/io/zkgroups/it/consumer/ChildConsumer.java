@@ -1,6 +1,6 @@
 package io.zkgroups.it.consumer;
 
-import io.zkgroups.registry.testing.ChildOutput;
+import io.zkgroups.testing.ChildOutput;
 import org.apache.kafka.common.TopicPartition;
 
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.ChildOutput;
+import io.zkgroups.testing.ChildOutput;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

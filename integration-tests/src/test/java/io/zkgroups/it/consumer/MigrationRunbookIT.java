@@ -1,7 +1,7 @@
 package io.zkgroups.it.consumer;
 
 import io.zkgroups.embedded.EmbeddedKafka;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Tag;

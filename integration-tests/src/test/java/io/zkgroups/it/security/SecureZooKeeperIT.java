@@ -2,8 +2,8 @@ package io.zkgroups.it.security;
 
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
-import io.zkgroups.registry.testing.TestKeyStores;
-import io.zkgroups.registry.testing.ZooKeeperProcess;
+import io.zkgroups.testing.TestKeyStores;
+import io.zkgroups.testing.ZooKeeperProcess;
 import io.zkgroups.tool.Main;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;

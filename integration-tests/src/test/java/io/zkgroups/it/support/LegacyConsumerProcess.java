@@ -1,6 +1,6 @@
 package io.zkgroups.it.support;
 
-import io.zkgroups.registry.testing.ChildOutput;
+import io.zkgroups.testing.ChildOutput;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package io.zkgroups.registry.testing;
+package io.zkgroups.testing;
 
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;

@@ -1,4 +1,4 @@
-package io.zkgroups.registry.testing;
+package io.zkgroups.testing;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

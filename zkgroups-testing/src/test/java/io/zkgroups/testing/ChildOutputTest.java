@@ -1,4 +1,4 @@
-package io.zkgroups.registry.testing;
+package io.zkgroups.testing;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,4 +1,4 @@
-package io.zkgroups.registry.testing;
+package io.zkgroups.testing;
 
 import org.apache.jute.Record;
 import org.apache.zookeeper.ZooDefs;

@@ -1,4 +1,4 @@
-package io.zkgroups.registry.testing;
+package io.zkgroups.testing;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.server.quorum.QuorumPeer.ServerState;
