@@ -84,9 +84,9 @@ public final class TestEnsemble implements AutoCloseable {
 
     /** The two proxies a server reaches another server through. */
     private record Link(TcpProxy quorum, TcpProxy election) {
-        void cut() {
-            quorum.cut();
-            election.cut();
+        void blackhole() {
+            quorum.blackhole();
+            election.blackhole();
         }
 
         void heal() {
@@ -224,15 +224,15 @@ public final class TestEnsemble implements AutoCloseable {
         server(id);
         links.forEach((direction, link) -> {
             if (direction.from() == id || direction.to() == id) {
-                link.cut();
+                link.blackhole();
             }
         });
     }
 
     /** Cuts the links between two servers, both ways. */
     public void cut(int a, int b) {
-        link(a, b).cut();
-        link(b, a).cut();
+        link(a, b).blackhole();
+        link(b, a).blackhole();
     }
 
     /** Heals every cut link. */

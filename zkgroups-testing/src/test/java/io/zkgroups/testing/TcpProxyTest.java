@@ -70,10 +70,10 @@ class TcpProxyTest {
     }
 
     @Test
-    void aCutHoldsBytesAndClosesInBothDirectionsUntilTheHeal() throws Exception {
+    void aBlackholeHoldsBytesAndClosesInBothDirectionsUntilTheHeal() throws Exception {
         Socket client = connect();
         Socket server = nextAccepted();
-        proxy.cut();
+        proxy.blackhole();
         send(client, "up");
         send(server, "down");
         assertSilent(server);
@@ -88,15 +88,50 @@ class TcpProxyTest {
     }
 
     @Test
-    void aConnectionOpenedDuringACutReachesTheTargetOnlyAfterTheHeal() throws Exception {
-        proxy.cut();
+    void aConnectionOpenedDuringABlackholeReachesTheTargetOnlyAfterTheHeal() throws Exception {
+        proxy.blackhole();
         try (Socket client = connect()) {
             send(client, "hello");
-            assertThat(accepted.poll(SILENCE_MS, TimeUnit.MILLISECONDS)).as("a connection during the cut").isNull();
+            assertThat(accepted.poll(SILENCE_MS, TimeUnit.MILLISECONDS)).as("a connection during the black hole").isNull();
 
             proxy.heal();
             Socket server = nextAccepted();
             assertThat(read(server, 5)).isEqualTo("hello");
+        }
+    }
+
+    @Test
+    void aCutClosesOpenConnectionsAndNewOnesUntilTheHeal() throws Exception {
+        Socket client = connect();
+        Socket server = nextAccepted();
+        proxy.cut();
+        client.setSoTimeout(10_000);
+        server.setSoTimeout(10_000);
+        assertThat(readOrEnd(client)).as("the client's end of a cut connection").isEqualTo(-1);
+        assertThat(readOrEnd(server)).as("the server's end of a cut connection").isEqualTo(-1);
+        try (Socket during = connect()) {
+            during.setSoTimeout(10_000);
+            assertThat(readOrEnd(during)).as("a connection opened during the cut").isEqualTo(-1);
+        }
+        assertThat(accepted.poll(SILENCE_MS, TimeUnit.MILLISECONDS)).as("a connection during the cut").isNull();
+
+        proxy.heal();
+        try (Socket after = connect()) {
+            Socket reached = nextAccepted();
+            send(after, "back");
+            assertThat(read(reached, 4)).isEqualTo("back");
+        }
+    }
+
+    @Test
+    void aDelayHoldsEachChunkThenForwardsIt() throws Exception {
+        try (Socket client = connect()) {
+            Socket server = nextAccepted();
+            proxy.delay(10 * SILENCE_MS);
+            assertThat(proxy.mode()).isEqualTo(TcpProxy.Mode.PASS);
+            send(client, "slow");
+            assertSilent(server);
+            assertThat(read(server, 4)).isEqualTo("slow");
         }
     }
 
@@ -155,7 +190,7 @@ class TcpProxyTest {
     private static void assertSilent(Socket socket) throws IOException {
         socket.setSoTimeout(SILENCE_MS);
         InputStream in = socket.getInputStream();
-        assertThatThrownBy(in::read).as("something arrived through a cut proxy")
+        assertThatThrownBy(in::read).as("something arrived through a silent proxy")
                 .isInstanceOf(SocketTimeoutException.class);
     }
 

@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.TcpProxy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -147,7 +148,7 @@ public final class ChaosCluster implements AutoCloseable {
         for (int s = 0; s < settings.groupSize(); s++) {
             List<TcpProxy> zk = new ArrayList<>();
             for (int id = 1; id <= ZooKeeperEnsemble.SIZE; id++) {
-                zk.add(new TcpProxy("m" + s + "-zk" + id, 0, ensemble.clientPort(id)));
+                zk.add(TcpProxy.start("m" + s + "-zk" + id, ensemble.clientPort(id)));
             }
             String mode = s >= settings.members() ? MemberSlot.LEGACY
                     : s == 0 && settings.brokenMode() != null ? settings.brokenMode() : "correct";

@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.TcpProxy;
 import io.zkgroups.testing.ServerPorts;
 
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ public final class KafkaBroker implements AutoCloseable {
         this.memberProxies = new TcpProxy[memberSlots];
         for (int s = 0; s < memberSlots; s++) {
             memberPorts[s] = ServerPorts.free();
-            memberProxies[s] = new TcpProxy("m" + s + "-kafka", 0, memberPorts[s]);
+            memberProxies[s] = TcpProxy.start("m" + s + "-kafka", memberPorts[s]);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.TcpProxy;
 import io.zkgroups.testing.ServerPorts;
 
 import java.io.IOException;
@@ -85,8 +86,8 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
             for (int j = 1; j <= SIZE; j++) {
                 if (i != j) {
                     links[i][j] = new TcpProxy[]{
-                            new TcpProxy("zk" + i + "-zk" + j + "-quorum", 0, quorumPorts[j]),
-                            new TcpProxy("zk" + i + "-zk" + j + "-election", 0, electionPorts[j])};
+                            TcpProxy.start("zk" + i + "-zk" + j + "-quorum", quorumPorts[j]),
+                            TcpProxy.start("zk" + i + "-zk" + j + "-election", electionPorts[j])};
                 }
             }
         }

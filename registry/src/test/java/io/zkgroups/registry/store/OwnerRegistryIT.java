@@ -385,7 +385,7 @@ class OwnerRegistryIT {
                 }
             });
 
-            proxy.cut(); // no reconnection until the heal, and what the server sends meanwhile is lost with the socket
+            proxy.blackhole(); // no reconnection until the heal, and what the server sends meanwhile is lost with the socket
             client.getZookeeperClient().getZooKeeper().getTestable().closeSocket();
             assertThat(suspended.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             zk.newClient().delete().forPath("/consumers/o21/owners/T/0"); // our owner znode goes behind our back...
