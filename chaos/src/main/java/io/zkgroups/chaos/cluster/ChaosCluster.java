@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.testing.TcpProxy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -332,7 +333,7 @@ public final class ChaosCluster implements AutoCloseable {
             if (m != null && m.isAlive()) {
                 try {
                     m.jvm().awaitExit(timeout);
-                } catch (ChaosException e) {
+                } catch (ChildJvm.Failure e) {
                     journal.log("NOTE", m.name() + " did not leave within " + timeout + ": SIGKILL");
                     m.jvm().kill();
                 }

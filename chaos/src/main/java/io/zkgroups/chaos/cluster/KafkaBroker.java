@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.testing.TcpProxy;
 import io.zkgroups.testing.ServerPorts;
 
@@ -58,11 +59,13 @@ public final class KafkaBroker implements AutoCloseable {
             args.add("M" + s + "=" + memberPorts[s] + ":" + memberProxies[s].port());
         }
         incarnation++;
-        process = ChildJvm.start("kafka-" + incarnation, logDir, 320,
-                List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+        String name = "kafka-" + incarnation;
+        process = ChildJvm.builder(name, KafkaBrokerMain.class.getName())
+                .heapMb(320).jvmOptions(ChildJvm.FAST_START).jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                         "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
-                KafkaBrokerMain.class.getName(), args);
+                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"))
+                .args(args).stderrTo(logDir.resolve(name + ".stderr.log"))
+                .start();
         process.requireLine(0, "READY"::equals, START_TIMEOUT, "the broker's READY");
     }
 

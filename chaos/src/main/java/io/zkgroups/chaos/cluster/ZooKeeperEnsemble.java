@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.testing.TcpProxy;
 import io.zkgroups.testing.ServerPorts;
 
@@ -121,15 +122,18 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 
     private void launch(int id) {
         incarnations[id]++;
-        servers[id] = ChildJvm.start("zk" + id + "-" + incarnations[id], logDir, 96,
-                List.of("-Dzookeeper.forceSync=no", "-Dzookeeper.jmx.log4j.disable=true",
+        String name = "zk" + id + "-" + incarnations[id];
+        servers[id] = ChildJvm.builder(name, QuorumServerMain.class.getName())
+                .heapMb(96).jvmOptions(ChildJvm.FAST_START).jvmOptions(List.of("-Dzookeeper.forceSync=no", "-Dzookeeper.jmx.log4j.disable=true",
                         // CHAOS_ZK_LOG_LEVEL=info shows elections and syncs in stderr/zk*.stderr.log
                         "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn"),
                         // the tool's simplelogger.properties (on this classpath) quiets ZooKeeper by name
                         "-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper=" + System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn"),
                         "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
-                QuorumServerMain.class.getName(), List.of(configFile(id).toString()));
+                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"))
+                .args(List.of(configFile(id).toString()))
+                .stderrTo(logDir.resolve(name + ".stderr.log"))
+                .start();
     }
 
     /** {@code 127.0.0.1:c1,127.0.0.1:c2,127.0.0.1:c3}, straight to the servers. */
