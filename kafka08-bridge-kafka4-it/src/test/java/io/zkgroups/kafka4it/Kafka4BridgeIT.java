@@ -1,6 +1,7 @@
 package io.zkgroups.kafka4it;
 
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.testing.ChildKafkaBroker;
 import io.zkgroups.testing.ChildOutput;
 import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
@@ -45,11 +46,11 @@ class Kafka4BridgeIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     @RegisterExtension
     static final ZooKeeperExtension zk = new ZooKeeperExtension();
-    private static Kafka4Broker kafka;
+    private static ChildKafkaBroker kafka;
 
     @BeforeAll
     static void startBroker() throws Exception {
-        kafka = Kafka4Broker.start();
+        kafka = ChildKafkaBroker.kafka4();
     }
 
     @AfterAll

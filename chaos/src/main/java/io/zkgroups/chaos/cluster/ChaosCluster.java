@@ -1,6 +1,7 @@
 package io.zkgroups.chaos.cluster;
 
 import io.zkgroups.testing.ChildJvm;
+import io.zkgroups.testing.LegacyClasspath;
 import io.zkgroups.testing.TcpProxy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;

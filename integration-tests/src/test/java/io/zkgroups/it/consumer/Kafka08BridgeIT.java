@@ -5,6 +5,7 @@ import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.testing.ChildOutput;
+import io.zkgroups.testing.SteadyProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -98,7 +99,7 @@ class Kafka08BridgeIT {
         long[] produced;
         DeliveryLog log;
         try (Members members = new Members(List.of(topic));
-             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 2, Duration.ofMillis(50))) {
+             SteadyProducer producer = SteadyProducer.start(servers.broker().bootstrapServers(), topic, partitions, 2, Duration.ofMillis(50))) {
             log = members.log;
             LegacyConsumerProcess a = members.join(member(group, "a-bridge", topic, 2).onBridge());
             awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-0", "a-bridge-0",
@@ -199,7 +200,7 @@ class Kafka08BridgeIT {
         DeliveryLog log;
         long started = System.nanoTime();
         try (Members members = new Members(List.of(topic));
-             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+             SteadyProducer producer = SteadyProducer.start(servers.broker().bootstrapServers(), topic, partitions, 5, Duration.ofMillis(50))) {
             log = members.log;
             LegacyConsumerProcess killed = members.join(member(group, "a-killed", topic, 1).onBridge()
                     .property("zookeeper.session.timeout.ms", "2000"));
@@ -256,7 +257,7 @@ class Kafka08BridgeIT {
         DeliveryLog log;
         TopicPartition frozenPartition = new TopicPartition(topic, 0);
         try (Members members = new Members(List.of(topic));
-             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+             SteadyProducer producer = SteadyProducer.start(servers.broker().bootstrapServers(), topic, partitions, 5, Duration.ofMillis(50))) {
             log = members.log;
             // 100 messages/s per partition, handed out at 50/s: its stream stays full
             LegacyConsumerProcess frozen = members.join(member(group, "a-frozen", topic, 1).onBridge().pauseMs(20)
