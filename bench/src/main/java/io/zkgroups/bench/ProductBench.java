@@ -277,11 +277,7 @@ public final class ProductBench implements Callable<Integer> {
 
     private void killEverything() {
         for (ProductMember m : everyone) {
-            try {
-                m.kill();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            m.kill();
         }
     }
 

@@ -644,11 +644,7 @@ public final class RebalanceBench {
     private void killEverything() {
         for (RebalanceProcess m : everything) {
             if (m.isAlive()) {
-                try {
-                    m.kill();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                m.kill();
             }
         }
     }

@@ -82,7 +82,10 @@ public final class ChildJvm {
         private final Map<String, String> environment = new java.util.LinkedHashMap<>();
         private Path stderrFile;
         private Path outputFile;
+        private Path directory;
+        private boolean discardStderr;
         private Predicate<String> hook = line -> false;
+        private Runnable onEnd = () -> { };
 
         private Builder(String name, String mainClass) {
             this.name = name;
@@ -119,9 +122,21 @@ public final class ChildJvm {
             return this;
         }
 
+        /** The child's working directory; this JVM's if not set. */
+        public Builder directory(Path value) {
+            this.directory = value;
+            return this;
+        }
+
         /** Appends the child's stderr to {@code file}; its stdout is read line by line. Inherited if not set. */
         public Builder stderrTo(Path file) {
             this.stderrFile = file;
+            return this;
+        }
+
+        /** Drops the child's stderr (a tool's child whose log nobody reads). */
+        public Builder discardStderr() {
+            this.discardStderr = true;
             return this;
         }
 
@@ -134,6 +149,12 @@ public final class ChildJvm {
         /** Hands each stdout line first to {@code value}; a line for which it returns true is not kept. */
         public Builder onLine(Predicate<String> value) {
             this.hook = value;
+            return this;
+        }
+
+        /** Runs {@code value} on the reader thread once the child's stdout has ended (every line handed over). */
+        public Builder onEnd(Runnable value) {
+            this.onEnd = value;
             return this;
         }
 
@@ -154,6 +175,9 @@ public final class ChildJvm {
         public ChildJvm start() {
             ProcessBuilder builder = new ProcessBuilder(command());
             builder.environment().putAll(environment);
+            if (directory != null) {
+                builder.directory(directory.toFile());
+            }
             Path log = outputFile != null ? outputFile : stderrFile;
             try {
                 if (log != null && log.toAbsolutePath().getParent() != null) {
@@ -163,11 +187,13 @@ public final class ChildJvm {
                     builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(outputFile.toFile()));
                 } else if (stderrFile != null) {
                     builder.redirectError(ProcessBuilder.Redirect.appendTo(stderrFile.toFile()));
+                } else if (discardStderr) {
+                    builder.redirectError(ProcessBuilder.Redirect.DISCARD);
                 } else {
                     builder.redirectError(ProcessBuilder.Redirect.INHERIT);
                 }
                 Process process = builder.start();
-                ChildOutput stdout = outputFile != null ? null : ChildOutput.start(process, "stdout-" + name, hook);
+                ChildOutput stdout = outputFile != null ? null : ChildOutput.start(process, "stdout-" + name, hook, onEnd);
                 return new ChildJvm(name, process, log, stdout);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start " + name + " (" + mainClass + ")", e);
@@ -239,6 +265,15 @@ public final class ChildJvm {
             stdin.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(name + " does not read its stdin any more", e);
+        }
+    }
+
+    /** Closes the child's stdin: the end of input, which line-driven children take as their signal to stop. */
+    public void closeStdin() {
+        try {
+            stdin.close();
+        } catch (IOException e) {
+            // gone already
         }
     }
 

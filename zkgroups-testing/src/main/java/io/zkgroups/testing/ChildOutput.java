@@ -29,11 +29,13 @@ public final class ChildOutput {
     private final Condition changed = lock.newCondition();
     private final List<String> lines = new ArrayList<>();
     private final Predicate<String> hook;
+    private final Runnable onEnd;
     private final Thread reader;
     private boolean closed;
 
-    private ChildOutput(Process process, String threadName, Predicate<String> hook) {
+    private ChildOutput(Process process, String threadName, Predicate<String> hook, Runnable onEnd) {
         this.hook = hook;
+        this.onEnd = onEnd;
         this.reader = new Thread(() -> read(process), threadName);
         // A child that hangs must not keep the test JVM alive.
         this.reader.setDaemon(true);
@@ -42,7 +44,7 @@ public final class ChildOutput {
 
     /** Starts reading {@code process}'s stdout on a daemon thread named {@code threadName}; keeps every line. */
     public static ChildOutput start(Process process, String threadName) {
-        return new ChildOutput(process, threadName, line -> false);
+        return new ChildOutput(process, threadName, line -> false, () -> { });
     }
 
     /**
@@ -52,7 +54,12 @@ public final class ChildOutput {
      * that the line then wakes.
      */
     public static ChildOutput start(Process process, String threadName, Predicate<String> hook) {
-        return new ChildOutput(process, threadName, hook);
+        return new ChildOutput(process, threadName, hook, () -> { });
+    }
+
+    /** As {@link #start(Process, String, Predicate)}; {@code onEnd} runs on the reader thread once the stream ended. */
+    public static ChildOutput start(Process process, String threadName, Predicate<String> hook, Runnable onEnd) {
+        return new ChildOutput(process, threadName, hook, onEnd);
     }
 
     /** The kept lines so far (a copy). */
@@ -179,6 +186,7 @@ public final class ChildOutput {
             } finally {
                 lock.unlock();
             }
+            onEnd.run();
         }
     }
 }

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * The main class of a {@link ZooKeeperProcess}: a real ZooKeeper server with the given zoo.cfg properties in its
+ * The main class of a {@link ChildZooKeeperServer}: a real ZooKeeper server with the given zoo.cfg properties in its
  * own JVM. ZooKeeper's server reads TLS and SASL settings from System properties (and sets some itself while
  * parsing its configuration), so such a server runs here, where that global state touches nothing else.
  * Prints {@code READY} once it serves, and stops when its stdin closes.
