@@ -4,8 +4,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.server.quorum.QuorumPeer.ServerState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -13,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** {@link TestEnsemble}: its cuts really separate a server from the quorum, and it recovers when healed. */
-@Timeout(120)
+@Timeout(240)
 class TestEnsembleIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -71,6 +73,34 @@ class TestEnsembleIT {
             assertThat(ensemble.live()).doesNotContain(old).hasSize(2);
             assertThat(ensemble.leader()).isNotEqualTo(old);
         }
+    }
+
+    @Test
+    void childJvmServersComeBackWithTheirDataAndACutServerRejoins(@TempDir Path dir) throws Exception {
+        TestEnsemble.Settings settings = new TestEnsemble.Settings(3, 100, 20, 5, 0, null, null, List.of())
+                .inDirectory(dir.resolve("data")).inChildJvms(dir.resolve("logs"), List.of("-Dzookeeper.forceSync=no"));
+        try (TestEnsemble ensemble = TestEnsemble.start(settings)) {
+            ensemble.awaitQuorum(WAIT);
+            int old = ensemble.leader();
+            CuratorFramework client = ensemble.newClient(ensemble.followers().get(0), 10_000);
+            client.create().forPath("/before-the-kill", bytes("v"));
+
+            ensemble.kill(old);
+            ensemble.awaitQuorum(WAIT);
+            assertThat(ensemble.live()).doesNotContain(old).hasSize(2);
+            ensemble.restart(old);
+            ensemble.awaitServing(old, WAIT);
+            CuratorFramework onOld = ensemble.newClient(old, 10_000);
+            onOld.sync().forPath("/");
+            assertThat(onOld.getData().forPath("/before-the-kill")).isEqualTo(bytes("v"));
+
+            int x = ensemble.followers().get(0);
+            ensemble.isolate(x, TcpProxy.Mode.CUT);
+            ensemble.awaitNotServing(x, WAIT);
+            ensemble.heal(x);
+            ensemble.awaitServing(x, WAIT);
+        }
+        assertThat(dir.resolve("data").resolve("zk1").resolve("version-2")).as("the data is kept").isDirectory();
     }
 
     private static byte[] bytes(String text) {

@@ -3,6 +3,7 @@ package io.zkgroups.chaos.cluster;
 import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.testing.LegacyClasspath;
 import io.zkgroups.testing.TcpProxy;
+import io.zkgroups.testing.TestEnsemble;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -84,12 +85,17 @@ public final class ChaosCluster implements AutoCloseable {
         }
     }
 
+    /** The ensemble's servers, ids 1 to 3. */
+    public static final int ZOOKEEPER_SERVERS = 3;
+    /** How long the faults give the ensemble to elect a leader or to take a server back (~0.3 s when healthy). */
+    public static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
+
     private final Settings settings;
     private final Journal journal;
     private final ClassData classData;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<MemberSlot> slots = new ArrayList<>();
-    private ZooKeeperEnsemble ensemble;
+    private TestEnsemble ensemble;
     private KafkaBroker broker;
     private Admin admin;
     private CuratorFramework curator;
@@ -128,7 +134,7 @@ public final class ChaosCluster implements AutoCloseable {
     private void startAll() {
         Path dir = settings.runDir();
         journal.clock();
-        ensemble = ZooKeeperEnsemble.start(dir.resolve("zk-data"), dir.resolve("stderr"), settings.tickMs());
+        ensemble = startEnsemble(dir.resolve("zk-data"), dir.resolve("stderr"), settings.tickMs());
         journal.log("STARTED", "zookeeper " + ensemble.describe());
         broker = KafkaBroker.start(ensemble.connectString(), dir.resolve("kafka-data"), dir.resolve("stderr"), settings.groupSize());
         legacyClasspath = settings.legacyMembers() > 0 ? LegacyClasspath.find() : null;
@@ -149,7 +155,7 @@ public final class ChaosCluster implements AutoCloseable {
         }
         for (int s = 0; s < settings.groupSize(); s++) {
             List<TcpProxy> zk = new ArrayList<>();
-            for (int id = 1; id <= ZooKeeperEnsemble.SIZE; id++) {
+            for (int id = 1; id <= ZOOKEEPER_SERVERS; id++) {
                 zk.add(TcpProxy.start("m" + s + "-zk" + id, ensemble.clientPort(id)));
             }
             String mode = s >= settings.members() ? MemberSlot.LEGACY
@@ -283,7 +289,34 @@ public final class ChaosCluster implements AutoCloseable {
         return journal;
     }
 
-    public ZooKeeperEnsemble ensemble() {
+    /**
+     * Three real ZooKeeper servers, each in its own JVM with its own config and data directory ({@code zk<id>/} below
+     * {@code dataRoot}, read back by the monitor), so that one can be SIGKILLed and restarted with its data; every
+     * link between two servers through a proxy of that ordered pair. Returns once they have a leader and two followers.
+     */
+    private static TestEnsemble startEnsemble(Path dataRoot, Path logDir, int tickMs) {
+        String zkLogLevel = System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn");
+        TestEnsemble.Settings ensembleSettings = new TestEnsemble.Settings(ZOOKEEPER_SERVERS, tickMs, 20, 5, 0, null,
+                null, List.of()).inDirectory(dataRoot).inChildJvms(logDir, List.of("-Dzookeeper.forceSync=no",
+                "-Dzookeeper.jmx.log4j.disable=true",
+                // CHAOS_ZK_LOG_LEVEL=info shows elections and syncs in stderr/zk*.stderr.log
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + zkLogLevel,
+                // the tool's simplelogger.properties (on this classpath) quiets ZooKeeper by name
+                "-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper=" + zkLogLevel,
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
+        TestEnsemble ensemble = TestEnsemble.start(ensembleSettings);
+        try {
+            ensemble.awaitQuorum(RECOVERY_TIMEOUT);
+        } catch (IllegalStateException e) {
+            ensemble.close();
+            throw new ChaosException(e.getMessage() + " (stderr/zk*.stderr.log; CHAOS_ZK_LOG_LEVEL=info shows the "
+                    + "elections)", e);
+        }
+        return ensemble;
+    }
+
+    public TestEnsemble ensemble() {
         return ensemble;
     }
 

@@ -4,6 +4,7 @@ import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.testing.ChildOutput;
 import io.zkgroups.testing.SteadyProducer;
 import org.apache.kafka.common.TopicPartition;
@@ -466,26 +467,28 @@ class Kafka08BridgeIT {
 
     /** The 0.8 wiki's ConsumerGroupExample (legacy-driver, compiled against 0.8.2.2) in a child JVM on the bridge. */
     static final class ExampleProcess implements AutoCloseable {
-        private final Process process;
+        private final ChildJvm jvm;
         final ChildOutput output;
         private final Path stderr;
 
-        private ExampleProcess(Process process, Path stderr) {
-            this.process = process;
+        private ExampleProcess(ChildJvm jvm, Path stderr) {
+            this.jvm = jvm;
             this.stderr = stderr;
-            this.output = ChildOutput.start(process, "example-stdout");
+            this.output = jvm.output();
         }
 
         static ExampleProcess start(String zookeeperConnect, String group, String topic, int threads, String consumerId)
                 throws IOException {
             Path dir = Files.createDirectories(Path.of("target", "bridge-example").toAbsolutePath());
             Path stderr = dir.resolve(group + "-stderr.log");
-            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
-                    "-cp", LegacyConsumerProcess.classpath(true), "io.zkgroups.legacy.ConsumerGroupExample",
-                    zookeeperConnect, group, topic, String.valueOf(threads), consumerId);
-            return new ExampleProcess(new ProcessBuilder(command).redirectError(stderr.toFile()).start(), stderr);
+            ChildJvm jvm = ChildJvm.builder("example-" + consumerId, "io.zkgroups.legacy.ConsumerGroupExample")
+                    .classpath(LegacyConsumerProcess.classpath(true)).heapMb(128)
+                    .jvmOptions(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info"))
+                    .args(List.of(zookeeperConnect, group, topic, String.valueOf(threads), consumerId))
+                    .stderrTo(stderr)
+                    .start();
+            return new ExampleProcess(jvm, stderr);
         }
 
         /** MSG lines split into: MSG stream topic partition offset key value. */
@@ -494,25 +497,20 @@ class Kafka08BridgeIT {
         }
 
         void shutdown() throws Exception {
-            try (Writer in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
-                in.write("shutdown\n");
-            }
+            jvm.send("shutdown");
+            jvm.closeStdin();
             output.requireLine(0, "CLOSED"::equals, WAIT, "CLOSED", what -> new AssertionError(what + "\n" + stderrText()));
-            assertThat(process.waitFor()).isZero();
+            assertThat(jvm.process().waitFor()).isZero();
         }
 
         String stderrText() {
-            try {
-                return Files.readString(stderr);
-            } catch (IOException e) {
-                return "(no stderr: " + e + ")";
-            }
+            return jvm.logTail(Integer.MAX_VALUE);
         }
 
         @Override
         public void close() {
-            if (process.isAlive()) {
-                process.destroyForcibly();
+            if (jvm.isAlive()) {
+                jvm.process().destroyForcibly();
             }
         }
     }

@@ -1,14 +1,12 @@
-package io.zkgroups.chaos.cluster;
-
-import io.zkgroups.testing.StandardInput;
+package io.zkgroups.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.AsynchronousCloseException;
 
 /**
- * For the run's child JVMs: when the orchestrator goes away (even by SIGKILL), the child's stdin ends, and the
- * child exits instead of living on as an orphan holding ports and CPU.
+ * For child JVMs ({@link ChildJvm}) that read nothing on stdin: when the parent goes away (even by SIGKILL), the
+ * child's stdin ends, and the child exits instead of living on as an orphan holding ports and CPU.
  */
 public final class OrphanGuard {
 
