@@ -1,6 +1,6 @@
 package kafka.consumer;
 
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ZooKeeperExtension;
 import kafka.common.ConsumerRebalanceFailedException;
 import kafka.common.MessageStreamsExistException;
 import kafka.javaapi.consumer.ConsumerConnector;

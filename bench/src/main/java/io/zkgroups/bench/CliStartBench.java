@@ -8,7 +8,7 @@ import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.model.TopicRegistration;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import org.apache.curator.framework.CuratorFramework;
 

@@ -2,7 +2,7 @@ package io.zkgroups.bench;
 
 import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaServer;
 import org.apache.kafka.clients.admin.Admin;

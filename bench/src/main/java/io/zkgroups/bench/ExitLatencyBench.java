@@ -3,7 +3,8 @@ package io.zkgroups.bench;
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.SteadyProducer;
+import io.zkgroups.testing.TestZooKeeper;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -74,7 +75,7 @@ public final class ExitLatencyBench {
              EmbeddedKafka broker = EmbeddedKafka.startZooKeeperMode(zk.connectString())) {
             broker.createTopic(TOPIC, partitions);
             Map<String, List<double[]>> results = new java.util.LinkedHashMap<>();
-            try (SteadyProducer producer = SteadyProducer.start(broker, TOPIC, partitions)) {
+            try (SteadyProducer producer = SteadyProducer.start(broker.bootstrapServers(), TOPIC, partitions, 5)) {
                 ZkRegistry registry = ZkRegistry.of(zk.newClient());
                 List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
                 System.out.println("rep  build     SIGTERM→exit  →hook  →woke  →closed  →gone   commits");

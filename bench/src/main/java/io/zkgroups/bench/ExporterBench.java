@@ -4,7 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.admin.Admin;

@@ -4,7 +4,7 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.ZkOffsetStore;
 import io.zkgroups.registry.store.Znodes;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;

@@ -4,7 +4,8 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.SteadyProducer;
+import io.zkgroups.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -116,7 +117,7 @@ public final class ProductBench implements Callable<Integer> {
                 int p = size.partitions();
                 String topic = "t" + size;
                 kafka.createTopic(topic, p);
-                try (SteadyProducer producer = SteadyProducer.start(kafka, topic, p, intervalMs)) {
+                try (SteadyProducer producer = SteadyProducer.start(kafka.bootstrapServers(), topic, p, intervalMs)) {
                     for (int rep = 0; rep < reps; rep++) {
                         List<ProductMember.Kind> order = new ArrayList<>(kinds);
                         if (rep % 2 == 1) {
@@ -276,11 +277,7 @@ public final class ProductBench implements Callable<Integer> {
 
     private void killEverything() {
         for (ProductMember m : everyone) {
-            try {
-                m.kill();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            m.kill();
         }
     }
 

@@ -1,14 +1,12 @@
 package io.zkgroups.bench;
 
-import java.io.BufferedReader;
+import io.zkgroups.testing.ChildJvm;
+
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -32,20 +30,16 @@ final class ProductMember {
     final boolean legacy;
     /** nanoTime just before the process was started: where the user's wait starts. */
     final long launchedAt;
-    private final Process process;
+    private ChildJvm jvm;
     private final Deliveries deliveries;
     private volatile long firstRecordAt;
     private final CountDownLatch firstRecord = new CountDownLatch(1);
 
-    private ProductMember(String name, boolean legacy, long launchedAt, Process process, Deliveries deliveries) {
+    private ProductMember(String name, boolean legacy, long launchedAt, Deliveries deliveries) {
         this.name = name;
         this.legacy = legacy;
         this.launchedAt = launchedAt;
-        this.process = process;
         this.deliveries = deliveries;
-        Thread reader = new Thread(this::read, "stdout-" + name);
-        reader.setDaemon(true);
-        reader.start();
     }
 
     /**
@@ -92,20 +86,18 @@ final class ProductMember {
             try (OutputStream out = Files.newOutputStream(file)) {
                 props.store(out, "product bench: every other setting at its default");
             }
-            List<String> command = new ArrayList<>();
-            command.add(RebalanceProcess.java());
-            command.addAll(JVM_OPTIONS);
-            if (legacy) {
-                command.addAll(List.of("-cp", legacyClasspath, "io.zkgroups.legacy.LegacyConsumerMain", file.toString(),
-                        "--topic", topic + "=1"));
-            } else {
-                command.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", consumerClasspath,
-                        ProductConsumerMain.class.getName(), file.toString(), topic));
-            }
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectError(logDir.resolve(group + "-" + name + ".log").toFile());
+            ChildJvm.Builder builder = legacy
+                    ? ChildJvm.builder(name, "io.zkgroups.legacy.LegacyConsumerMain").classpath(legacyClasspath)
+                            .jvmOptions(JVM_OPTIONS).args(List.of(file.toString(), "--topic", topic + "=1"))
+                    : ChildJvm.builder(name, ProductConsumerMain.class.getName()).classpath(consumerClasspath)
+                            .jvmOptions(JVM_OPTIONS).jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                            .args(List.of(file.toString(), topic));
             long launchedAt = System.nanoTime();
-            return new ProductMember(name, legacy, launchedAt, builder.start(), deliveries);
+            ProductMember member = new ProductMember(name, legacy, launchedAt, deliveries);
+            member.jvm = builder.stderrTo(logDir.resolve(group + "-" + name + ".log"))
+                    .onLine(member::take).onEnd(member.firstRecord::countDown) // no record will come
+                    .start();
+            return member;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }
@@ -123,44 +115,36 @@ final class ProductMember {
 
     /** SIGTERM: the application's orderly shutdown. */
     void terminate() {
-        process.destroy();
+        jvm.sigterm();
     }
 
     /** SIGKILL; returns when the process is gone. */
-    void kill() throws InterruptedException {
-        process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+    void kill() {
+        jvm.kill();
     }
 
     /** Waits for the exit, SIGKILLs after {@code seconds}; true if it exited by itself. */
     boolean awaitExit(int seconds) throws InterruptedException {
-        if (process.waitFor(seconds, TimeUnit.SECONDS)) {
+        if (jvm.process().waitFor(seconds, TimeUnit.SECONDS)) {
             return true;
         }
         kill();
         return false;
     }
 
-    private void read() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (line.startsWith("MSG ")) {
-                    long now = System.nanoTime();
-                    int partitionStart = line.indexOf(' ', 4) + 1;
-                    int partition = Integer.parseInt(line, partitionStart, line.indexOf(' ', partitionStart), 10);
-                    if (firstRecordAt == 0) {
-                        firstRecordAt = now;
-                        firstRecord.countDown();
-                    }
-                    deliveries.delivered(partition, now);
-                }
+    /** Stamps a record handed out ({@code MSG} line) on arrival; no line is kept. */
+    private boolean take(String line) {
+        if (line.startsWith("MSG ")) {
+            long now = System.nanoTime();
+            int partitionStart = line.indexOf(' ', 4) + 1;
+            int partition = Integer.parseInt(line, partitionStart, line.indexOf(' ', partitionStart), 10);
+            if (firstRecordAt == 0) {
+                firstRecordAt = now;
+                firstRecord.countDown();
             }
-        } catch (IOException | RuntimeException e) {
-            // the process is gone
-        } finally {
-            firstRecord.countDown(); // no record will come
+            deliveries.delivered(partition, now);
         }
+        return true;
     }
 
     @Override

@@ -9,7 +9,7 @@ import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
 
 import java.io.IOException;
@@ -639,11 +639,7 @@ public final class RebalanceBench {
     private void killEverything() {
         for (RebalanceProcess m : everything) {
             if (m.isAlive()) {
-                try {
-                    m.kill();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                m.kill();
             }
         }
     }

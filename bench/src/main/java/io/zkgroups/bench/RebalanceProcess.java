@@ -1,15 +1,11 @@
 package io.zkgroups.bench;
 
 import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.testing.ChildJvm;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * A group member in a child JVM, seen from the coordinator: ours ({@link RebalanceMemberMain}) or a real
- * 0.8.2.2 consumer ({@code io.zkgroups.legacy.LegacyConsumerMain}, no fetcher). A reader thread parses its
- * stdout; every line wakes whoever waits in {@link #await}.
+ * A group member in a {@link ChildJvm}, seen from the coordinator: ours ({@link RebalanceMemberMain}) or a real
+ * 0.8.2.2 consumer ({@code io.zkgroups.legacy.LegacyConsumerMain}, no fetcher). Its stdout lines are parsed as they
+ * come; every line wakes whoever waits in {@link #await}.
  */
 final class RebalanceProcess implements AutoCloseable {
 
@@ -39,8 +35,7 @@ final class RebalanceProcess implements AutoCloseable {
     final String name;
     final ConsumerId id;
     final boolean legacy;
-    private final Process process;
-    private final Writer stdin;
+    private ChildJvm jvm;
     volatile long readyAt;
     volatile long startingAt;
     volatile long leavingAt;
@@ -50,19 +45,10 @@ final class RebalanceProcess implements AutoCloseable {
     volatile boolean ended;
     volatile String error;
 
-    private RebalanceProcess(String name, ConsumerId id, boolean legacy, Process process) {
+    private RebalanceProcess(String name, ConsumerId id, boolean legacy) {
         this.name = name;
         this.id = id;
         this.legacy = legacy;
-        this.process = process;
-        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        Thread reader = new Thread(this::read, "stdout-" + name);
-        reader.setDaemon(true);
-        reader.start();
-    }
-
-    static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /**
@@ -82,18 +68,18 @@ final class RebalanceProcess implements AutoCloseable {
                                  String strategy, long debounceMs, int warmUpRounds, boolean autoStart, Path logDir) {
         // C1 only: on a 2-core machine the C2 compiler threads of 10 member JVMs compete with the rebalance being
         // measured (joins and leaves at 10 x 100 took 20-40 % longer with tiered compilation after the same warm-up).
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        List<String> jvmOptions = new ArrayList<>(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dbench.warmup.rounds=" + warmUpRounds,
                 "-Dbench.autostart=" + autoStart,
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
-                "-cp", System.getProperty("java.class.path")));
-        command.addAll(extraJvmOptions(name));
-        command.addAll(List.of(RebalanceMemberMain.class.getName(), connect, group, name, topic, Integer.toString(sessionMs),
-                strategy, Long.toString(debounceMs)));
-        return launch(name, ConsumerId.ofOverride(group, name), false, command, logDir);
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
+        jvmOptions.addAll(extraJvmOptions(name));
+        return launch(name, ConsumerId.ofOverride(group, name), false, ChildJvm.builder(name, RebalanceMemberMain.class.getName())
+                .heapMb(96).jvmOptions(jvmOptions)
+                .args(List.of(connect, group, name, topic, Integer.toString(sessionMs), strategy, Long.toString(debounceMs))),
+                logDir);
     }
 
     /** A real 0.8.2.2 consumer with {@code legacyClasspath} (legacy-driver classes + its dependencies). */
@@ -116,48 +102,40 @@ final class RebalanceProcess implements AutoCloseable {
             try (OutputStream out = Files.newOutputStream(file)) {
                 props.store(out, "bench");
             }
-            List<String> command = List.of(java(), "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", legacyClasspath, "io.zkgroups.legacy.LegacyConsumerMain", file.toString(),
-                    "--topic", topic + "=1", "--no-fetcher");
-            return launch(name, ConsumerId.ofOverride(group, name), true, command, logDir);
+            return launch(name, ConsumerId.ofOverride(group, name), true,
+                    ChildJvm.builder(name, "io.zkgroups.legacy.LegacyConsumerMain")
+                            .classpath(legacyClasspath).heapMb(128).jvmOptions(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"))
+                            .args(List.of(file.toString(), "--topic", topic + "=1", "--no-fetcher")),
+                    logDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static RebalanceProcess launch(String name, ConsumerId id, boolean legacy, List<String> command, Path logDir) {
-        try {
-            Files.createDirectories(logDir);
-            Process process = new ProcessBuilder(command)
-                    .redirectError(logDir.resolve(id.value() + ".log").toFile())
-                    .start();
-            return new RebalanceProcess(name, id, legacy, process);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + name, e);
-        }
+    private static RebalanceProcess launch(String name, ConsumerId id, boolean legacy, ChildJvm.Builder builder,
+                                           Path logDir) {
+        RebalanceProcess member = new RebalanceProcess(name, id, legacy);
+        member.jvm = builder.stderrTo(logDir.resolve(id.value() + ".log"))
+                .onLine(member::parse).onEnd(member::end)
+                .start();
+        return member;
     }
 
     void send(String line) {
-        try {
-            stdin.write(line + "\n");
-            stdin.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot talk to " + name, e);
-        }
+        jvm.send(line);
     }
 
     /** SIGKILL; returns when the process is gone. */
-    void kill() throws InterruptedException {
-        process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+    void kill() {
+        jvm.kill();
     }
 
     boolean awaitExit(Duration timeout) throws InterruptedException {
-        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return jvm.process().waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     boolean isAlive() {
-        return process.isAlive();
+        return jvm.isAlive();
     }
 
     /** Waits on {@link #MONITOR} until {@code condition} holds; false on timeout. */
@@ -175,52 +153,48 @@ final class RebalanceProcess implements AutoCloseable {
         }
     }
 
-    private void read() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                long now = System.nanoTime();
-                String[] f = line.split(" ");
-                synchronized (MONITOR) {
-                    switch (f[0]) {
-                        case "READY" -> {
-                            readyAt = legacy ? now : Long.parseLong(f[1]);
-                            firstCpuNanos = !legacy && f.length > 2 ? Long.parseLong(f[2]) : 0;
-                        }
-                        case "STARTING" -> startingAt = Long.parseLong(f[1]);
-                        case "LEAVING" -> leavingAt = Long.parseLong(f[1]);
-                        case "STATE" -> status = new Status(Long.parseLong(f[1]), f[2], Long.parseLong(f[3]),
-                                f[4].equals("-") ? Set.of() : new TreeSet<>(Arrays.stream(f[4].split(","))
-                                        .map(Integer::valueOf).toList()), f.length > 5 ? Long.parseLong(f[5]) : 0);
-                        case "ERROR" -> error = line;
-                        default -> {
-                            // LEFT, CLOSED, MSG...: nothing to track
-                        }
-                    }
-                    MONITOR.notifyAll();
+    /** Takes one stdout line (none is kept). */
+    private boolean parse(String line) {
+        long now = System.nanoTime();
+        String[] f = line.split(" ");
+        synchronized (MONITOR) {
+            switch (f[0]) {
+                case "READY" -> {
+                    readyAt = legacy ? now : Long.parseLong(f[1]);
+                    firstCpuNanos = !legacy && f.length > 2 ? Long.parseLong(f[2]) : 0;
+                }
+                case "STARTING" -> startingAt = Long.parseLong(f[1]);
+                case "LEAVING" -> leavingAt = Long.parseLong(f[1]);
+                case "STATE" -> status = new Status(Long.parseLong(f[1]), f[2], Long.parseLong(f[3]),
+                        f[4].equals("-") ? Set.of() : new TreeSet<>(Arrays.stream(f[4].split(","))
+                                .map(Integer::valueOf).toList()), f.length > 5 ? Long.parseLong(f[5]) : 0);
+                case "ERROR" -> error = line;
+                default -> {
+                    // LEFT, CLOSED, MSG...: nothing to track
                 }
             }
-        } catch (IOException e) {
-            // the process is gone
-        } finally {
-            synchronized (MONITOR) {
-                ended = true;
-                MONITOR.notifyAll();
-            }
+            MONITOR.notifyAll();
+        }
+        return true;
+    }
+
+    /** The end of the stdout: the process is gone. */
+    private void end() {
+        synchronized (MONITOR) {
+            ended = true;
+            MONITOR.notifyAll();
         }
     }
 
     @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
+    public void close() {
+        if (jvm.isAlive()) {
             try {
                 send(legacy ? "shutdown" : "leave");
             } catch (UncheckedIOException gone) {
                 // going anyway
             }
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                kill();
-            }
+            jvm.awaitTermination(Duration.ofSeconds(20));
         }
     }
 

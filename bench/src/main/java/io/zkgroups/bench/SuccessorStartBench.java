@@ -1,7 +1,8 @@
 package io.zkgroups.bench;
 
 import io.zkgroups.embedded.EmbeddedKafka;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.SteadyProducer;
+import io.zkgroups.testing.TestZooKeeper;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -71,7 +72,7 @@ public final class SuccessorStartBench {
              EmbeddedKafka broker = EmbeddedKafka.startZooKeeperMode(zk.connectString())) {
             broker.createTopic(TOPIC, partitions);
             Map<String, List<double[]>> results = new LinkedHashMap<>();
-            try (SteadyProducer producer = SteadyProducer.start(broker, TOPIC, partitions)) {
+            try (SteadyProducer producer = SteadyProducer.start(broker.bootstrapServers(), TOPIC, partitions, 5)) {
                 List<String> builds = baseline == null ? List.of("this") : List.of("this", "baseline");
                 List<String> reversed = baseline == null ? builds : List.of("baseline", "this");
                 System.out.println("rep  build     " + String.join("  ", COLUMNS));

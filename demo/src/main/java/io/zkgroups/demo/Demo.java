@@ -1,7 +1,8 @@
 package io.zkgroups.demo;
 
 import io.zkgroups.embedded.EmbeddedKafka;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.LegacyClasspath;
+import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -73,7 +74,9 @@ public final class Demo implements Callable<Integer> {
         }
         if (legacyClasspath == null || legacyClasspath.isBlank()) {
             try {
-                legacyClasspath = LegacyClasspath.find();
+                legacyClasspath = LegacyClasspath.fromProperties().orElseThrow(() -> new IllegalStateException(
+                        LegacyClasspath.WHAT + " is not set: run `bin/zkgroups demo` (it builds legacy-driver and sets "
+                                + "it), or pass --legacy-classpath"));
             } catch (IllegalStateException e) {
                 System.err.println("demo: " + e.getMessage());
                 return 2;

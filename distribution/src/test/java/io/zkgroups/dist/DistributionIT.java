@@ -1,7 +1,7 @@
 package io.zkgroups.dist;
 
-import io.zkgroups.registry.testing.TestZooKeeper;
-import io.zkgroups.registry.testing.ZooKeeperProcess;
+import io.zkgroups.testing.TestZooKeeper;
+import io.zkgroups.testing.ChildZooKeeperServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -208,7 +208,7 @@ class DistributionIT {
                 };
                 """);
         // SASL enforced: a session that did not log in with SASL (or digest, for this test's own client) is refused
-        try (ZooKeeperProcess zk = ZooKeeperProcess.start(ZooKeeperProcess.settings().withSasl(serverJaas, true)
+        try (ChildZooKeeperServer zk = ChildZooKeeperServer.start(ChildZooKeeperServer.settings().withSasl(serverJaas, true)
                 .with("enforce.auth.schemes", "sasl,digest"));
              CuratorFramework admin = CuratorFrameworkFactory.builder().connectString(zk.connectString())
                      .authorization("digest", "admin:admin".getBytes(StandardCharsets.UTF_8))

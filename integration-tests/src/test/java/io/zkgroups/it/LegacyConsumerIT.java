@@ -4,7 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.embedded.EmbeddedKafka.Record;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.it.support.LegacyConsumerProcess.ConsumedMessage;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.zookeeper.CreateMode;

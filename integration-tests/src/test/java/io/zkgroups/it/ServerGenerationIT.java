@@ -12,7 +12,7 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.server.ServerCapabilities;
 import io.zkgroups.registry.server.ServerGeneration;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.junit.jupiter.api.Tag;
@@ -89,7 +89,7 @@ class ServerGenerationIT {
 
     /** Requests the server received so far, from its {@code srvr} answer (a 4-letter word is not counted). */
     private static long receivedByServer() {
-        String srvr = io.zkgroups.registry.testing.ChildZooKeeperServer.srvr(zk.connectString());
+        String srvr = io.zkgroups.testing.ChildZooKeeperServer.srvr(zk.connectString());
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("Received: (\\d+)").matcher(srvr);
         assertThat(m.find()).as("srvr answer: %s", srvr).isTrue();
         return Long.parseLong(m.group(1));

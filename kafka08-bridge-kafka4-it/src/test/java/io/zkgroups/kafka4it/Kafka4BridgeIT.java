@@ -1,8 +1,10 @@
 package io.zkgroups.kafka4it;
 
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
-import io.zkgroups.registry.testing.ChildOutput;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ChildJvm;
+import io.zkgroups.testing.ChildKafkaBroker;
+import io.zkgroups.testing.ChildOutput;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -45,11 +47,11 @@ class Kafka4BridgeIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     @RegisterExtension
     static final ZooKeeperExtension zk = new ZooKeeperExtension();
-    private static Kafka4Broker kafka;
+    private static ChildKafkaBroker kafka;
 
     @BeforeAll
     static void startBroker() throws Exception {
-        kafka = Kafka4Broker.start();
+        kafka = ChildKafkaBroker.kafka4();
     }
 
     @AfterAll
@@ -69,8 +71,8 @@ class Kafka4BridgeIT {
         CuratorFramework curator = zk.newClient();
         assertThat(kafka.metadataVersion()).startsWith("4.4-");
 
-        Process process = startExample(group, topic, 3, "c1");
-        ChildOutput out = ChildOutput.start(process, "kafka4-example-stdout");
+        ChildJvm process = startExample(group, topic, 3, "c1");
+        ChildOutput out = process.output();
         try {
             out.requireLine(0, "READY"::equals, WAIT, "READY", this::failure);
             await("the 240 records produced before").atMost(WAIT).until(() -> messages(out).size() >= 240);
@@ -87,13 +89,12 @@ class Kafka4BridgeIT {
                     .isEqualTo(Map.of(0, Set.of("0"), 1, Set.of("0"), 2, Set.of("1"), 3, Set.of("1"), 4, Set.of("2"), 5, Set.of("2")));
             assertThat(curator.checkExists().forPath("/brokers/ids")).as("a KRaft broker is not in ZooKeeper").isNull();
 
-            try (Writer in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
-                in.write("shutdown\n");
-            }
+            process.send("shutdown");
+            process.closeStdin();
             out.requireLine(0, "CLOSED"::equals, WAIT, "CLOSED", this::failure);
-            assertThat(process.waitFor()).isZero();
+            assertThat(process.process().waitFor()).isZero();
         } finally {
-            process.destroyForcibly();
+            process.process().destroyForcibly();
         }
         for (int p = 0; p < partitions; p++) {
             String offset = new String(curator.getData().forPath("/consumers/" + group + "/offsets/" + topic + "/" + p),
@@ -165,16 +166,16 @@ class Kafka4BridgeIT {
         }
     }
 
-    private Process startExample(String group, String topic, int threads, String consumerId) throws IOException {
+    private ChildJvm startExample(String group, String topic, int threads, String consumerId) throws IOException {
         Path stderr = Path.of(System.getProperty("kafka4.workDir", "target/kafka4"), group + "-stderr.log");
-        Files.createDirectories(stderr.getParent());
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dzkgroups.consumer.bootstrap.servers=" + kafka.bootstrapServers(),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
-                "-cp", bridgeClasspath(), "io.zkgroups.legacy.ConsumerGroupExample",
-                zk.connectString(), group, topic, String.valueOf(threads), consumerId);
-        return new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        return ChildJvm.builder("kafka4-example-" + consumerId, "io.zkgroups.legacy.ConsumerGroupExample")
+                .classpath(bridgeClasspath()).heapMb(128)
+                .jvmOptions(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                        "-Dzkgroups.consumer.bootstrap.servers=" + kafka.bootstrapServers(),
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info"))
+                .args(List.of(zk.connectString(), group, topic, String.valueOf(threads), consumerId))
+                .stderrTo(stderr)
+                .start();
     }
 
     private AssertionError failure(String what) {

@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.bounce;
 
+import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.chaos.cluster.ChaosException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -111,7 +112,7 @@ public final class BounceMain implements Callable<Integer> {
             System.out.println("bounce: " + config.label() + ", run directory " + dir);
             try {
                 report = BounceRun.run(config, dir, Duration.ofSeconds(healthTimeoutSeconds), true);
-            } catch (ChaosException e) {
+            } catch (ChaosException | ChildJvm.Failure e) {
                 // a part that did not start or a group that never formed: no figures to report
                 System.err.println("bounce: the run in " + dir + " failed: " + e.getMessage());
                 return 1;

@@ -1,5 +1,9 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.ChildJvm;
+import io.zkgroups.testing.LegacyClasspath;
+import io.zkgroups.testing.TcpProxy;
+import io.zkgroups.testing.TestEnsemble;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -8,6 +12,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,12 +103,17 @@ public final class ChaosCluster implements AutoCloseable {
         }
     }
 
+    /** The ensemble's servers, ids 1 to 3. */
+    public static final int ZOOKEEPER_SERVERS = 3;
+    /** How long the faults give the ensemble to elect a leader or to take a server back (~0.3 s when healthy). */
+    public static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
+
     private final Settings settings;
     private final Journal journal;
     private final ClassData classData;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final List<MemberSlot> slots = new ArrayList<>();
-    private ZooKeeperEnsemble ensemble;
+    private TestEnsemble ensemble;
     private KafkaBroker broker;
     private Admin admin;
     private CuratorFramework curator;
@@ -142,8 +152,7 @@ public final class ChaosCluster implements AutoCloseable {
     private void startAll() {
         Path dir = settings.runDir();
         journal.clock();
-        ensemble = ZooKeeperEnsemble.start(dir.resolve("zk-data"), dir.resolve("stderr"), settings.tickMs(),
-                settings.zooKeeper());
+        ensemble = startEnsemble(dir.resolve("zk-data"), dir.resolve("stderr"), settings.tickMs(), settings.zooKeeper());
         journal.log("STARTED", "zookeeper " + ensemble.describe());
         broker = KafkaBroker.start(ensemble.connectString(), dir.resolve("kafka-data"), dir.resolve("stderr"), settings.groupSize());
         legacyClasspath = settings.legacyMembers() > 0 ? LegacyClasspath.find() : null;
@@ -164,8 +173,8 @@ public final class ChaosCluster implements AutoCloseable {
         }
         for (int s = 0; s < settings.groupSize(); s++) {
             List<TcpProxy> zk = new ArrayList<>();
-            for (int id = 1; id <= ZooKeeperEnsemble.SIZE; id++) {
-                zk.add(new TcpProxy("m" + s + "-zk" + id, 0, ensemble.clientPort(id)));
+            for (int id = 1; id <= ZOOKEEPER_SERVERS; id++) {
+                zk.add(TcpProxy.start("m" + s + "-zk" + id, ensemble.clientPort(id)));
             }
             String mode = s >= settings.members() ? MemberSlot.LEGACY
                     : s == 0 && settings.brokenMode() != null ? settings.brokenMode() : "correct";
@@ -298,7 +307,53 @@ public final class ChaosCluster implements AutoCloseable {
         return journal;
     }
 
-    public ZooKeeperEnsemble ensemble() {
+    /**
+     * Three real ZooKeeper servers, each in its own JVM with its own config and data directory ({@code zk<id>/} below
+     * {@code dataRoot}, read back by the monitor), so that one can be SIGKILLed and restarted with its data; every
+     * link between two servers through a proxy of that ordered pair. Returns once they have a leader and two followers.
+     */
+    private static TestEnsemble startEnsemble(Path dataRoot, Path logDir, int tickMs, ZooKeeperServerRelease release) {
+        String zkLogLevel = System.getenv().getOrDefault("CHAOS_ZK_LOG_LEVEL", "warn");
+        TestEnsemble.Settings ensembleSettings = new TestEnsemble.Settings(ZOOKEEPER_SERVERS, tickMs, 20, 5, 0, null,
+                null, List.of()).inDirectory(dataRoot).inChildJvms(logDir, List.of("-Dzookeeper.forceSync=no",
+                "-Dzookeeper.jmx.log4j.disable=true",
+                // older releases log through log4j 1 (reload4j): the same level, to stderr
+                "-Dlog4j.configuration=" + log4jConfig(dataRoot, zkLogLevel).toUri(),
+                // CHAOS_ZK_LOG_LEVEL=info shows elections and syncs in stderr/zk*.stderr.log
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + zkLogLevel,
+                // the tool's simplelogger.properties (on this classpath) quiets ZooKeeper by name
+                "-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper=" + zkLogLevel,
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
+        TestEnsemble ensemble = TestEnsemble.start(release.isCurrent() ? ensembleSettings
+                : ensembleSettings.onRelease(release.classpath()));
+        try {
+            ensemble.awaitQuorum(RECOVERY_TIMEOUT);
+        } catch (IllegalStateException e) {
+            ensemble.close();
+            throw new ChaosException(e.getMessage() + " (stderr/zk*.stderr.log; CHAOS_ZK_LOG_LEVEL=info shows the "
+                    + "elections)", e);
+        }
+        return ensemble;
+    }
+
+    private static Path log4jConfig(Path dir, String level) {
+        Path file = dir.resolve("log4j.properties");
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(file, String.join("\n",
+                    "log4j.rootLogger=" + level.toUpperCase(java.util.Locale.ROOT) + ", err",
+                    "log4j.appender.err=org.apache.log4j.ConsoleAppender",
+                    "log4j.appender.err.Target=System.err",
+                    "log4j.appender.err.layout=org.apache.log4j.PatternLayout",
+                    "log4j.appender.err.layout.ConversionPattern=%d{HH:mm:ss.SSS} %-5p %c{1} - %m%n", ""));
+            return file;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    public TestEnsemble ensemble() {
         return ensemble;
     }
 
@@ -349,7 +404,7 @@ public final class ChaosCluster implements AutoCloseable {
             if (m != null && m.isAlive()) {
                 try {
                     m.jvm().awaitExit(timeout);
-                } catch (ChaosException e) {
+                } catch (ChildJvm.Failure e) {
                     journal.log("NOTE", m.name() + " did not leave within " + timeout + ": SIGKILL");
                     m.jvm().kill();
                 }

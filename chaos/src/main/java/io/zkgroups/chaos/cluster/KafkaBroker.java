@@ -1,6 +1,8 @@
 package io.zkgroups.chaos.cluster;
 
-import io.zkgroups.registry.testing.ServerPorts;
+import io.zkgroups.testing.ChildJvm;
+import io.zkgroups.testing.TcpProxy;
+import io.zkgroups.testing.ServerPorts;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +37,7 @@ public final class KafkaBroker implements AutoCloseable {
         this.memberProxies = new TcpProxy[memberSlots];
         for (int s = 0; s < memberSlots; s++) {
             memberPorts[s] = ServerPorts.free();
-            memberProxies[s] = new TcpProxy("m" + s + "-kafka", 0, memberPorts[s]);
+            memberProxies[s] = TcpProxy.start("m" + s + "-kafka", memberPorts[s]);
         }
     }
 
@@ -57,11 +59,13 @@ public final class KafkaBroker implements AutoCloseable {
             args.add("M" + s + "=" + memberPorts[s] + ":" + memberProxies[s].port());
         }
         incarnation++;
-        process = ChildJvm.start("kafka-" + incarnation, logDir, 320,
-                List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+        String name = "kafka-" + incarnation;
+        process = ChildJvm.builder(name, KafkaBrokerMain.class.getName())
+                .heapMb(320).jvmOptions(ChildJvm.FAST_START).jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                         "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
-                KafkaBrokerMain.class.getName(), args);
+                        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"))
+                .args(args).stderrTo(logDir.resolve(name + ".stderr.log"))
+                .start();
         process.requireLine(0, "READY"::equals, START_TIMEOUT, "the broker's READY");
     }
 

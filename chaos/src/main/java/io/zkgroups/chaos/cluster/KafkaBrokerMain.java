@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.OrphanGuard;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaServer;
 import org.apache.kafka.common.utils.Time;

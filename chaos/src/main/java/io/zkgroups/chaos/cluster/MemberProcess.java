@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.chaos.member.ChaosMemberMain;
 
 import java.nio.file.Path;
@@ -53,8 +54,10 @@ public final class MemberProcess {
                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
         jvmOptions.addAll(classDataOptions);
         jvmOptions.addAll(extraJvmOptions(name));
-        ChildJvm jvm = ChildJvm.start(name, stderrDir, 160, jvmOptions, ChaosMemberMain.class.getName(),
-                args);
+        ChildJvm jvm = ChildJvm.builder(name, ChaosMemberMain.class.getName())
+                .heapMb(160).jvmOptions(ChildJvm.FAST_START).jvmOptions(jvmOptions).args(args)
+                .stderrTo(stderrDir.resolve(name + ".stderr.log"))
+                .start();
         return new MemberProcess(name, jvm, logFile);
     }
 
@@ -111,9 +114,11 @@ public final class MemberProcess {
             throw new java.io.UncheckedIOException(e);
         }
         LegacyLog log = LegacyLog.open(logFile);
-        ChildJvm jvm = ChildJvm.start(name, stderrDir, 128, classDataOptions, legacyClasspath,
-                "io.zkgroups.legacy.LegacyConsumerMain",
-                List.of(dir.resolve("consumer.properties").toString(), "--topic", topic + "=1"), log::take);
+        ChildJvm jvm = ChildJvm.builder(name, "io.zkgroups.legacy.LegacyConsumerMain")
+                .classpath(legacyClasspath).heapMb(128).jvmOptions(ChildJvm.FAST_START).jvmOptions(classDataOptions)
+                .args(List.of(dir.resolve("consumer.properties").toString(), "--topic", topic + "=1"))
+                .stderrTo(stderrDir.resolve(name + ".stderr.log")).onLine(log::take)
+                .start();
         MemberProcess member = new MemberProcess(name, jvm, logFile);
         jvm.requireLine(0, l -> l.startsWith("READY ") || l.startsWith("ERROR "), START_TIMEOUT, "READY");
         return member;

@@ -1,5 +1,6 @@
 package io.zkgroups.chaos.cluster;
 
+import io.zkgroups.testing.TcpProxy;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -3,7 +3,6 @@ package io.zkgroups.chaos.cluster;
 import org.apache.zookeeper.Version;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -48,25 +47,5 @@ public record ZooKeeperServerRelease(String version, String classpath) {
     /** Whether the servers run on the tool's own classpath. */
     public boolean isCurrent() {
         return classpath == null;
-    }
-
-    /**
-     * The classpath of a server JVM whose main class is the tool's own wrapper: the release's jars first, so that
-     * every ZooKeeper class is the release's, then where {@code wrapperClasses} (the wrapper and what it uses) live.
-     */
-    String serverClasspath(Class<?>... wrapperClasses) {
-        if (isCurrent()) {
-            return System.getProperty("java.class.path");
-        }
-        StringBuilder cp = new StringBuilder(classpath);
-        for (Class<?> c : wrapperClasses) {
-            try {
-                cp.append(java.io.File.pathSeparator)
-                        .append(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()));
-            } catch (java.net.URISyntaxException e) {
-                throw new UncheckedIOException(new IOException("cannot locate " + c.getName(), e));
-            }
-        }
-        return cp.toString();
     }
 }

@@ -2,7 +2,8 @@ package io.zkgroups.chaos.fault;
 
 import io.zkgroups.chaos.cluster.ChaosCluster;
 import io.zkgroups.chaos.cluster.ChaosException;
-import io.zkgroups.chaos.cluster.ZooKeeperEnsemble;
+import io.zkgroups.testing.TestEnsemble;
+import io.zkgroups.testing.TcpProxy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,20 +27,20 @@ final class CutZooKeeperFollower implements Fault {
 
     @Override
     public String inject(ChaosCluster cluster, Random random) {
-        ZooKeeperEnsemble zk = cluster.ensemble();
+        TestEnsemble zk = cluster.ensemble();
         int choice = random.nextInt(2);
         long millis = Faults.sessionMs(cluster) * 2;
-        zk.awaitQuorum(ZooKeeperEnsemble.RECOVERY_TIMEOUT);
-        int leader = zk.leader().orElseThrow(() -> new ChaosException("no single ZooKeeper leader"));
+        zk.awaitQuorum(ChaosCluster.RECOVERY_TIMEOUT);
+        int leader = zk.soleLeader().orElseThrow(() -> new ChaosException("no single ZooKeeper leader"));
         List<Integer> followers = new ArrayList<>();
-        for (int id = 1; id <= ZooKeeperEnsemble.SIZE; id++) {
+        for (int id = 1; id <= ChaosCluster.ZOOKEEPER_SERVERS; id++) {
             if (id != leader) {
                 followers.add(id);
             }
         }
         int victim = followers.get(choice);
         cluster.journal().log("CUT", "zk" + victim);
-        zk.cutFromQuorum(victim);
+        zk.isolate(victim, TcpProxy.Mode.CUT);
         long cut = System.nanoTime();
         zk.awaitNotServing(victim, Duration.ofSeconds(30));
         long noticedMs = (System.nanoTime() - cut) / 1_000_000;
@@ -47,7 +48,7 @@ final class CutZooKeeperFollower implements Fault {
         boolean stayedOut = zk.mode(victim).isEmpty();
         zk.heal(victim);
         cluster.journal().log("HEAL", "zk" + victim);
-        zk.awaitServing(victim, ZooKeeperEnsemble.RECOVERY_TIMEOUT);
+        zk.awaitServing(victim, ChaosCluster.RECOVERY_TIMEOUT);
         return "cut follower zk" + victim + " from the quorum (leader zk" + leader + "); it stopped serving after "
                 + noticedMs + " ms; " + (stayedOut ? "still out" : "SERVING AGAIN") + " when healed " + millis + " ms later";
     }

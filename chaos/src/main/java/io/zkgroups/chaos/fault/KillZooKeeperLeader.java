@@ -2,7 +2,7 @@ package io.zkgroups.chaos.fault;
 
 import io.zkgroups.chaos.cluster.ChaosCluster;
 import io.zkgroups.chaos.cluster.ChaosException;
-import io.zkgroups.chaos.cluster.ZooKeeperEnsemble;
+import io.zkgroups.testing.TestEnsemble;
 
 import java.util.Random;
 
@@ -22,17 +22,17 @@ final class KillZooKeeperLeader implements Fault {
 
     @Override
     public String inject(ChaosCluster cluster, Random random) {
-        ZooKeeperEnsemble zk = cluster.ensemble();
-        zk.awaitQuorum(ZooKeeperEnsemble.RECOVERY_TIMEOUT);
-        int leader = zk.leader().orElseThrow(() -> new ChaosException("no single ZooKeeper leader"));
+        TestEnsemble zk = cluster.ensemble();
+        zk.awaitQuorum(ChaosCluster.RECOVERY_TIMEOUT);
+        int leader = zk.soleLeader().orElseThrow(() -> new ChaosException("no single ZooKeeper leader"));
         cluster.journal().log("KILL", "zk" + leader);
         zk.kill(leader);
         long killed = System.nanoTime();
-        zk.awaitQuorum(ZooKeeperEnsemble.RECOVERY_TIMEOUT);
+        zk.awaitQuorum(ChaosCluster.RECOVERY_TIMEOUT);
         long electedMs = (System.nanoTime() - killed) / 1_000_000;
-        int newLeader = zk.leader().orElse(-1);
+        int newLeader = zk.soleLeader().orElse(-1);
         zk.restart(leader);
-        zk.awaitServing(leader, ZooKeeperEnsemble.RECOVERY_TIMEOUT);
+        zk.awaitServing(leader, ChaosCluster.RECOVERY_TIMEOUT);
         return "SIGKILL zk" + leader + " (leader); zk" + newLeader + " leads after " + electedMs + " ms; zk" + leader
                 + " restarted and serves";
     }

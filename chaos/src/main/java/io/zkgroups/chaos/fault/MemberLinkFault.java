@@ -1,9 +1,9 @@
 package io.zkgroups.chaos.fault;
 
+import io.zkgroups.testing.TcpProxy;
 import io.zkgroups.chaos.cluster.ChaosCluster;
 import io.zkgroups.chaos.cluster.MemberProcess;
 import io.zkgroups.chaos.cluster.MemberSlot;
-import io.zkgroups.chaos.cluster.TcpProxy;
 
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +57,7 @@ final class MemberLinkFault implements Fault {
             if (kind == Kind.LATENCY) {
                 p.delay(latencyMs);
             } else {
-                p.stall();
+                p.blackhole();
             }
         }
         Faults.hold(millis);

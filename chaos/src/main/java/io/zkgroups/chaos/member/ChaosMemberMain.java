@@ -4,7 +4,7 @@ import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
 import io.zkgroups.rebalancer.restart.HandoverStep;
-import io.zkgroups.registry.testing.StandardInput;
+import io.zkgroups.testing.StandardInput;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;

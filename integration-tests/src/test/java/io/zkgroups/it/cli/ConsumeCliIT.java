@@ -1,6 +1,6 @@
 package io.zkgroups.it.cli;
 
-import io.zkgroups.registry.testing.ChildOutput;
+import io.zkgroups.testing.ChildOutput;
 import io.zkgroups.tool.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

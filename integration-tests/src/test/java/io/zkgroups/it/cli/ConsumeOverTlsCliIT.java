@@ -1,8 +1,8 @@
 package io.zkgroups.it.cli;
 
 import io.zkgroups.embedded.EmbeddedKafka;
-import io.zkgroups.registry.testing.TestKeyStores;
-import io.zkgroups.registry.testing.ZooKeeperProcess;
+import io.zkgroups.testing.TestKeyStores;
+import io.zkgroups.testing.ChildZooKeeperServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -26,7 +26,7 @@ class ConsumeOverTlsCliIT {
 
     @TempDir
     static Path dir;
-    static ZooKeeperProcess zk;
+    static ChildZooKeeperServer zk;
     static EmbeddedKafka broker;
     static CuratorFramework plain;
     static Path tlsConfig;
@@ -34,7 +34,7 @@ class ConsumeOverTlsCliIT {
     @BeforeAll
     static void start() throws Exception {
         TestKeyStores stores = TestKeyStores.generate(dir);
-        zk = ZooKeeperProcess.start(ZooKeeperProcess.settings().withTls(stores));
+        zk = ChildZooKeeperServer.start(ChildZooKeeperServer.settings().withTls(stores));
         broker = EmbeddedKafka.startZooKeeperMode(zk.connectString());
         broker.createTopic("tls-console", 1);
         broker.produce("tls-console", EmbeddedKafka.Record.of("k", "a"), EmbeddedKafka.Record.of("k", "b"));

@@ -1,9 +1,9 @@
 package io.zkgroups.it.consumer;
 
-import io.zkgroups.it.support.Kafka2Broker;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ChildKafkaBroker;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
@@ -37,11 +37,11 @@ class BrokerGenerationsIT {
 
     @RegisterExtension
     static final ZooKeeperExtension zk = new ZooKeeperExtension();
-    private static Kafka2Broker broker;
+    private static ChildKafkaBroker broker;
 
     @BeforeAll
     static void startBroker() throws Exception {
-        broker = Kafka2Broker.start(zk.connectString() + CHROOT);
+        broker = ChildKafkaBroker.kafka2(zk.connectString() + CHROOT);
     }
 
     @AfterAll

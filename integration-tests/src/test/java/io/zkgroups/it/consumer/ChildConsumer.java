@@ -1,12 +1,10 @@
 package io.zkgroups.it.consumer;
 
-import io.zkgroups.registry.testing.ChildOutput;
+import io.zkgroups.testing.ChildJvm;
 import org.apache.kafka.common.TopicPartition;
 
 import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -29,21 +26,16 @@ final class ChildConsumer implements AutoCloseable {
     private static final int STDERR_TAIL_CHARS = 4_000;
 
     final String name;
-    private final Process process;
     private final Path stderrFile;
-    private final Writer stdin;
     private final DeliveryLog log;
-    /** REC lines read; they go to the log, not into {@link #stdout}. */
+    /** REC lines read; they go to the log, not into the kept lines. */
     private final AtomicInteger delivered = new AtomicInteger();
-    private final ChildOutput stdout;
+    private ChildJvm jvm;
 
-    private ChildConsumer(String name, Process process, Path stderrFile, DeliveryLog log) {
+    private ChildConsumer(String name, Path stderrFile, DeliveryLog log) {
         this.name = name;
-        this.process = process;
         this.stderrFile = stderrFile;
         this.log = log;
-        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
-        this.stdout = ChildOutput.start(process, "child-" + name + "-stdout", this::takeRecord);
     }
 
     /** Starts {@code ConsumerProcessMain topic props...}; does not wait for anything. */
@@ -52,14 +44,14 @@ final class ChildConsumer implements AutoCloseable {
             Path dir = Path.of("target", "child-consumers").toAbsolutePath();
             Files.createDirectories(dir);
             Path stderrFile = dir.resolve(name + "-" + SEQUENCE.incrementAndGet() + ".stderr.log");
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"),
-                    ConsumerProcessMain.class.getName(), topic));
-            properties.forEach((k, v) -> command.add(k + "=" + v));
-            Process process = new ProcessBuilder(command).redirectError(stderrFile.toFile()).start();
-            return new ChildConsumer(name, process, stderrFile, log);
+            List<String> args = new ArrayList<>(List.of(topic));
+            properties.forEach((k, v) -> args.add(k + "=" + v));
+            ChildConsumer consumer = new ChildConsumer(name, stderrFile, log);
+            consumer.jvm = ChildJvm.builder("child-" + name, ConsumerProcessMain.class.getName())
+                    .heapMb(128).jvmOptions(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")).args(args)
+                    .stderrTo(stderrFile).onLine(consumer::takeRecord)
+                    .start();
+            return consumer;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start child consumer " + name, e);
         }
@@ -72,56 +64,48 @@ final class ChildConsumer implements AutoCloseable {
 
     /** Waits until {@code delivered() >= count}. */
     void awaitDelivered(int count, Duration timeout) {
-        stdout.require(events -> delivered.get() >= count, timeout, count + " delivered records", this::failure);
+        jvm.output().require(events -> delivered.get() >= count, timeout, count + " delivered records", this::failure);
     }
 
     /** Waits for a non-REC line matching {@code matcher} at index {@code from} or later; returns its index. */
     int awaitLine(int from, Predicate<String> matcher, Duration timeout, String description) {
-        return stdout.requireLine(from, matcher, timeout, description, this::failure);
+        return jvm.output().requireLine(from, matcher, timeout, description, this::failure);
     }
 
     /** The lines other than REC so far. */
     List<String> events() {
-        return stdout.lines();
+        return jvm.lines();
     }
 
     /** Writes {@code line} to the child's stdin (commands of {@link ConsumerProcessMain}). */
     void send(String line) {
         try {
-            stdin.write(line + "\n");
-            stdin.flush();
-        } catch (IOException e) {
-            throw failure("cannot write '" + line + "' to stdin: " + e);
+            jvm.send(line);
+        } catch (UncheckedIOException e) {
+            throw failure("cannot write '" + line + "' to stdin: " + e.getCause());
         }
     }
 
     /** Sends SIGSTOP (freeze) or SIGCONT (thaw) to the process, as a GC pause or a stopped VM would. */
     void signal(String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-            if (kill.waitFor() != 0) {
-                throw failure("kill -" + signal + " failed");
-            }
-        } catch (IOException e) {
-            throw failure("kill -" + signal + ": " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failure("interrupted sending " + signal);
+            jvm.signal(signal);
+        } catch (RuntimeException e) {
+            throw failure("kill -" + signal + ": " + e.getMessage());
         }
     }
 
     long pid() {
-        return process.pid();
+        return jvm.pid();
     }
 
     /** Graceful leave: {@code close} on stdin, then CLOSED and exit 0. */
     @Override
     public void close() {
-        if (process.isAlive()) {
+        if (jvm.isAlive()) {
             try {
-                stdin.write("close\n");
-                stdin.flush();
-            } catch (IOException e) {
+                jvm.send("close");
+            } catch (UncheckedIOException e) {
                 // gone already: the exit code tells
             }
         }
@@ -134,32 +118,27 @@ final class ChildConsumer implements AutoCloseable {
 
     /** SIGKILL; returns once the process is gone and every line it had written has been read. */
     void kill() {
-        process.destroyForcibly();
+        jvm.process().destroyForcibly();
         awaitExit(Duration.ofSeconds(30));
     }
 
     /** Kills the process if it still runs (cleanup after a failed test). */
     void destroy() {
-        if (process.isAlive()) {
-            process.destroyForcibly();
+        if (jvm.isAlive()) {
+            jvm.process().destroyForcibly();
         }
     }
 
     /** Waits for the process to end and for its output to be read; returns its exit code. */
     int awaitExit(Duration timeout) {
         try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw failure("did not exit within " + timeout);
-            }
-            stdout.awaitClosed(Duration.ofSeconds(10));
-            return process.exitValue();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failure("interrupted while waiting for exit");
+            return jvm.awaitExit(timeout);
+        } catch (ChildJvm.Failure e) {
+            throw failure("did not exit within " + timeout);
         }
     }
 
-    /** The hook of {@link #stdout}: a REC line goes into the log and is counted instead of kept. */
+    /** The stdout hook: a REC line goes into the log and is counted instead of kept. */
     private boolean takeRecord(String line) {
         if (!line.startsWith("REC ")) {
             return false;
@@ -177,13 +156,13 @@ final class ChildConsumer implements AutoCloseable {
         } catch (IOException e) {
             err = "(cannot read " + stderrFile + ": " + e + ")";
         }
-        return new AssertionError("child consumer '" + name + "' (pid " + process.pid() + "): " + what
+        return new AssertionError("child consumer '" + name + "' (pid " + jvm.pid() + "): " + what
                 + "\n--- events: " + events() + "\n--- stderr (" + stderrFile + ", tail) ---\n"
                 + err.substring(Math.max(0, err.length() - STDERR_TAIL_CHARS)));
     }
 
     @Override
     public String toString() {
-        return "ChildConsumer[" + name + ", pid " + process.pid() + (process.isAlive() ? "" : ", exited") + "]";
+        return "ChildConsumer[" + name + ", pid " + jvm.pid() + (jvm.isAlive() ? "" : ", exited") + "]";
     }
 }

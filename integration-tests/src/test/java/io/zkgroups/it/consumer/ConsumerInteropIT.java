@@ -6,6 +6,7 @@ import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.testing.SteadyProducer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -138,7 +139,7 @@ class ConsumerInteropIT {
                 assertThat(firstOfOld).as("where the second old consumer started").isEqualTo(afterNew);
 
                 // 4. both at once, records arriving: range split, each record delivered once
-                try (SteadyProducer steady = new SteadyProducer(servers.broker(), topic, PARTITIONS, 2, Duration.ofMillis(50))) {
+                try (SteadyProducer steady = SteadyProducer.start(servers.broker().bootstrapServers(), topic, PARTITIONS, 2, Duration.ofMillis(50))) {
                     n2 = new ConsumerWorker("n2", zkProps("n2"), List.of(topic), log);
                     await("range split between the two").atMost(WAIT).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
                             .until(() -> owners().equals(Map.of(0, "l2", 1, "l2", 2, "n2", 3, "n2")));

@@ -3,7 +3,7 @@ package io.zkgroups.it.consumer;
 import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
-import io.zkgroups.registry.testing.StandardInput;
+import io.zkgroups.testing.StandardInput;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -5,7 +5,7 @@ import io.zkgroups.it.consumer.ZkGroupConsumerIT.OffsetMonotonicity;
 import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.OffsetWrites;
+import io.zkgroups.testing.OffsetWrites;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.CommitFailedException;

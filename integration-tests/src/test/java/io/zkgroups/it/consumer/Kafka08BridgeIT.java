@@ -4,7 +4,9 @@ import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.ChildOutput;
+import io.zkgroups.testing.ChildJvm;
+import io.zkgroups.testing.ChildOutput;
+import io.zkgroups.testing.SteadyProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -98,7 +100,7 @@ class Kafka08BridgeIT {
         long[] produced;
         DeliveryLog log;
         try (Members members = new Members(List.of(topic));
-             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 2, Duration.ofMillis(50))) {
+             SteadyProducer producer = SteadyProducer.start(servers.broker().bootstrapServers(), topic, partitions, 2, Duration.ofMillis(50))) {
             log = members.log;
             LegacyConsumerProcess a = members.join(member(group, "a-bridge", topic, 2).onBridge());
             awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "a-bridge-0", "a-bridge-0",
@@ -199,7 +201,7 @@ class Kafka08BridgeIT {
         DeliveryLog log;
         long started = System.nanoTime();
         try (Members members = new Members(List.of(topic));
-             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+             SteadyProducer producer = SteadyProducer.start(servers.broker().bootstrapServers(), topic, partitions, 5, Duration.ofMillis(50))) {
             log = members.log;
             LegacyConsumerProcess killed = members.join(member(group, "a-killed", topic, 1).onBridge()
                     .property("zookeeper.session.timeout.ms", "2000"));
@@ -256,7 +258,7 @@ class Kafka08BridgeIT {
         DeliveryLog log;
         TopicPartition frozenPartition = new TopicPartition(topic, 0);
         try (Members members = new Members(List.of(topic));
-             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, partitions, 5, Duration.ofMillis(50))) {
+             SteadyProducer producer = SteadyProducer.start(servers.broker().bootstrapServers(), topic, partitions, 5, Duration.ofMillis(50))) {
             log = members.log;
             // 100 messages/s per partition, handed out at 50/s: its stream stays full
             LegacyConsumerProcess frozen = members.join(member(group, "a-frozen", topic, 1).onBridge().pauseMs(20)
@@ -465,14 +467,14 @@ class Kafka08BridgeIT {
 
     /** The 0.8 wiki's ConsumerGroupExample (legacy-driver, compiled against 0.8.2.2) in a child JVM on the bridge. */
     static final class ExampleProcess implements AutoCloseable {
-        private final Process process;
+        private final ChildJvm jvm;
         final ChildOutput output;
         private final Path stderr;
 
-        private ExampleProcess(Process process, Path stderr) {
-            this.process = process;
+        private ExampleProcess(ChildJvm jvm, Path stderr) {
+            this.jvm = jvm;
             this.stderr = stderr;
-            this.output = ChildOutput.start(process, "example-stdout");
+            this.output = jvm.output();
         }
 
         static ExampleProcess start(String zookeeperConnect, String group, String topic, int threads, String consumerId)
@@ -486,12 +488,14 @@ class Kafka08BridgeIT {
                                     String consumerId) throws IOException {
             Path dir = Files.createDirectories(Path.of("target", "bridge-example").toAbsolutePath());
             Path stderr = dir.resolve(group + "-stderr.log");
-            List<String> command = List.of(java.toString(),
-                    "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info",
-                    "-cp", LegacyConsumerProcess.classpath(true), "io.zkgroups.legacy.ConsumerGroupExample",
-                    zookeeperConnect, group, topic, String.valueOf(threads), consumerId);
-            return new ExampleProcess(new ProcessBuilder(command).redirectError(stderr.toFile()).start(), stderr);
+            ChildJvm jvm = ChildJvm.builder("example-" + consumerId, "io.zkgroups.legacy.ConsumerGroupExample")
+                    .java(java).classpath(LegacyConsumerProcess.classpath(true)).heapMb(128)
+                    .jvmOptions(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.io.zkgroups=info"))
+                    .args(List.of(zookeeperConnect, group, topic, String.valueOf(threads), consumerId))
+                    .stderrTo(stderr)
+                    .start();
+            return new ExampleProcess(jvm, stderr);
         }
 
         /** MSG lines split into: MSG stream topic partition offset key value. */
@@ -500,25 +504,20 @@ class Kafka08BridgeIT {
         }
 
         void shutdown() throws Exception {
-            try (Writer in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)) {
-                in.write("shutdown\n");
-            }
+            jvm.send("shutdown");
+            jvm.closeStdin();
             output.requireLine(0, "CLOSED"::equals, WAIT, "CLOSED", what -> new AssertionError(what + "\n" + stderrText()));
-            assertThat(process.waitFor()).isZero();
+            assertThat(jvm.process().waitFor()).isZero();
         }
 
         String stderrText() {
-            try {
-                return Files.readString(stderr);
-            } catch (IOException e) {
-                return "(no stderr: " + e + ")";
-            }
+            return jvm.logTail(Integer.MAX_VALUE);
         }
 
         @Override
         public void close() {
-            if (process.isAlive()) {
-                process.destroyForcibly();
+            if (jvm.isAlive()) {
+                jvm.process().destroyForcibly();
             }
         }
     }

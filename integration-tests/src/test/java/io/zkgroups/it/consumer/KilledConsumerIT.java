@@ -4,6 +4,7 @@ import io.zkgroups.it.consumer.ZkGroupConsumerIT.OffsetMonotonicity;
 import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.testing.SteadyProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,7 +62,7 @@ class KilledConsumerIT {
         int killedDelivered;
         long started = System.nanoTime();
         try (OffsetMonotonicity monotonic = new OffsetMonotonicity(registry, group, topic, PARTITIONS);
-             SteadyProducer producer = new SteadyProducer(servers.broker(), topic, PARTITIONS, 5, Duration.ofMillis(50))) {
+             SteadyProducer producer = SteadyProducer.start(servers.broker().bootstrapServers(), topic, PARTITIONS, 5, Duration.ofMillis(50))) {
 
             ChildConsumer killed = child("a-killed", KILLED_SESSION_MS, group, topic, log, children);
             killed.awaitLine(0, l -> l.startsWith("ASSIGNED ") && l.split(",").length == PARTITIONS, WAIT,

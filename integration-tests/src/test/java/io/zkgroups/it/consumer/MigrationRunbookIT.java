@@ -1,7 +1,8 @@
 package io.zkgroups.it.consumer;
 
 import io.zkgroups.embedded.EmbeddedKafka;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.SteadyProducer;
+import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Tag;
@@ -82,7 +83,7 @@ class MigrationRunbookIT {
 
     private static SteadyProducer producerOnNewTopic(EmbeddedKafka kafka) {
         kafka.createTopic(TOPIC, PARTITIONS);
-        return new SteadyProducer(kafka, TOPIC, PARTITIONS, 5, Duration.ofMillis(50));
+        return SteadyProducer.start(kafka.bootstrapServers(), TOPIC, PARTITIONS, 5, Duration.ofMillis(50));
     }
 
     private long missing(long[] produced) {

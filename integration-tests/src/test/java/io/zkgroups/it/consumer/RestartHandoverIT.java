@@ -2,6 +2,7 @@ package io.zkgroups.it.consumer;
 
 import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
+import io.zkgroups.testing.SteadyProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
@@ -197,7 +198,7 @@ class RestartHandoverIT {
             this.sessionMs = sessionMs;
             this.handoverFile = dir.resolve(group + ".handover");
             servers.broker().createTopic(topic, PARTITIONS);
-            resources.add(new SteadyProducer(servers.broker(), topic, PARTITIONS, 5, Duration.ofMillis(50)));
+            resources.add(SteadyProducer.start(servers.broker().bootstrapServers(), topic, PARTITIONS, 5, Duration.ofMillis(50)));
             restarting = child(RESTARTING, RESTARTING, sessionMs,
                     restartingPause == null ? Map.of() : Map.of("test.handover.pause", restartingPause));
             neighbour = child(NEIGHBOUR, NEIGHBOUR, NEIGHBOUR_SESSION_MS, Map.of());

@@ -3,7 +3,7 @@ package io.zkgroups.it.consumer;
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.TestZooKeeper;
+import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.rebalancer.consumer.ConfigException;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import org.apache.curator.framework.CuratorFramework;

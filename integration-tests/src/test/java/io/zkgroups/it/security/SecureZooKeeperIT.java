@@ -2,8 +2,8 @@ package io.zkgroups.it.security;
 
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
-import io.zkgroups.registry.testing.TestKeyStores;
-import io.zkgroups.registry.testing.ZooKeeperProcess;
+import io.zkgroups.testing.TestKeyStores;
+import io.zkgroups.testing.ChildZooKeeperServer;
 import io.zkgroups.tool.Main;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -47,7 +47,7 @@ class SecureZooKeeperIT {
     @TempDir
     static Path dir;
     static TestKeyStores stores;
-    static ZooKeeperProcess zk;
+    static ChildZooKeeperServer zk;
     static EmbeddedKafka broker;
     static CuratorFramework anonymous;
     static Path tlsConfig;
@@ -55,7 +55,7 @@ class SecureZooKeeperIT {
     @BeforeAll
     static void start() throws Exception {
         stores = TestKeyStores.generate(dir);
-        zk = ZooKeeperProcess.start(ZooKeeperProcess.settings().withTls(stores));
+        zk = ChildZooKeeperServer.start(ChildZooKeeperServer.settings().withTls(stores));
         broker = EmbeddedKafka.startZooKeeperMode(zk.connectString());
         anonymous = CuratorFrameworkFactory.newClient(zk.connectString(), new ExponentialBackoffRetry(100, 5));
         anonymous.start();

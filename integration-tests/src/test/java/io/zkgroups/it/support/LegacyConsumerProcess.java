@@ -1,12 +1,11 @@
 package io.zkgroups.it.support;
 
-import io.zkgroups.registry.testing.ChildOutput;
+import io.zkgroups.testing.ChildJvm;
+import io.zkgroups.testing.LegacyClasspath;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -59,18 +57,14 @@ public final class LegacyConsumerProcess implements AutoCloseable {
     private static final int STDOUT_TAIL_LINES = 20;
 
     private final String name;
-    private final Process process;
+    private final ChildJvm jvm;
     private final Path stderrFile;
-    private final Writer stdin;
-    private final ChildOutput stdout;
     private volatile String consumerId;
 
-    private LegacyConsumerProcess(String name, Process process, Path stderrFile) {
+    private LegacyConsumerProcess(String name, ChildJvm jvm, Path stderrFile) {
         this.name = name;
-        this.process = process;
+        this.jvm = jvm;
         this.stderrFile = stderrFile;
-        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        this.stdout = ChildOutput.start(process, "legacy-consumer-" + name + "-stdout");
     }
 
     /** A builder for a consumer; {@code name} labels its files and failure messages. */
@@ -149,7 +143,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
 
     /** As {@link #shutdown()}, with a deadline. */
     public int shutdown(Duration timeout) {
-        if (process.isAlive()) {
+        if (jvm.isAlive()) {
             send("shutdown");
         }
         awaitLine(0, "CLOSED"::equals, timeout, "CLOSED after shutdown");
@@ -161,9 +155,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
      * the exit code (143).
      */
     public int terminate() {
-        // Through the ProcessHandle: Process.destroy() would also close our end of the child's stdout at once
-        // and lose the lines the shutdown hook still prints.
-        process.toHandle().destroy();
+        jvm.sigterm();
         return awaitExit(DEFAULT_TIMEOUT);
     }
 
@@ -172,31 +164,21 @@ public final class LegacyConsumerProcess implements AutoCloseable {
      * session expires. Returns the exit code (137).
      */
     public int kill() {
-        process.toHandle().destroyForcibly();
+        jvm.process().toHandle().destroyForcibly();
         return awaitExit(DEFAULT_TIMEOUT);
     }
 
     public boolean isAlive() {
-        return process.isAlive();
+        return jvm.isAlive();
     }
 
     /** Sends {@code signal} ({@code STOP} freezes the process as a GC pause or a stopped VM would; {@code CONT}). */
     public void signal(String signal) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-            if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + name + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("kill -" + signal + " " + name, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted sending " + signal + " to " + name, e);
-        }
+        jvm.signal(signal);
     }
 
     public long pid() {
-        return process.pid();
+        return jvm.pid();
     }
 
     public String name() {
@@ -205,7 +187,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
 
     /** All stdout lines so far. */
     public List<String> output() {
-        return stdout.lines();
+        return jvm.lines();
     }
 
     /** The child's stderr so far (its log). */
@@ -227,16 +209,15 @@ public final class LegacyConsumerProcess implements AutoCloseable {
      * @throws AssertionError on timeout or if stdout closed (the process exited) without such a line
      */
     public int awaitLine(int from, Predicate<String> matcher, Duration timeout, String description) {
-        return stdout.requireLine(from, matcher, timeout, description, this::failure);
+        return jvm.output().requireLine(from, matcher, timeout, description, this::failure);
     }
 
     /** Sends one command line to the driver's stdin. */
     public void send(String command) {
         try {
-            stdin.write(command + "\n");
-            stdin.flush();
-        } catch (IOException e) {
-            throw failure("cannot send '" + command + "' (process gone?): " + e);
+            jvm.send(command);
+        } catch (UncheckedIOException e) {
+            throw failure("cannot send '" + command + "' (process gone?): " + e.getCause());
         }
     }
 
@@ -244,7 +225,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (process.isAlive()) {
+            if (jvm.isAlive()) {
                 try {
                     shutdown(Duration.ofSeconds(30));
                 } catch (AssertionError e) {
@@ -252,25 +233,15 @@ public final class LegacyConsumerProcess implements AutoCloseable {
                 }
             }
         } finally {
-            if (process.isAlive()) {
-                process.destroyForcibly();
-                try {
-                    process.waitFor(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            try {
-                stdout.awaitClosed(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (jvm.isAlive()) {
+                jvm.kill();
             }
         }
     }
 
     @Override
     public String toString() {
-        return "LegacyConsumerProcess[" + name + ", pid " + process.pid() + (process.isAlive() ? "" : ", exited") + "]";
+        return "LegacyConsumerProcess[" + name + ", pid " + jvm.pid() + (jvm.isAlive() ? "" : ", exited") + "]";
     }
 
     // ------------------------------------------------------------------------------------------ internals
@@ -292,23 +263,18 @@ public final class LegacyConsumerProcess implements AutoCloseable {
 
     private int awaitExit(Duration timeout) {
         try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw failure("did not exit within " + timeout);
-            }
-            stdout.awaitClosed(Duration.ofSeconds(5));
-            return process.exitValue();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failure("interrupted while waiting for exit");
+            return jvm.awaitExit(timeout);
+        } catch (ChildJvm.Failure e) {
+            throw failure("did not exit within " + timeout);
         }
     }
 
     private AssertionError failure(String what) {
         StringBuilder b = new StringBuilder();
-        b.append("legacy 0.8.2.2 consumer '").append(name).append("' (pid ").append(process.pid()).append("): ")
+        b.append("legacy 0.8.2.2 consumer '").append(name).append("' (pid ").append(jvm.pid()).append("): ")
                 .append(what);
-        if (!process.isAlive()) {
-            b.append("\nexit code: ").append(process.exitValue());
+        if (!jvm.isAlive()) {
+            b.append("\nexit code: ").append(jvm.process().exitValue());
         }
         List<String> out = output();
         b.append("\n--- last stdout lines (").append(out.size()).append(" in total) ---\n");
@@ -470,14 +436,6 @@ public final class LegacyConsumerProcess implements AutoCloseable {
                 Path stderrFile = dir.resolve("stderr.log");
 
                 List<String> command = new ArrayList<>();
-                command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-                command.add("-Xmx128m");
-                command.add("-XX:+UseSerialGC");
-                command.add("-XX:TieredStopAtLevel=1");
-                command.addAll(jvmArgs);
-                command.add("-cp");
-                command.add(classpath(onBridge));
-                command.add(MAIN_CLASS);
                 command.add(propsFile.toString());
                 if (filterOption != null) {
                     command.add(filterOption);
@@ -501,11 +459,12 @@ public final class LegacyConsumerProcess implements AutoCloseable {
                     command.add("--pause-ms");
                     command.add(String.valueOf(pauseMs));
                 }
-                Process process = new ProcessBuilder(command)
-                        .directory(dir.toFile())
-                        .redirectError(stderrFile.toFile())
+                ChildJvm jvm = ChildJvm.builder("legacy-consumer-" + name, MAIN_CLASS)
+                        .classpath(classpath(onBridge)).heapMb(128)
+                        .jvmOptions(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")).jvmOptions(jvmArgs)
+                        .args(command).directory(dir).stderrTo(stderrFile)
                         .start();
-                return new LegacyConsumerProcess(name, process, stderrFile);
+                return new LegacyConsumerProcess(name, jvm, stderrFile);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start legacy consumer " + name, e);
             }
@@ -523,7 +482,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
      * slf4j-simple from this JVM's classpath, so the bridge's log lands on the child's stderr).
      */
     public static String classpath(boolean onBridge) throws IOException {
-        String driver = built(CLASSES_PROPERTY, CLASSPATH_FILE_PROPERTY, "legacy-driver");
+        String driver = LegacyClasspath.find();
         if (!onBridge) {
             return driver;
         }

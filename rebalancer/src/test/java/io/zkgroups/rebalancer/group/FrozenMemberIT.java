@@ -4,16 +4,15 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Member;
-import io.zkgroups.registry.testing.ChildOutput;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ChildJvm;
+import io.zkgroups.testing.ChildOutput;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -389,45 +388,41 @@ class FrozenMemberIT {
 
     /** {@link MemberProcessMain} in a child JVM with this JVM's classpath; stdout lines are collected. */
     static final class Child implements AutoCloseable {
-        private final Process process;
-        private final Writer stdin;
+        private final ChildJvm jvm;
         private final Path stderr;
         private final ChildOutput stdout;
 
-        private Child(Process process, Path stderr) {
-            this.process = process;
+        private Child(ChildJvm jvm, Path stderr) {
+            this.jvm = jvm;
             this.stderr = stderr;
-            this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            this.stdout = ChildOutput.start(process, "child-" + process.pid() + "-stdout");
+            this.stdout = jvm.output();
         }
 
         static Child start(String connect, String group, String name, String topic, int sessionMs) throws IOException {
             Path dir = Path.of("target", "frozen-member").toAbsolutePath();
             Files.createDirectories(dir);
             Path stderr = dir.resolve(name + "-" + ProcessHandle.current().pid() + "-" + CHILDREN.incrementAndGet() + ".stderr.log");
-            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"),
-                    MemberProcessMain.class.getName(), connect, group, name, topic, Integer.toString(sessionMs));
-            Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-            return new Child(process, stderr);
+            ChildJvm jvm = ChildJvm.builder("child-" + name, MemberProcessMain.class.getName())
+                    .heapMb(128).jvmOptions(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"))
+                    .args(List.of(connect, group, name, topic, Integer.toString(sessionMs)))
+                    .stderrTo(stderr)
+                    .start();
+            return new Child(jvm, stderr);
         }
 
         /** Sends a signal with kill(1): STOP, CONT, KILL, ... */
-        void signal(String signal) throws IOException, InterruptedException {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-            assertThat(kill.waitFor()).as("kill -" + signal + " " + process.pid()).isZero();
+        void signal(String signal) {
+            jvm.signal(signal);
         }
 
         /** True while the process is stopped by a signal (state T in /proc/PID/stat). */
         boolean isStopped() throws IOException {
-            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String stat = Files.readString(Path.of("/proc", Long.toString(jvm.pid()), "stat"));
             return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
         }
 
-        void send(String line) throws IOException {
-            stdin.write(line + "\n");
-            stdin.flush();
+        void send(String line) {
+            jvm.send(line);
         }
 
         List<String> lines() {
@@ -462,16 +457,14 @@ class FrozenMemberIT {
 
         @Override
         public void close() throws Exception {
-            if (process.isAlive()) {
+            if (jvm.isAlive()) {
                 signal("CONT");
                 try {
                     send("close");
-                } catch (IOException | UncheckedIOException gone) {
+                } catch (UncheckedIOException gone) {
                     // it is going anyway
                 }
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
+                jvm.awaitTermination(Duration.ofSeconds(10));
             }
             stdout.awaitClosed(Duration.ofSeconds(5));
         }

@@ -3,7 +3,7 @@ package io.zkgroups.rebalancer.group;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;

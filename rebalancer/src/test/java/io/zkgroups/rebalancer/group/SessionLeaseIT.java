@@ -6,7 +6,7 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.model.TopicRegistration;
-import io.zkgroups.registry.testing.TestEnsemble;
+import io.zkgroups.testing.TestEnsemble;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.state.ConnectionState;

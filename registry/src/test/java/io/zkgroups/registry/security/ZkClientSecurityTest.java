@@ -1,7 +1,7 @@
 package io.zkgroups.registry.security;
 
 import io.zkgroups.registry.ZkLayout;
-import io.zkgroups.registry.testing.TestKeyStores;
+import io.zkgroups.testing.TestKeyStores;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

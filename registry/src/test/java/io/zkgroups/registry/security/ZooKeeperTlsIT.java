@@ -1,8 +1,8 @@
 package io.zkgroups.registry.security;
 
 import io.zkgroups.registry.ZkLayout;
-import io.zkgroups.registry.testing.TestKeyStores;
-import io.zkgroups.registry.testing.ZooKeeperProcess;
+import io.zkgroups.testing.TestKeyStores;
+import io.zkgroups.testing.ChildZooKeeperServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -31,12 +31,12 @@ class ZooKeeperTlsIT {
     @TempDir
     static Path dir;
     static TestKeyStores stores;
-    static ZooKeeperProcess server;
+    static ChildZooKeeperServer server;
 
     @BeforeAll
     static void start() {
         stores = TestKeyStores.generate(dir);
-        server = ZooKeeperProcess.start(ZooKeeperProcess.settings().withTls(stores));
+        server = ChildZooKeeperServer.start(ChildZooKeeperServer.settings().withTls(stores));
     }
 
     @AfterAll

@@ -5,10 +5,10 @@ import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.ConnectionRequests;
-import io.zkgroups.registry.testing.TcpProxy;
-import io.zkgroups.registry.testing.TestZooKeeper;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ConnectionRequests;
+import io.zkgroups.testing.TcpProxy;
+import io.zkgroups.testing.TestZooKeeper;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
@@ -385,7 +385,7 @@ class OwnerRegistryIT {
                 }
             });
 
-            proxy.cut(); // no reconnection until the heal, and what the server sends meanwhile is lost with the socket
+            proxy.blackhole(); // no reconnection until the heal, and what the server sends meanwhile is lost with the socket
             client.getZookeeperClient().getZooKeeper().getTestable().closeSocket();
             assertThat(suspended.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             zk.newClient().delete().forPath("/consumers/o21/owners/T/0"); // our owner znode goes behind our back...

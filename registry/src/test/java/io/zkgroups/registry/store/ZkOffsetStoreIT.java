@@ -2,7 +2,7 @@ package io.zkgroups.registry.store;
 
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -63,7 +63,7 @@ class ZkOffsetStoreIT {
                 .as("no owner znode for T-1").isInstanceOf(NotOwnedException.class).hasMessageContaining("/consumers/f9/owners/T/1");
         assertThat(client.checkExists().forPath("/consumers/f9/offsets/T/1")).isNull();
 
-        io.zkgroups.registry.testing.TestZooKeeper.expireSession(client);
+        io.zkgroups.testing.TestZooKeeper.expireSession(client);
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).until(() -> {
             try {
                 return registry.znodes().sessionId() != session && client.getZookeeperClient().isConnected();
@@ -146,14 +146,14 @@ class ZkOffsetStoreIT {
         CuratorFramework client = zk.newClient();
         ZkOffsetStore store = ZkRegistry.of(client).offsets();
         store.read("f10", List.of(tp("T", 0))); // the client learns its servers' generation (a request of its own)
-        long before = io.zkgroups.registry.testing.ConnectionRequests.of(zk.connectString(), client);
+        long before = io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client);
 
         ZkOffsetStore.OffsetRead read = store.read("f10", wanted);
 
         assertThat(read.offsets()).isEqualTo(offsets);
         assertThat(read.unreadable()).isEmpty();
         // 1,201 reads in three requests of at most 500 (the bound leaves room for a ping)
-        assertThat(io.zkgroups.registry.testing.ConnectionRequests.of(zk.connectString(), client) - before)
+        assertThat(io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client) - before)
                 .as("requests").isBetween(3L, 4L);
     }
 
