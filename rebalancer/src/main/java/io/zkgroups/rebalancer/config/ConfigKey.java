@@ -17,15 +17,17 @@ public final class ConfigKey {
     }
 
     private final String name;
+    private final boolean required;
     private final Default defaultValue;
     private final String defaultDoc;
     private final Validator validator;
     private final ConfigSection section;
     private final String doc;
 
-    private ConfigKey(String name, Default defaultValue, String defaultDoc, Validator validator, ConfigSection section,
-                      String doc) {
+    private ConfigKey(String name, boolean required, Default defaultValue, String defaultDoc, Validator validator,
+                      ConfigSection section, String doc) {
         this.name = Objects.requireNonNull(name, "name cannot be null");
+        this.required = required;
         this.defaultValue = Objects.requireNonNull(defaultValue, "default cannot be null");
         this.defaultDoc = Objects.requireNonNull(defaultDoc, "default doc cannot be null");
         this.validator = Objects.requireNonNull(validator, "validator cannot be null");
@@ -36,29 +38,29 @@ public final class ConfigKey {
     /** A key with a literal default ({@code ""} counts as a value: an empty setting). */
     public static ConfigKey of(String name, String defaultValue, Validator validator, ConfigSection section, String doc) {
         Objects.requireNonNull(defaultValue, "default cannot be null");
-        return new ConfigKey(name, effective -> defaultValue, defaultValue.isEmpty() ? "(none)" : defaultValue,
+        return new ConfigKey(name, false, effective -> defaultValue, defaultValue.isEmpty() ? "(none)" : defaultValue,
                 validator, section, doc);
     }
 
     /** A key whose default is {@code other}'s effective value. */
     public static ConfigKey sameAs(String name, String other, Validator validator, ConfigSection section, String doc) {
-        return new ConfigKey(name, effective -> effective.apply(other), "`" + other + "`", validator, section, doc);
+        return new ConfigKey(name, false, effective -> effective.apply(other), "`" + other + "`", validator, section, doc);
     }
 
     /** A key whose default is computed; {@code defaultDoc} says how, for the docs. */
     public static ConfigKey computed(String name, Default defaultValue, String defaultDoc, Validator validator,
                                      ConfigSection section, String doc) {
-        return new ConfigKey(name, defaultValue, defaultDoc, validator, section, doc);
+        return new ConfigKey(name, false, defaultValue, defaultDoc, validator, section, doc);
     }
 
     /** A key that must be set. */
     public static ConfigKey required(String name, Validator validator, ConfigSection section, String doc) {
-        return new ConfigKey(name, effective -> null, "required", validator, section, doc);
+        return new ConfigKey(name, true, effective -> null, "required", validator, section, doc);
     }
 
     /** A key without a default: unset unless given. */
     public static ConfigKey optional(String name, Validator validator, ConfigSection section, String doc) {
-        return new ConfigKey(name, effective -> null, "unset", validator, section, doc);
+        return new ConfigKey(name, false, effective -> null, "unset", validator, section, doc);
     }
 
     public String name() {
@@ -77,7 +79,7 @@ public final class ConfigKey {
 
     /** Whether the key must be set. */
     public boolean isRequired() {
-        return defaultDoc.equals("required");
+        return required;
     }
 
     public Validator validator() {
