@@ -73,7 +73,8 @@ final class GroupsCommand extends ParentCommand {
             }
         }
 
-        @Option(names = "--strategy", description = "range, roundrobin or sticky: the assignor the state is checked against "
+        @Option(names = "--strategy", completionCandidates = Strategies.Names.class,
+                description = "${COMPLETION-CANDIDATES}: the assignor the state is checked against "
                 + "(default: what the members advertise, else range).")
         String strategy;
 

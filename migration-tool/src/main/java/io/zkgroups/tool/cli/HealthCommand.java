@@ -41,7 +41,8 @@ final class HealthCommand extends AbstractCommand {
             description = "Healthy only after DURATION without any change in the group (default: ${DEFAULT-VALUE}).")
     Duration settle;
 
-    @Option(names = "--strategy", description = "range, roundrobin or sticky (default: what every member advertises, else range).")
+    @Option(names = "--strategy", completionCandidates = Strategies.Names.class,
+            description = "${COMPLETION-CANDIDATES} (default: what every member advertises, else range).")
     String strategy;
 
     @Option(names = "--store-tolerance", paramLabel = "N", defaultValue = "0",

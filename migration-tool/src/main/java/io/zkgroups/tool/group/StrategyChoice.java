@@ -1,6 +1,7 @@
 package io.zkgroups.tool.group;
 
-import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.rebalancer.assign.AssignorType;
+import io.zkgroups.rebalancer.assign.Assignors;
 import io.zkgroups.registry.store.Member;
 
 import java.util.List;
@@ -32,9 +33,10 @@ public record StrategyChoice(String strategy, String reason) {
         if (advertised.size() == 1 && advertising == members.size() && !members.isEmpty()) {
             return new StrategyChoice(advertised.iterator().next(), "advertised by every member");
         }
-        if (advertised.equals(Set.of(PartitionAssignor.STICKY))) {
-            return new StrategyChoice(PartitionAssignor.STICKY, "advertised by the zkgroups members; it is range"
-                    + " exactly while a member that does not advertise sticky is in the group");
+        AssignorType only = advertised.size() == 1 ? Assignors.find(advertised.iterator().next()) : null;
+        if (only != null && only.requiresCapabilities()) {
+            return new StrategyChoice(only.name(), "advertised by the zkgroups members; it is range"
+                    + " exactly while a member that does not advertise " + only.name() + " is in the group");
         }
         if (advertised.size() > 1) {
             return new StrategyChoice("range", "members advertise different assignors " + advertised

@@ -52,31 +52,26 @@ public interface PartitionAssignor {
     }
 
     /**
-     * The assignor for a {@code partition.assignment.strategy} value: {@code "roundrobin"} or {@code "range"},
-     * compared exactly (case-sensitive), like 0.8.2.2, or zkgroups' {@code "sticky"} ({@link StickyAssignor}).
+     * The assignor for a {@code partition.assignment.strategy} value registered in {@link Assignors}: 0.8.2.2's
+     * {@code "range"} and {@code "roundrobin"}, zkgroups' {@code "sticky"} ({@link StickyAssignor}), compared exactly
+     * (case-sensitive), like 0.8.2.2.
      * <p>
      * Deviation from 0.8.2.2: {@code PartitionAssignor.createInstance} maps <em>any</em> other string, including
      * typos such as {@code "RoundRobin"}, silently to range. We reject such values instead, because a member that
      * silently runs a different strategy than the rest of its group fights them over partitions.
      *
      * @throws NullPointerException     if {@code strategy} is null
-     * @throws IllegalArgumentException if {@code strategy} is not {@code "range"}, {@code "roundrobin"} or {@code "sticky"};
-     *                                  the message names the value and the allowed ones
+     * @throws IllegalArgumentException if no assignor is registered under {@code strategy}; the message names the
+     *                                  value and the allowed ones
      */
     static PartitionAssignor forStrategy(String strategy) {
         Objects.requireNonNull(strategy, "partition.assignment.strategy cannot be null");
-        switch (strategy) {
-            case RANGE:
-                return new RangeAssignor();
-            case ROUND_ROBIN:
-                return new RoundRobinAssignor();
-            case STICKY:
-                return new StickyAssignor();
-            default:
-                throw new IllegalArgumentException("unknown partition.assignment.strategy '" + strategy
-                        + "': allowed values are '" + RANGE + "', '" + ROUND_ROBIN + "' and '" + STICKY
-                        + "' (exact, case-sensitive; "
-                        + "0.8.2.2 would silently treat this value as '" + RANGE + "')");
+        AssignorType type = Assignors.find(strategy);
+        if (type == null) {
+            throw new IllegalArgumentException("unknown partition.assignment.strategy '" + strategy
+                    + "': allowed values are " + Assignors.namesQuoted() + " (exact, case-sensitive; "
+                    + "0.8.2.2 would silently treat this value as '" + RANGE + "')");
         }
+        return type.create();
     }
 }

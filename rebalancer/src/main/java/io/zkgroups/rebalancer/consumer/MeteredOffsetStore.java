@@ -10,14 +10,14 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 
-/** One offset store, with the offsets it accepts counted per store (0.8.2.2's ZooKeeper/KafkaCommitsPerSec). */
+/** One offset store, with the offsets it accepts counted under its type's name (0.8.2.2's ZooKeeper/KafkaCommitsPerSec). */
 final class MeteredOffsetStore implements OffsetStore {
 
     private final OffsetStore store;
-    private final ConsumerMetrics.Store kind;
+    private final String kind;
     private final ConsumerMetrics metrics;
 
-    MeteredOffsetStore(OffsetStore store, ConsumerMetrics.Store kind, ConsumerMetrics metrics) {
+    MeteredOffsetStore(OffsetStore store, String kind, ConsumerMetrics metrics) {
         this.store = store;
         this.kind = kind;
         this.metrics = metrics;

@@ -3,7 +3,15 @@ package io.zkgroups.rebalancer.consumer;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
-import io.zkgroups.registry.ZkNames;
+import io.zkgroups.rebalancer.assign.AssignorType;
+import io.zkgroups.rebalancer.assign.Assignors;
+import io.zkgroups.rebalancer.config.ConfigKey;
+import io.zkgroups.rebalancer.config.ConsumerKeys;
+import io.zkgroups.rebalancer.group.GroupMemberConfig;
+import io.zkgroups.rebalancer.offsets.OffsetStoreType;
+import io.zkgroups.rebalancer.offsets.OffsetStores;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.server.ServerGeneration;
 import io.zkgroups.registry.security.ZkClientSecurity;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -12,7 +20,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,52 +34,35 @@ import java.util.TreeMap;
  * (docs/compatibility.md#consumer-configuration), the
  * kafka-clients properties of the fetch side, ZooKeeper security under Kafka 3.x's names
  * ({@code zookeeper.ssl.*}, {@code zookeeper.clientCnxnSocket}, {@code zookeeper.set.acl}, {@code zookeeper.sasl.*},
- * {@code zookeeper.client.config}; see {@link ZkClientSecurity}), and a few {@code zkgroups.*} extras. Parsing is strict about
- * values (a bad one fails naming key and value) and lenient about keys (an unknown key only warns, as in
- * 0.8.2.2).
+ * {@code zookeeper.client.config}; see {@link ZkClientSecurity}), and a few {@code zkgroups.*} extras. The 0.8.2.2 and
+ * zkgroups keys, their defaults and checks are the rows of {@link ConsumerKeys}. Parsing is strict about values (a bad
+ * one fails naming key and value) and lenient about keys (an unknown key only warns, as in 0.8.2.2).
  */
 public final class ZkConsumerConfig {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkConsumerConfig.class);
 
-    /** 0.8.2.2 consumer properties and their defaults ({@code null}: required or derived). */
-    static final Map<String, String> LEGACY_DEFAULTS = legacyDefaults();
-
-    /** zkgroups' own properties. */
-    public static final String MAX_GROUP_SIZE = "zkgroups.max.group.size";
-    public static final String STREAMS_PER_TOPIC = "zkgroups.streams.per.topic";
-    public static final String REBALANCE_DEBOUNCE_MS = "zkgroups.rebalance.debounce.ms";
-    public static final String ADVERTISE_CAPABILITIES = "zkgroups.advertise.capabilities";
-    public static final String METADATA_REFRESH_MS = "zkgroups.metadata.refresh.ms";
-    public static final String OFFSETS_REFRESH_MS = "zkgroups.offsets.refresh.ms";
-    public static final String REVOKE_TIMEOUT_MS = "zkgroups.revoke.timeout.ms";
+    /** zkgroups' own properties ({@link ConsumerKeys} holds every key with its default and check). */
+    public static final String MAX_GROUP_SIZE = ConsumerKeys.MAX_GROUP_SIZE;
+    public static final String STREAMS_PER_TOPIC = ConsumerKeys.STREAMS_PER_TOPIC;
+    public static final String REBALANCE_DEBOUNCE_MS = ConsumerKeys.REBALANCE_DEBOUNCE_MS;
+    public static final String ADVERTISE_CAPABILITIES = ConsumerKeys.ADVERTISE_CAPABILITIES;
+    public static final String METADATA_REFRESH_MS = ConsumerKeys.METADATA_REFRESH_MS;
+    public static final String OFFSETS_REFRESH_MS = ConsumerKeys.OFFSETS_REFRESH_MS;
+    public static final String REVOKE_TIMEOUT_MS = ConsumerKeys.REVOKE_TIMEOUT_MS;
     /** Whether to register the 0.8.2.2 consumer's MBeans too (docs/monitoring.md). */
-    public static final String LEGACY_MBEANS = "zkgroups.metrics.legacy.mbeans";
+    public static final String LEGACY_MBEANS = ConsumerKeys.LEGACY_MBEANS;
     /** Where close() hands the ZooKeeper session to the next process of this consumer (docs/restarts.md); empty: it leaves. */
-    public static final String RESTART_HANDOVER_FILE = "zkgroups.restart.handover.file";
+    public static final String RESTART_HANDOVER_FILE = ConsumerKeys.RESTART_HANDOVER_FILE;
     /** How long after a hand-over a successor may still resume the session; empty: two thirds of the session timeout. */
-    public static final String RESTART_GRACE_MS = "zkgroups.restart.grace.ms";
+    public static final String RESTART_GRACE_MS = ConsumerKeys.RESTART_GRACE_MS;
     /**
      * How long a consumer started with no ticket in its hand-over file waits for one (a successor started before its
      * predecessor stops); 0: it does not wait.
      */
-    public static final String RESTART_AWAIT_MS = "zkgroups.restart.handover.await.ms";
+    public static final String RESTART_AWAIT_MS = ConsumerKeys.RESTART_AWAIT_MS;
     /** The oldest ZooKeeper server version of the ensemble (3.4, 3.5, 3.6, ...), or auto: learned at start. */
-    public static final String ZOOKEEPER_SERVER_VERSION = "zkgroups.zookeeper.server.version";
-    static final Map<String, String> ZKGROUPS_DEFAULTS = ImmutableMap.<String, String>builder()
-            .put(MAX_GROUP_SIZE, "0")
-            .put(STREAMS_PER_TOPIC, "1")
-            .put(REBALANCE_DEBOUNCE_MS, "0")
-            .put(ADVERTISE_CAPABILITIES, "false")
-            .put(METADATA_REFRESH_MS, "1000")
-            .put(OFFSETS_REFRESH_MS, "3600000")
-            .put(REVOKE_TIMEOUT_MS, "300000")
-            .put(LEGACY_MBEANS, "true")
-            .put(RESTART_HANDOVER_FILE, "")
-            .put(RESTART_GRACE_MS, "")
-            .put(RESTART_AWAIT_MS, "0")
-            .put(ZOOKEEPER_SERVER_VERSION, "auto")
-            .build();
+    public static final String ZOOKEEPER_SERVER_VERSION = ConsumerKeys.ZOOKEEPER_SERVER_VERSION;
 
     /** 0.8 fetch-side properties and the kafka-clients property that takes their meaning. */
     private static final Map<String, String> LEGACY_TO_CLIENT = ImmutableMap.of(
@@ -89,7 +79,14 @@ public final class ZkConsumerConfig {
             ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ConsumerConfig.GROUP_PROTOCOL_CONFIG,
             ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG);
 
-    public enum OffsetsStorage { ZOOKEEPER, KAFKA }
+    /** The built-in {@code offsets.storage} types under their short names; every type is in {@link OffsetStores}. */
+    public static final class OffsetsStorage {
+        public static final OffsetStoreType ZOOKEEPER = OffsetStores.ZOOKEEPER;
+        public static final OffsetStoreType KAFKA = OffsetStores.KAFKA;
+
+        private OffsetsStorage() {
+        }
+    }
 
     public enum ResetPolicy { EARLIEST, LATEST, NONE }
 
@@ -125,7 +122,7 @@ public final class ZkConsumerConfig {
             if (raw == null) {
                 throw new ConfigException("property " + key + " has no value");
             }
-            if (LEGACY_DEFAULTS.containsKey(key) || ZKGROUPS_DEFAULTS.containsKey(key)) {
+            if (ConsumerKeys.find(key) != null) {
                 values.put(key, raw.toString().trim());
             } else if (ZkClientSecurity.isSecurityKey(key)) {
                 security.put(key, raw);
@@ -150,55 +147,26 @@ public final class ZkConsumerConfig {
         return config;
     }
 
+    /** Every key by its row in {@link ConsumerKeys}, then the checks that span keys. */
     private void validate() {
-        ZkNames.requireValid("group.id", require("group.id"));
-        require("zookeeper.connect");
-        if (values.containsKey("consumer.id")) {
-            ZkNames.requireValid("consumer.id", values.get("consumer.id"));
-        }
-        if (values.containsKey("client.id")) {
-            ZkNames.requireValid("client.id", values.get("client.id"));
-        }
-        for (String key : Arrays.asList("zookeeper.session.timeout.ms", "zookeeper.connection.timeout.ms",
-                "zookeeper.sync.time.ms", "auto.commit.interval.ms", "rebalance.backoff.ms",
-                "socket.timeout.ms", "fetch.message.max.bytes", "fetch.wait.max.ms", "socket.receive.buffer.bytes",
-                "refresh.leader.backoff.ms", "offsets.channel.backoff.ms", "offsets.channel.socket.timeout.ms",
-                METADATA_REFRESH_MS, OFFSETS_REFRESH_MS, REVOKE_TIMEOUT_MS)) {
-            positiveInt(key, true);
-        }
-        for (String key : Arrays.asList("fetch.min.bytes", "rebalance.max.retries", "offsets.commit.max.retries",
-                "num.consumer.fetchers", "queued.max.message.chunks", MAX_GROUP_SIZE, REBALANCE_DEBOUNCE_MS)) {
-            positiveInt(key, false);
-        }
-        if (streamsPerTopic() < 1) {
-            throw bad(STREAMS_PER_TOPIC, "must be at least 1");
-        }
-        for (String key : Arrays.asList("auto.commit.enable", "dual.commit.enabled", "exclude.internal.topics",
-                ADVERTISE_CAPABILITIES, LEGACY_MBEANS)) {
-            String value = values.get(key);
-            if (value != null && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-                throw bad(key, "must be true or false");
+        for (ConfigKey key : ConsumerKeys.all()) {
+            if (key.isRequired()) {
+                require(key.name());
             }
         }
-        offsetsStorage();
-        resetPolicy();
-        zooKeeperServerGeneration();
+        for (ConfigKey key : ConsumerKeys.all()) {
+            String value = get(key.name());
+            String problem = value == null ? null : key.validator().problem(key.name(), value);
+            if (problem != null) {
+                throw bad(key.name(), problem);
+            }
+        }
         restartGrace();
-        restartAwait();
-        String strategy = get("partition.assignment.strategy");
-        if (!strategy.equals("range") && !strategy.equals("roundrobin") && !strategy.equals("sticky")) {
-            throw bad("partition.assignment.strategy", "must be range, roundrobin or sticky (0.8.2.2 would silently use"
-                    + " range; sticky is zkgroups' own, see docs/sticky.md)");
-        }
-        if (strategy.equals("sticky") && "false".equalsIgnoreCase(values.get(ADVERTISE_CAPABILITIES))) {
-            throw bad(ADVERTISE_CAPABILITIES, "cannot be false with partition.assignment.strategy=sticky: members learn"
-                    + " from the advertised capabilities that everyone computes the sticky assignment");
-        }
-        String consumerTimeout = get("consumer.timeout.ms");
-        try {
-            Integer.parseInt(consumerTimeout);
-        } catch (NumberFormatException e) {
-            throw bad("consumer.timeout.ms", "must be an integer");
+        AssignorType strategy = Assignors.find(assignmentStrategy());
+        if (strategy.requiresCapabilities() && "false".equalsIgnoreCase(values.get(ADVERTISE_CAPABILITIES))) {
+            throw bad(ADVERTISE_CAPABILITIES, "cannot be false with partition.assignment.strategy=" + strategy.name()
+                    + ": members learn from the advertised capabilities that everyone computes the " + strategy.name()
+                    + " assignment");
         }
     }
 
@@ -208,19 +176,6 @@ public final class ZkConsumerConfig {
             throw new ConfigException("missing required property " + key);
         }
         return value;
-    }
-
-    private int positiveInt(String key, boolean strictlyPositive) {
-        String value = get(key);
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed < 0 || (strictlyPositive && parsed == 0)) {
-                throw bad(key, strictlyPositive ? "must be a positive integer" : "must not be negative");
-            }
-            return parsed;
-        } catch (NumberFormatException e) {
-            throw bad(key, "must be an integer");
-        }
     }
 
     private ConfigException bad(String key, String why) {
@@ -233,18 +188,8 @@ public final class ZkConsumerConfig {
         if (value != null) {
             return value;
         }
-        switch (key) {
-            case "zookeeper.connection.timeout.ms":
-                return get("zookeeper.session.timeout.ms");
-            case "rebalance.backoff.ms":
-                return get("zookeeper.sync.time.ms");
-            case "client.id":
-                return get("group.id");
-            case "dual.commit.enabled":
-                return Boolean.toString(offsetsStorage() == OffsetsStorage.KAFKA);
-            default:
-                return LEGACY_DEFAULTS.containsKey(key) ? LEGACY_DEFAULTS.get(key) : ZKGROUPS_DEFAULTS.get(key);
-        }
+        ConfigKey row = ConsumerKeys.find(key);
+        return row == null ? null : row.defaultValue(this::get);
     }
 
     /** The hand-over file of restarts ({@value #RESTART_HANDOVER_FILE}), if set. */
@@ -255,7 +200,7 @@ public final class ZkConsumerConfig {
 
     /** How long a consumer with no ticket waits for its predecessor's ({@value #RESTART_AWAIT_MS}); zero: not at all. */
     public Duration restartAwait() {
-        return Duration.ofMillis(positiveInt(RESTART_AWAIT_MS, false));
+        return Duration.ofMillis(Integer.parseInt(get(RESTART_AWAIT_MS)));
     }
 
     /**
@@ -268,7 +213,7 @@ public final class ZkConsumerConfig {
         if (value.isEmpty()) {
             return Duration.ofMillis(session * 2L / 3);
         }
-        int grace = positiveInt(RESTART_GRACE_MS, true);
+        int grace = Integer.parseInt(value);
         if (grace >= session) {
             throw bad(RESTART_GRACE_MS, "must be less than zookeeper.session.timeout.ms (" + session + "): the server "
                     + "ends a handed-over session that long after its holder let go");
@@ -309,21 +254,18 @@ public final class ZkConsumerConfig {
         return Duration.ofMillis(Integer.parseInt(get("auto.commit.interval.ms")));
     }
 
-    public OffsetsStorage offsetsStorage() {
-        String value = get("offsets.storage").toLowerCase(Locale.ROOT);
-        switch (value) {
-            case "zookeeper":
-                return OffsetsStorage.ZOOKEEPER;
-            case "kafka":
-                return OffsetsStorage.KAFKA;
-            default:
-                throw bad("offsets.storage", "must be zookeeper or kafka");
+    /** The {@code offsets.storage} type, one of {@link OffsetStores}. */
+    public OffsetStoreType offsetsStorage() {
+        OffsetStoreType type = OffsetStores.find(get("offsets.storage"));
+        if (type == null) {
+            throw bad("offsets.storage", "must be " + OffsetStores.namesJoined());
         }
+        return type;
     }
 
-    /** Dual commit only means something with Kafka storage (0.8.2.2 ignores it otherwise). */
+    /** Dual commit only means something with a store that supports it, Kafka's (0.8.2.2 ignores it otherwise). */
     public boolean dualCommit() {
-        return offsetsStorage() == OffsetsStorage.KAFKA && Boolean.parseBoolean(get("dual.commit.enabled"));
+        return offsetsStorage().dualCommit() && Boolean.parseBoolean(get("dual.commit.enabled"));
     }
 
     /** {@code smallest}/{@code largest} (0.8) and {@code earliest}/{@code latest}/{@code none} (Kafka). */
@@ -356,11 +298,7 @@ public final class ZkConsumerConfig {
     }
 
     public int streamsPerTopic() {
-        try {
-            return Integer.parseInt(get(STREAMS_PER_TOPIC));
-        } catch (NumberFormatException e) {
-            throw bad(STREAMS_PER_TOPIC, "must be an integer");
-        }
+        return Integer.parseInt(get(STREAMS_PER_TOPIC));
     }
 
     public Duration rebalanceDebounce() {
@@ -371,9 +309,26 @@ public final class ZkConsumerConfig {
         return Duration.ofMillis(Integer.parseInt(get("rebalance.backoff.ms")));
     }
 
-    /** True if set, and always for the sticky strategy, which is chosen through the advertised capabilities. */
+    /** True if set, and always for strategies chosen through the advertised capabilities (sticky). */
     public boolean advertiseCapabilities() {
-        return Boolean.parseBoolean(get(ADVERTISE_CAPABILITIES)) || assignmentStrategy().equals("sticky");
+        AssignorType strategy = Assignors.find(assignmentStrategy());
+        return Boolean.parseBoolean(get(ADVERTISE_CAPABILITIES)) || (strategy != null && strategy.requiresCapabilities());
+    }
+
+    /**
+     * How the {@link io.zkgroups.rebalancer.group.GroupMember} of this consumer behaves: the group keys of this config
+     * on top of the member's defaults; retries start at min(50 ms, {@code rebalance.backoff.ms}).
+     */
+    public GroupMemberConfig memberConfig(ConsumerId consumerId, Subscription subscription) {
+        Duration backoff = rebalanceBackoff();
+        return GroupMemberConfig.builder(groupId(), consumerId, subscription)
+                .assignmentStrategy(assignmentStrategy())
+                .excludeInternalTopics(excludeInternalTopics())
+                .maxGroupSize(maxGroupSize())
+                .debounce(rebalanceDebounce())
+                .backoff(Duration.ofMillis(Math.min(50, backoff.toMillis())), backoff)
+                .advertiseCapabilities(advertiseCapabilities())
+                .build();
     }
 
     /** The server generation the setting declares; empty with {@code auto} (learned from the servers). */
@@ -449,38 +404,5 @@ public final class ZkConsumerConfig {
     public java.util.Optional<String> bootstrapServers() {
         Object value = clientProperties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
         return value == null || value.toString().trim().isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(value.toString());
-    }
-
-    private static Map<String, String> legacyDefaults() {
-        Map<String, String> d = new HashMap<>();
-        d.put("group.id", null);
-        d.put("consumer.id", null);
-        d.put("zookeeper.connect", null);
-        d.put("zookeeper.session.timeout.ms", "6000");
-        d.put("zookeeper.connection.timeout.ms", null);
-        d.put("zookeeper.sync.time.ms", "2000");
-        d.put("socket.timeout.ms", "30000");
-        d.put("socket.receive.buffer.bytes", "65536");
-        d.put("fetch.message.max.bytes", "1048576");
-        d.put("num.consumer.fetchers", "1");
-        d.put("auto.commit.enable", "true");
-        d.put("auto.commit.interval.ms", "60000");
-        d.put("queued.max.message.chunks", "2");
-        d.put("rebalance.max.retries", "4");
-        d.put("rebalance.backoff.ms", null);
-        d.put("fetch.min.bytes", "1");
-        d.put("fetch.wait.max.ms", "100");
-        d.put("refresh.leader.backoff.ms", "200");
-        d.put("offsets.channel.backoff.ms", "1000");
-        d.put("offsets.channel.socket.timeout.ms", "10000");
-        d.put("offsets.commit.max.retries", "5");
-        d.put("offsets.storage", "zookeeper");
-        d.put("dual.commit.enabled", null);
-        d.put("auto.offset.reset", "largest");
-        d.put("consumer.timeout.ms", "-1");
-        d.put("client.id", null);
-        d.put("exclude.internal.topics", "true");
-        d.put("partition.assignment.strategy", "range");
-        return java.util.Collections.unmodifiableMap(d);
     }
 }

@@ -1,7 +1,8 @@
 package io.zkgroups.rebalancer.group;
 
-import io.zkgroups.rebalancer.assign.PartitionAssignor;
-import io.zkgroups.rebalancer.assign.StickyCapability;
+import io.zkgroups.rebalancer.assign.AssignorType;
+import io.zkgroups.rebalancer.assign.Assignors;
+import io.zkgroups.rebalancer.config.ConsumerKeys;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
@@ -15,6 +16,9 @@ import java.util.Objects;
  * How a {@link GroupMember} behaves.
  */
 public final class GroupMemberConfig {
+    /** The first wait after a failed attempt, unless the cap is smaller. */
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
+
     private final String group;
     private final ConsumerId consumerId;
     private final Subscription subscription;
@@ -27,84 +31,174 @@ public final class GroupMemberConfig {
     private final double leaseMargin;
     private final boolean advertiseCapabilities;
 
-    public GroupMemberConfig(String group, ConsumerId consumerId, Subscription subscription, String assignmentStrategy,
-                             boolean excludeInternalTopics, Duration debounce, Duration initialBackoff,
-                             Duration maxBackoff, int maxGroupSize, double leaseMargin, boolean advertiseCapabilities) {
-        ZkNames.requireValid("group id", group);
-        Objects.requireNonNull(consumerId, "consumerId cannot be null");
-        Objects.requireNonNull(subscription, "subscription cannot be null");
-        Objects.requireNonNull(assignmentStrategy, "assignmentStrategy cannot be null");
-        requireNonNegative("debounce", debounce);
-        requireNonNegative("initialBackoff", initialBackoff);
-        requireNonNegative("maxBackoff", maxBackoff);
-        if (maxGroupSize < 0) {
-            throw new IllegalArgumentException("maxGroupSize must be >= 0, got " + maxGroupSize);
+    private GroupMemberConfig(Builder b) {
+        ZkNames.requireValid("group id", b.group);
+        Objects.requireNonNull(b.consumerId, "consumerId cannot be null");
+        Objects.requireNonNull(b.subscription, "subscription cannot be null");
+        Objects.requireNonNull(b.assignmentStrategy, "assignmentStrategy cannot be null");
+        requireNonNegative("debounce", b.debounce);
+        requireNonNegative("initialBackoff", b.initialBackoff);
+        requireNonNegative("maxBackoff", b.maxBackoff);
+        if (b.maxGroupSize < 0) {
+            throw new IllegalArgumentException("maxGroupSize must be >= 0, got " + b.maxGroupSize);
         }
-        if (leaseMargin <= 0 || leaseMargin >= 1) {
-            throw new IllegalArgumentException("leaseMargin must be between 0 and 1, got " + leaseMargin);
+        if (b.leaseMargin <= 0 || b.leaseMargin >= 1) {
+            throw new IllegalArgumentException("leaseMargin must be between 0 and 1, got " + b.leaseMargin);
         }
-        this.group = group;
-        this.consumerId = consumerId;
-        this.subscription = subscription;
-        this.assignmentStrategy = assignmentStrategy;
-        this.excludeInternalTopics = excludeInternalTopics;
-        this.debounce = debounce;
-        this.initialBackoff = initialBackoff;
-        this.maxBackoff = maxBackoff;
-        this.maxGroupSize = maxGroupSize;
-        this.leaseMargin = leaseMargin;
-        this.advertiseCapabilities = advertiseCapabilities;
+        this.group = b.group;
+        this.consumerId = b.consumerId;
+        this.subscription = b.subscription;
+        this.assignmentStrategy = b.assignmentStrategy;
+        this.excludeInternalTopics = b.excludeInternalTopics;
+        this.debounce = b.debounce;
+        this.initialBackoff = b.initialBackoff;
+        this.maxBackoff = b.maxBackoff;
+        this.maxGroupSize = b.maxGroupSize;
+        this.leaseMargin = b.leaseMargin;
+        this.advertiseCapabilities = b.advertiseCapabilities;
     }
 
     /**
-     * Defaults: range, internal topics excluded, no debounce (an event is acted on at once: on the product bench a 5 ms
-     * one cost joins, leaves and bursts time and saved no requests), 50 ms → 2 s backoff, no size cap.
+     * A builder with the defaults of the consumer's keys ({@link ConsumerKeys}): range, internal topics excluded, no
+     * debounce (an event is acted on at once: on the product bench a 5 ms one cost joins, leaves and bursts time and
+     * saved no requests), a backoff of min(50 ms, {@code rebalance.backoff.ms}) up to {@code rebalance.backoff.ms}, no
+     * size cap, no advertised capabilities.
      */
+    public static Builder builder(String group, ConsumerId consumerId, Subscription subscription) {
+        return new Builder(group, consumerId, subscription);
+    }
+
+    /** The defaults of {@link #builder}. */
     public static GroupMemberConfig of(String group, ConsumerId consumerId, Subscription subscription) {
-        return new GroupMemberConfig(group, consumerId, subscription, "range", true, Duration.ZERO,
-                Duration.ofMillis(50), Duration.ofSeconds(2), 0, 0.25, false);
+        return builder(group, consumerId, subscription).build();
     }
 
+    /** A builder holding this configuration. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Shorthand for {@code toBuilder().assignmentStrategy(strategy).build()}. */
     public GroupMemberConfig withAssignmentStrategy(String strategy) {
-        return new GroupMemberConfig(group, consumerId, subscription, strategy, excludeInternalTopics, debounce,
-                initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);
+        return toBuilder().assignmentStrategy(strategy).build();
     }
 
+    /** Shorthand for {@code toBuilder().maxGroupSize(size).build()}. */
     public GroupMemberConfig withMaxGroupSize(int size) {
-        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics,
-                debounce, initialBackoff, maxBackoff, size, leaseMargin, advertiseCapabilities);
+        return toBuilder().maxGroupSize(size).build();
     }
 
+    /** Shorthand for {@code toBuilder().backoff(initial, max).build()}. */
     public GroupMemberConfig withBackoff(Duration initial, Duration max) {
-        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics,
-                debounce, initial, max, maxGroupSize, leaseMargin, advertiseCapabilities);
+        return toBuilder().backoff(initial, max).build();
     }
 
+    /** Shorthand for {@code toBuilder().debounce(debounce).build()}. */
     public GroupMemberConfig withDebounce(Duration newDebounce) {
-        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics,
-                newDebounce, initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);
+        return toBuilder().debounce(newDebounce).build();
     }
 
+    /** Shorthand for {@code toBuilder().excludeInternalTopics(exclude).build()}. */
     public GroupMemberConfig withExcludeInternalTopics(boolean exclude) {
-        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, exclude,
-                debounce, initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertiseCapabilities);
+        return toBuilder().excludeInternalTopics(exclude).build();
     }
 
+    /** Shorthand for {@code toBuilder().advertiseCapabilities(advertise).build()}. */
     public GroupMemberConfig withAdvertisedCapabilities(boolean advertise) {
-        return new GroupMemberConfig(group, consumerId, subscription, assignmentStrategy, excludeInternalTopics,
-                debounce, initialBackoff, maxBackoff, maxGroupSize, leaseMargin, advertise);
+        return toBuilder().advertiseCapabilities(advertise).build();
+    }
+
+    /** Builds a {@link GroupMemberConfig}; {@link #build()} checks the values. */
+    public static final class Builder {
+        private final String group;
+        private final ConsumerId consumerId;
+        private final Subscription subscription;
+        private String assignmentStrategy = ConsumerKeys.defaultOf(ConsumerKeys.ASSIGNMENT_STRATEGY);
+        private boolean excludeInternalTopics =
+                Boolean.parseBoolean(ConsumerKeys.defaultOf(ConsumerKeys.EXCLUDE_INTERNAL_TOPICS));
+        private Duration debounce = millis(ConsumerKeys.REBALANCE_DEBOUNCE_MS);
+        private Duration maxBackoff = millis(ConsumerKeys.REBALANCE_BACKOFF_MS);
+        private Duration initialBackoff = maxBackoff.compareTo(FIRST_BACKOFF) < 0 ? maxBackoff : FIRST_BACKOFF;
+        private int maxGroupSize = Integer.parseInt(ConsumerKeys.defaultOf(ConsumerKeys.MAX_GROUP_SIZE));
+        private double leaseMargin = 0.25;
+        private boolean advertiseCapabilities =
+                Boolean.parseBoolean(ConsumerKeys.defaultOf(ConsumerKeys.ADVERTISE_CAPABILITIES));
+
+        private Builder(String group, ConsumerId consumerId, Subscription subscription) {
+            this.group = group;
+            this.consumerId = consumerId;
+            this.subscription = subscription;
+        }
+
+        private Builder(GroupMemberConfig c) {
+            this(c.group, c.consumerId, c.subscription);
+            assignmentStrategy = c.assignmentStrategy;
+            excludeInternalTopics = c.excludeInternalTopics;
+            debounce = c.debounce;
+            initialBackoff = c.initialBackoff;
+            maxBackoff = c.maxBackoff;
+            maxGroupSize = c.maxGroupSize;
+            leaseMargin = c.leaseMargin;
+            advertiseCapabilities = c.advertiseCapabilities;
+        }
+
+        private static Duration millis(String key) {
+            return Duration.ofMillis(Long.parseLong(ConsumerKeys.defaultOf(key)));
+        }
+
+        public Builder assignmentStrategy(String strategy) {
+            this.assignmentStrategy = strategy;
+            return this;
+        }
+
+        public Builder excludeInternalTopics(boolean exclude) {
+            this.excludeInternalTopics = exclude;
+            return this;
+        }
+
+        public Builder debounce(Duration newDebounce) {
+            this.debounce = newDebounce;
+            return this;
+        }
+
+        public Builder backoff(Duration initial, Duration max) {
+            this.initialBackoff = initial;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        public Builder maxGroupSize(int size) {
+            this.maxGroupSize = size;
+            return this;
+        }
+
+        public Builder leaseMargin(double margin) {
+            this.leaseMargin = margin;
+            return this;
+        }
+
+        public Builder advertiseCapabilities(boolean advertise) {
+            this.advertiseCapabilities = advertise;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the bad value */
+        public GroupMemberConfig build() {
+            return new GroupMemberConfig(this);
+        }
     }
 
     /** The capability key's content when advertised. */
     Map<String, String> capabilities() {
-        boolean sticky = assignmentStrategy.equals(PartitionAssignor.STICKY);
-        if (!advertiseCapabilities && !sticky) {
+        AssignorType type = Assignors.find(assignmentStrategy);
+        boolean required = type != null && type.requiresCapabilities();
+        if (!advertiseCapabilities && !required) {
             return Collections.emptyMap();
         }
         Map<String, String> capabilities = new java.util.LinkedHashMap<>(); // a fixed key order: the same bytes every run
         capabilities.put("assignor", assignmentStrategy);
-        if (sticky) {
-            capabilities.put(StickyCapability.KEY, StickyCapability.VERSION);
+        if (required) {
+            capabilities.putAll(type.capabilities());
         }
         capabilities.put("v", "1");
         return java.util.Collections.unmodifiableMap(capabilities);
@@ -133,8 +227,8 @@ public final class GroupMemberConfig {
     }
 
     /**
-     * {@code range} or {@code roundrobin}, as in 0.8.2.2, or {@code sticky} (which always advertises: the group is
-     * sticky only while every member says so).
+     * A name registered in {@link Assignors}: {@code range} or {@code roundrobin}, as in 0.8.2.2, or {@code sticky}
+     * (which always advertises: the group is sticky only while every member says so).
      */
     public String assignmentStrategy() {
         return assignmentStrategy;

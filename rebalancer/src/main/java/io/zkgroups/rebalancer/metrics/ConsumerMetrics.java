@@ -5,6 +5,7 @@ import io.zkgroups.rebalancer.group.GroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.metrics.legacy.BrokerAddress;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
+import io.zkgroups.rebalancer.offsets.OffsetStores;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -56,15 +57,12 @@ public final class ConsumerMetrics implements Closeable {
     public static final String COORDINATOR_GROUP = "consumer-coordinator-metrics";
     public static final String ZKGROUPS_GROUP = "zkgroups-consumer-metrics";
 
-    /** An offset store, for the per-store commit counts. */
-    public enum Store { ZOOKEEPER, KAFKA }
-
     private final Metrics registry;
     private final Map<String, String> tags;
     private final Sensor rebalances;
     private final Sensor commits;
-    private final Sensor zooKeeperCommits;
-    private final Sensor kafkaCommits;
+    /** Per {@code offsets.storage} type name: the offsets that store accepted. */
+    private final Map<String, Sensor> storeCommits = new java.util.concurrent.ConcurrentHashMap<>();
     private final Sensor sessionsLost;
     private final Sensor revokeTimeouts;
     private final Sensor fencedCommits;
@@ -107,15 +105,11 @@ public final class ConsumerMetrics implements Closeable {
         registry.addMetric(coordinator("assigned-partitions", "Partitions this consumer owns now"),
                 (Measurable) (config, now) -> health == null ? 0 : health.owned().size());
 
-        zooKeeperCommits = registry.sensor("zookeeper-commits");
-        // a WindowedSum meter counts the values recorded (partitions), a WindowedCount one the recordings (calls)
-        zooKeeperCommits.add(new Meter(new WindowedSum(),
-                zkgroups("zookeeper-commit-rate", "Partition offsets written to ZooKeeper per second"),
-                zkgroups("zookeeper-commit-total", "Partition offsets written to ZooKeeper since start (0.8.2.2's ZooKeeperCommitsPerSec)")));
-        kafkaCommits = registry.sensor("kafka-commits");
-        kafkaCommits.add(new Meter(new WindowedSum(),
-                zkgroups("kafka-commit-rate", "Partition offsets written to Kafka per second"),
-                zkgroups("kafka-commit-total", "Partition offsets written to Kafka since start (0.8.2.2's KafkaCommitsPerSec)")));
+        // 0.8.2.2's two stores are counted from the start; a store registered later from its first commit
+        storeCommits.put(OffsetStores.ZOOKEEPER.name(),
+                storeSensor(OffsetStores.ZOOKEEPER.name(), "ZooKeeper", " (0.8.2.2's ZooKeeperCommitsPerSec)"));
+        storeCommits.put(OffsetStores.KAFKA.name(),
+                storeSensor(OffsetStores.KAFKA.name(), "Kafka", " (0.8.2.2's KafkaCommitsPerSec)"));
         sessionsLost = registry.sensor("sessions-lost");
         sessionsLost.add(zkgroups("session-expired-total", "ZooKeeper sessions this consumer lost; each loss takes every partition away without a commit"), new CumulativeCount());
         revokeTimeouts = registry.sensor("revoke-timeouts");
@@ -197,19 +191,31 @@ public final class ConsumerMetrics implements Closeable {
         commits.record(nanos / 1_000_000.0);
     }
 
-    /** {@code store} accepted the offsets of {@code partitions} partitions. */
-    public void storeCommitted(Store store, int partitions) {
+    /**
+     * The store of the {@code offsets.storage} type named {@code store} accepted the offsets of {@code partitions}
+     * partitions: {@code <store>-commit-rate} and {@code -total}, and 0.8.2.2's meter for its two stores.
+     */
+    public void storeCommitted(String store, int partitions) {
         if (partitions == 0) {
             return;
         }
-        (store == Store.ZOOKEEPER ? zooKeeperCommits : kafkaCommits).record(partitions);
+        storeCommits.computeIfAbsent(store, name -> storeSensor(name, name, "")).record(partitions);
         if (legacy != null) {
-            if (store == Store.ZOOKEEPER) {
+            if (store.equals(OffsetStores.ZOOKEEPER.name())) {
                 legacy.zooKeeperCommitted(partitions);
-            } else {
+            } else if (store.equals(OffsetStores.KAFKA.name())) {
                 legacy.kafkaCommitted(partitions);
             }
         }
+    }
+
+    private Sensor storeSensor(String name, String label, String legacyNote) {
+        Sensor sensor = registry.sensor(name + "-commits");
+        // a WindowedSum meter counts the values recorded (partitions), a WindowedCount one the recordings (calls)
+        sensor.add(new Meter(new WindowedSum(),
+                zkgroups(name + "-commit-rate", "Partition offsets written to " + label + " per second"),
+                zkgroups(name + "-commit-total", "Partition offsets written to " + label + " since start" + legacyNote)));
+        return sensor;
     }
 
     /** The ownership fence refused a commit. */
