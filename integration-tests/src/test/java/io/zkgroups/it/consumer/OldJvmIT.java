@@ -4,7 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.it.support.OldJre;
-import io.zkgroups.registry.testing.ChildOutput;
+import io.zkgroups.testing.ChildOutput;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

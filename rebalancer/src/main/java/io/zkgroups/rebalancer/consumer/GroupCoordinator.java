@@ -22,7 +22,6 @@ import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -99,13 +98,7 @@ final class GroupCoordinator {
         if (member != null) {
             leave(leaveDeadline);
         }
-        GroupMemberConfig memberConfig = GroupMemberConfig.of(config.groupId(), consumerId, sub)
-                .withAssignmentStrategy(config.assignmentStrategy())
-                .withExcludeInternalTopics(config.excludeInternalTopics())
-                .withMaxGroupSize(config.maxGroupSize())
-                .withDebounce(config.rebalanceDebounce())
-                .withBackoff(Duration.ofMillis(Math.min(50, config.rebalanceBackoff().toMillis())), config.rebalanceBackoff())
-                .withAdvertisedCapabilities(config.advertiseCapabilities());
+        GroupMemberConfig memberConfig = config.memberConfig(consumerId, sub);
         bridge = new RebalanceBridge(events, config.revokeTimeout(), metrics);
         GroupMember joining = new GroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge);
         bridge.attach(joining.fence());

@@ -62,7 +62,7 @@ final class OffsetCommitter {
         this.autoCommit = config.autoCommit();
         this.autoCommitInterval = config.autoCommitInterval();
         // Kafka drops offsets not committed for offsets.retention.minutes: idle partitions are re-committed
-        this.refreshIdle = config.offsetsStorage() == ZkConsumerConfig.OffsetsStorage.KAFKA;
+        this.refreshIdle = config.offsetsStorage().expiresIdleOffsets();
         this.refreshInterval = config.offsetsRefresh();
         restartTimers();
     }

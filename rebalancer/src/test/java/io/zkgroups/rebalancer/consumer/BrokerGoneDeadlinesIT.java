@@ -3,7 +3,7 @@ package io.zkgroups.rebalancer.consumer;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
 import io.zkgroups.registry.model.TopicRegistration;
-import io.zkgroups.registry.testing.ZooKeeperExtension;
+import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
