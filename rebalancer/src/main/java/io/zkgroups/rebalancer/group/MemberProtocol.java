@@ -1,0 +1,618 @@
+package io.zkgroups.rebalancer.group;
+
+import com.google.common.collect.ImmutableList;
+import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.server.ServerCapabilities;
+import io.zkgroups.registry.store.ClaimConflictException;
+import io.zkgroups.registry.store.Listing;
+import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.store.MemberList;
+import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.Unreadable;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
+
+/**
+ * A {@link GroupMember}'s side of the 0.8 rebalance protocol, on its event loop: the attempt, one small step per
+ * {@link MemberPhase}, each returning the phase that follows (null: the attempt ends), and what ends the protocol —
+ * refusing, leaving, handing off. Every move between phases goes through the member's {@link PhaseMachine}.
+ * <p>
+ * Everything here but {@link #canDeliver()} runs on the event loop (or, for {@link #adopt}, before it starts), and
+ * all its mutable fields are the loop's; {@code ownershipSession} is volatile for {@link #canDeliver()}. It delegates:
+ * {@code OwnedPartitions} keeps what is owned and what is still to be released, {@code PreviousOwnerWait} the claim
+ * that waits for previous owners, {@code GroupViewReader} what an attempt assigns from, {@code MemberRegistrar}
+ * joining and registering, {@code OwnershipChanges} every change of what it owns, and {@code RebalanceRecord} what
+ * the attempts add up to.
+ */
+final class MemberProtocol {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+    /** Asked for by the last awaited previous owner letting go: the attempt only claims, without reading the group. */
+    private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
+
+    private final GroupMemberConfig config;
+    private final ConsumerId me;
+    private final String group;
+    private final CuratorFramework client;
+    private final ZkRegistry registry;
+    private final AssignmentMemo assignments;
+    private final Backoff backoff;
+    private final SessionLease lease;
+    private final MemberList memberList;
+    private final GroupViewReader viewReader;
+    private final PhaseMachine phases;
+    private final AttemptSchedule attempts;
+    private final ViewFreshness freshness;
+    private final Watcher membershipWatcher;
+    private final Runnable healthChanged;
+    private final BiConsumer<String, List<Unreadable>> unreadable;
+
+    // --- the event loop's ---------------------------------------------------------------------------
+    private final OwnedPartitions ledger;
+    private final RebalanceRecord record = new RebalanceRecord();
+    private final PreviousOwnerWait previousOwners;
+    private final MemberRegistrar registrar;
+    private final OwnershipChanges changes;
+    /** The session it is registered in; 0: not registered (the next attempt joins). */
+    private long registeredSession;
+    /** The view of the last attempt that ended {@code STABLE}; null before the first. */
+    private GroupView lastView;
+    /** Handed over by a previous process with the session this member starts in: adopted by the first join. */
+    private SessionOwnership adoptable;
+    /** The session what it owns is owned in; 0: none (read by {@link #canDeliver()} on any thread). */
+    private volatile long ownershipSession;
+
+    /**
+     * @param membershipWatcher armed by every read of the member list
+     * @param healthChanged     publishes the member's health (on the event loop)
+     * @param unreadable        reports unreadable znodes of a source, as {@link GroupMember#reportUnreadable} does
+     */
+    MemberProtocol(GroupMemberConfig config, CuratorFramework client, ZkRegistry registry, TopicMetadata topicMetadata,
+                   SessionLease lease, OwnershipFence fence, MembershipListener listener, PhaseMachine phases,
+                   AttemptSchedule attempts, ViewFreshness freshness, Watcher membershipWatcher,
+                   Runnable healthChanged, BiConsumer<String, List<Unreadable>> unreadable) {
+        this.config = config;
+        this.me = config.consumerId();
+        this.group = config.group();
+        this.client = client;
+        this.registry = registry;
+        PartitionAssignor assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
+        this.assignments = new AssignmentMemo(assignor);
+        this.backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
+        this.lease = lease;
+        this.memberList = registry.members().memberList(group);
+        this.phases = phases;
+        this.attempts = attempts;
+        this.freshness = freshness;
+        this.membershipWatcher = membershipWatcher;
+        this.healthChanged = healthChanged;
+        this.unreadable = unreadable;
+        this.viewReader = new GroupViewReader(config, topicMetadata, () -> again(null, config.debounce()));
+        this.ledger = new OwnedPartitions(registry.owners(), group);
+        this.previousOwners = new PreviousOwnerWait(registry, group, this::ownersLetGo);
+        this.changes = new OwnershipChanges(me, fence, listener, ledger, registry.znodes(), healthChanged);
+        this.registrar = new MemberRegistrar(registry, config, assignor, topicMetadata, this::staleRegistrationWait);
+    }
+
+    /** Before the member starts: what a previous process handed over with the session (see {@link GroupMember#adopt}). */
+    void adopt(SessionOwnership handedOver) {
+        adoptable = handedOver;
+    }
+
+    /** Whether what it owns may be handed out: owned in the session whose lease holds now. Any thread. */
+    boolean canDeliver() {
+        long session = ownershipSession;
+        return session != 0 && lease.isValid() && lease.session() == session;
+    }
+
+    /** The member's health as of now, showing {@code state}. */
+    MemberHealth health(MemberState state, List<Unreadable> alarms) {
+        return record.health(state, ledger.snapshot(), alarms, previousOwners);
+    }
+
+    // --- the attempt ----------------------------------------------------------------------------------
+
+    /** One rebalance attempt, phase by phase. */
+    void attempt() {
+        List<RebalanceCause> causes = attempts.begin();
+        if (phases.phase().isTerminal()) {
+            return;
+        }
+        record.saw(causes);
+        Attempt attempt = new Attempt(causes, freshness.takeStale(), previousOwners.takeParked());
+        try {
+            MemberPhase phase = firstPhase(attempt);
+            while (phase != null && phases.moveTo(phase)) {
+                phase = step(phase, attempt);
+            }
+        } catch (AssignmentRefusedException e) {
+            failed("the assignment cannot be computed: " + e.getMessage(), config.maxBackoff(), false);
+        } catch (GroupRefusedException e) {
+            phases.moveTo(refuse(e.getMessage()));
+        } catch (RuntimeException | Error e) {
+            failedOrRefused(e);
+        } finally {
+            if (attempt.leaveOnly != null) {
+                confirmLeaveOnly(attempt.leaveOnly);
+            }
+        }
+    }
+
+    /**
+     * Where the attempt begins: finishing the claim that waited, if nothing but its previous owners letting go happened
+     * since (a membership change the view has not seen would have made it stale through the watch its read armed);
+     * joining, if not registered in the current session; reading the group otherwise.
+     */
+    private MemberPhase firstPhase(Attempt attempt) {
+        attempt.session = registry.znodes().sessionId(); // never 0: it throws while the client is connecting
+        boolean registered = registeredSession != 0 && attempt.session == registeredSession;
+        if (attempt.parked != null && !attempt.stale && attempt.onlyOwnersLetGo() && registered) {
+            attempt.resume(attempt.parked);
+            return MemberPhase.AWAITING_OWNERS;
+        }
+        return registered ? MemberPhase.READING : MemberPhase.JOINING;
+    }
+
+    private MemberPhase step(MemberPhase phase, Attempt attempt) {
+        switch (phase) {
+            case JOINING:
+                return join(attempt);
+            case READING:
+                return read(attempt);
+            case REVOKING:
+                return revoke(attempt);
+            case CLAIMING:
+                return attempt.resumed ? claimAfterWait(attempt) : claim(attempt);
+            case AWAITING_OWNERS:
+                return attempt.awaited != null ? awaitOwners(attempt.awaited) : ownersGone(attempt);
+            default:
+                return null; // STABLE, REFUSED: the step that led there recorded the outcome
+        }
+    }
+
+    /** JOINING: registers in the current session, or adopts the registration handed over with it. */
+    private MemberPhase join(Attempt attempt) {
+        boolean fresh = registeredSession == 0;
+        if (!fresh) { // registered in a session that ended
+            RebalanceCause expired = new RebalanceCause.SessionExpired(registeredSession, attempt.session);
+            attempt.causes.add(expired);
+            record.saw(Collections.singletonList(expired));
+            loseEverything();
+            registeredSession = 0;
+        }
+        SessionOwnership handedOver = adoptable;
+        adoptable = null; // once: after an expiry the member joins as any other
+        if (handedOver == null || handedOver.session() != attempt.session || !adopted(handedOver)) {
+            registrar.checkCanJoin();
+            registrar.register();
+            registeredIn(attempt.session);
+        }
+        ledger.releaseUntracked();
+        if (fresh && !config.debounce().isZero()) {
+            // Our registration is news to everyone: they react after their debounce and hold what we would get
+            // until then. Read the group after ours, with whoever joined together with us.
+            healthChanged.run();
+            attempts.putBack(attempt.causes);
+            again(null, config.debounce());
+            return null;
+        }
+        return MemberPhase.READING;
+    }
+
+    /** READING: reads the group and computes the assignment; rebalances only if something that matters changed. */
+    private MemberPhase read(Attempt attempt) {
+        ledger.releaseUntracked(); // a no-op unless the attempt that registered failed before it
+        // A single leave is all that happened: act on it at once, read the group after (confirmLeaveOnly).
+        attempt.leaveOnly = memberList.afterLeaveHeard().orElse(null);
+        MemberList.Read read = attempt.leaveOnly != null ? attempt.leaveOnly : memberList.read(membershipWatcher);
+        if (attempt.leaveOnly == null) {
+            freshness.read(read.pzxid());
+        }
+        GroupView view = viewOf(read.listing());
+        List<RebalanceCause> seen = view.changesSince(lastView);
+        attempt.causes.addAll(seen);
+        record.saw(seen);
+        if (view.refused().contains(me)) {
+            return refuse("group " + group + " is full: " + config.maxGroupSize() + " members are allowed and "
+                    + me + " registered after them (members: " + view.members().keySet() + ")");
+        }
+        attempt.view = view;
+        attempt.target = assignments.assign(view.snapshot()).forConsumer(me).owners();
+        if (phases.shown() == MemberState.STABLE && attempt.target.equals(ledger.owned()) && lastView != null
+                && view.snapshot().equals(lastView.snapshot())) {
+            lastView = view; // nothing that matters changed
+            record.unchanged();
+            return MemberPhase.STABLE;
+        }
+        LOG.info("[{}] rebalancing: {}", me, describe(attempt.causes));
+        return MemberPhase.REVOKING;
+    }
+
+    /** REVOKING: the listener lets go of what moved away (the commit happens here, before the release). */
+    private MemberPhase revoke(Attempt attempt) {
+        Set<TopicAndPartition> moving = ledger.movedAway(attempt.target);
+        if (!moving.isEmpty()) {
+            letGo(moving);
+        }
+        return MemberPhase.CLAIMING;
+    }
+
+    /**
+     * CLAIMING: one round trip releases what moved away and claims what is new, all or nothing. Where the owner
+     * directories' watches already say that previous owners hold part of it, it only releases, and the claim waits.
+     */
+    private MemberPhase claim(Attempt attempt) {
+        Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(attempt.target);
+        toClaim.keySet().removeAll(ledger.owned().keySet());
+        attempt.toClaim = toClaim;
+        PreviousOwnerWait.OwnerWait wait = previousOwners.newWait();
+        Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait)
+                .orElse(Collections.<TopicAndPartition>emptySet());
+        if (!stillHeld.isEmpty()) {
+            // Rather than send a claim that must fail: who holds what is read for health and how long to wait.
+            ledger.releaseHandedOver();
+            previousOwners.park(attempt.view, toClaim);
+            return attempt.await(ClaimConflictException.notSent(group, registry.owners().owners(group, stillHeld, wait)),
+                    attempt.view, wait);
+        }
+        Map<TopicAndPartition, PartitionOwner> held;
+        try {
+            held = ledger.releaseAndClaim(me, toClaim, wait); // the owner znodes it finds held are watched
+        } catch (ClaimConflictException collided) {
+            return attempt.await(collided, null, null); // a retried claim collided: read the holders again
+        } catch (RuntimeException e) {
+            ledger.claimMayHaveLanded(toClaim);
+            throw e;
+        }
+        if (!held.isEmpty()) {
+            previousOwners.park(attempt.view, toClaim);
+            return attempt.await(new ClaimConflictException(group, held), attempt.view, wait);
+        }
+        return claimed(attempt);
+    }
+
+    /** AWAITING_OWNERS, resumed: the claim that waited goes out if its previous owners are all gone. */
+    private MemberPhase ownersGone(Attempt attempt) {
+        PreviousOwnerWait.OwnerWait wait = previousOwners.current();
+        previousOwners.park(attempt.view, attempt.toClaim);
+        if (wait != null && !wait.allGone()) {
+            attempts.within(backoff.delay(Math.max(1, record.failures()))); // some still held: keep waiting (and the safety net)
+            return null;
+        }
+        return MemberPhase.CLAIMING;
+    }
+
+    /** CLAIMING after the wait: what moved away was released already; only the claim is left. */
+    private MemberPhase claimAfterWait(Attempt attempt) {
+        try {
+            registry.owners().claim(group, me, attempt.toClaim);
+        } catch (ClaimConflictException takenMeanwhile) {
+            return attempt.await(takenMeanwhile, attempt.view, null);
+        } catch (RuntimeException e) {
+            ledger.claimMayHaveLanded(attempt.toClaim);
+            throw e;
+        }
+        previousOwners.unpark();
+        return claimed(attempt);
+    }
+
+    /** The claim of {@code attempt} is ours now: it succeeded. */
+    private MemberPhase claimed(Attempt attempt) {
+        previousOwners.done();
+        if (registry.znodes().sessionId() != registeredSession) {
+            // The attempt outlived its session (it stalled, or the claim went out on the new one): what it computed
+            // is not ours, and the listener never hears of it. Claims that landed in the current session are
+            // released by the next attempt (or claimed again, if they are still ours to take).
+            ledger.toRelease(attempt.toClaim.keySet());
+            throw new IllegalStateException("session 0x" + Long.toHexString(registeredSession)
+                    + " ended during the rebalance");
+        }
+        changes.gain(attempt.toClaim, registeredSession);
+        lastView = attempt.view;
+        long generation = record.succeeded();
+        LOG.info("[{}] stable (generation {}): owns {}", me, generation, ledger.owned().keySet());
+        return MemberPhase.STABLE;
+    }
+
+    /**
+     * AWAITING_OWNERS: waits for the holders of a claim that collided to let go (see
+     * {@link PreviousOwnerWait#awaitHolders}); the last of them letting go asks for the claim at once.
+     */
+    private MemberPhase awaitOwners(Awaited awaited) {
+        boolean holderAlive = previousOwners.awaitHolders(awaited.conflict, awaited.view, awaited.armed);
+        // A registered holder is releasing right now: the watch wakes us. An unregistered one is a dead member
+        // whose session has not ended yet: that is waiting, not failing, so do not escalate the backoff.
+        String reason = "waiting for previous owners: " + awaited.conflict.getMessage();
+        if (holderAlive) {
+            failed(reason, null, true);
+        } else {
+            record.error(reason);
+            healthChanged.run();
+            attempts.within(config.maxBackoff());
+        }
+        return null;
+    }
+
+    private void failedOrRefused(Throwable e) {
+        Optional<KeeperException.NoAuthException> denied = ZooKeeperDenial.in(e);
+        if (denied.isPresent()) {
+            phases.moveTo(refuse(ZooKeeperDenial.explain(group, denied.get())));
+            return;
+        }
+        if (UnimplementedRequest.in(e).isPresent()) {
+            phases.moveTo(refuse(UnimplementedRequest.explain(serverGeneration(), e)));
+            return;
+        }
+        if (e instanceof Error) {
+            LOG.error("[{}] rebalance attempt failed with an error (it will be retried)", me, e);
+        }
+        failed(e.getMessage() == null ? e.toString() : e.getMessage(), null, false);
+    }
+
+    /** {@code routine}: part of every handover (a previous owner still releasing), logged at debug level only. */
+    private void failed(String error, Duration fixedDelay, boolean routine) {
+        int failures = record.failed(error);
+        Duration delay = fixedDelay != null ? fixedDelay : backoff.delay(failures);
+        if (routine) {
+            LOG.debug("[{}] rebalance attempt {} waits, retrying in {} ms at the latest: {}", me, failures, delay.toMillis(), error);
+        } else {
+            LOG.info("[{}] rebalance attempt {} failed, retrying in {} ms: {}", me, failures,
+                    delay.toMillis(), error);
+        }
+        healthChanged.run();
+        attempts.within(delay);
+    }
+
+    /**
+     * After an attempt that acted on a leave without reading the group ({@link MemberList#afterLeaveHeard}): the read
+     * it skipped, which arms the listing's watch again, and another attempt if the group was not what it assumed.
+     */
+    private void confirmLeaveOnly(MemberList.Read assumed) {
+        if (phases.phase().isTerminal()) {
+            return;
+        }
+        try {
+            // the same leave's listing event, heard meanwhile, needs no other read: a claim left waiting for the
+            // partitions' previous owners may then be sent as soon as they let go
+            freshness.readBegins();
+            MemberList.Read read = memberList.read(membershipWatcher);
+            freshness.read(read.pzxid());
+            if (!read.listing().equals(assumed.listing())) {
+                again(new RebalanceCause.Retry("the group changed beside a member's leave"), Duration.ZERO);
+            }
+        } catch (RuntimeException e) {
+            again(new RebalanceCause.Retry("the group could not be read after a leave: " + e.getMessage()),
+                    backoff.delay(1));
+        }
+    }
+
+    /** Another attempt within {@code delay}, which reads the group again. */
+    private void again(RebalanceCause cause, Duration delay) {
+        if (phases.phase().isEnding()) {
+            return;
+        }
+        freshness.markStale();
+        attempts.request(cause, delay);
+    }
+
+    /** The last awaited owner znode is gone (any thread): a single event that gathers nothing, so claim at once. */
+    private void ownersLetGo() {
+        if (!phases.phase().isEnding()) {
+            attempts.request(OWNER_LET_GO, Duration.ZERO); // the view stays fresh: the claim needs no read
+        }
+    }
+
+    // --- joining --------------------------------------------------------------------------------------
+
+    /** Registered in {@code session}: what it owns from now on is owned in that session. */
+    private void registeredIn(long session) {
+        registeredSession = session;
+        ownershipSession = session;
+        lease.beat();
+        ledger.scanForUntracked();
+    }
+
+    /**
+     * Registered already, by the process that handed this session over: keeps the registration (rewritten only if
+     * the subscription changed, and the rebalance that follows handles the change) and the owner znodes that are still
+     * the session's, granting them under new fence epochs. False if the registration is not the session's any more.
+     */
+    private boolean adopted(SessionOwnership handedOver) {
+        long session = handedOver.session();
+        Optional<SortedMap<TopicAndPartition, ThreadId>> kept = registrar.keep(handedOver);
+        if (!kept.isPresent()) {
+            return false;
+        }
+        SortedMap<TopicAndPartition, ThreadId> held = kept.get();
+        registeredIn(session); // owner znodes of the session that were not handed over go to the next release
+        LOG.info("[{}] resumed session 0x{}: kept registration and partitions {}", me, Long.toHexString(session), held.keySet());
+        changes.gain(held, session);
+        return true;
+    }
+
+    /** How long to wait for a registration of a previous session of ours to go: one session timeout, plus slack. */
+    private Duration staleRegistrationWait() {
+        try {
+            return Duration.ofMillis(client.getZookeeperClient().getZooKeeper().getSessionTimeout() + 1_000L);
+        } catch (Exception e) {
+            return Duration.ofSeconds(30);
+        }
+    }
+
+    private GroupView viewOf(Listing<Member> listing) {
+        if (listing.entries().stream().noneMatch(m -> m.id().equals(me))) {
+            registeredSession = 0; // our registration is gone: register again on the next attempt
+            throw new IllegalStateException("own registration " + registry.layout().member(group, me) + " disappeared");
+        }
+        GroupView view = viewReader.read(listing);
+        if (!view.malformed().isEmpty() && !view.malformed().equals(record.malformed())) {
+            LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, view.malformed());
+        }
+        record.malformed(view.malformed());
+        unreadable.accept("topics", ImmutableList.copyOf(view.unreadableTopics().values()));
+        return view;
+    }
+
+    // --- what ends ownership --------------------------------------------------------------------------
+
+    /** Refused by the group or the server: gives up what it owns and its registration; returns {@code REFUSED}. */
+    private MemberPhase refuse(String error) {
+        LOG.error("[{}] {}", me, error);
+        previousOwners.clearAwaited();
+        record.error(error);
+        if (!ledger.isEmpty()) {
+            letGo(ledger.ownedCopy());
+        }
+        try {
+            ledger.releaseHandedOver();
+            registry.members().unregister(group, me);
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
+        }
+        registeredSession = 0;
+        ownershipSession = 0;
+        return MemberPhase.REFUSED;
+    }
+
+    /** The session was LOST: everything owned is reported lost, and the member moves to {@code SESSION_LOST}. */
+    void sessionLost() {
+        if (!phases.phase().isTerminal()) {
+            loseEverything();
+            phases.moveTo(MemberPhase.SESSION_LOST);
+        }
+    }
+
+    /** Tells the listener to stop using {@code partitions} (see {@link OwnershipChanges#letGo}). */
+    private boolean letGo(Set<TopicAndPartition> partitions) {
+        return changes.letGo(partitions, canDeliver());
+    }
+
+    /** Everything owned may belong to someone else now: report it lost, without committing. */
+    private void loseEverything() {
+        ownershipSession = 0;
+        previousOwners.clearAwaited();
+        // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
+        // client on the new session may have left some there; the release reads them and deletes only ours
+        changes.loseAll();
+    }
+
+    /** LEAVING: revokes what it owns (the listener commits), then deletes its owner znodes and registration. */
+    void leave() {
+        previousOwners.clearAwaited();
+        try {
+            if (!ledger.isEmpty()) {
+                Set<TopicAndPartition> mine = ledger.ownedCopy();
+                boolean revoked = letGo(mine);
+                if (!revoked) {
+                    ledger.keepUntilSessionEnds(mine); // as before: a lost partition's znode is left to the session's end
+                }
+            }
+            if (registeredSession != 0) {
+                // one transaction; no read first when our watches vouch for the registration and the claims
+                ledger.releaseAndUnregister(me, registeredSession, memberList.vouchesFor(me, registeredSession));
+            } else {
+                ledger.releaseHandedOver();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());
+        } finally {
+            registeredSession = 0;
+            ownershipSession = 0;
+        }
+    }
+
+    /** HANDING_OFF: what it still owns in its session, for a successor (see {@link OwnershipChanges#releaseForHandOff}). */
+    Optional<SessionOwnership> releaseForHandOff() {
+        Optional<SessionOwnership> result = changes.releaseForHandOff(registeredSession);
+        registeredSession = 0;
+        ownershipSession = 0;
+        return result;
+    }
+
+    private String serverGeneration() {
+        try {
+            return ServerCapabilities.of(client).label();
+        } catch (RuntimeException unknown) {
+            return "(unknown: " + unknown.getMessage() + ")";
+        }
+    }
+
+    private static String describe(List<RebalanceCause> causes) {
+        return causes.isEmpty() ? "(no visible change)"
+                : causes.stream().map(RebalanceCause::describe).collect(Collectors.joining("; "));
+    }
+
+    /** The holders a claim waits for, and what it knows of them (see {@link PreviousOwnerWait#awaitHolders}). */
+    private static final class Awaited {
+        final ClaimConflictException conflict;
+        /** The group as this attempt read it; null: the wait reads the member list. */
+        final GroupView view;
+        /** The wait whose watches are armed on the holders' znodes; null: the wait reads them, arming a new one. */
+        final PreviousOwnerWait.OwnerWait armed;
+
+        Awaited(ClaimConflictException conflict, GroupView view, PreviousOwnerWait.OwnerWait armed) {
+            this.conflict = conflict;
+            this.view = view;
+            this.armed = armed;
+        }
+    }
+
+    /** What one attempt knows, passed from phase to phase. */
+    private static final class Attempt {
+        final List<RebalanceCause> causes;
+        /** Whether something happened that the last view cannot have seen. */
+        final boolean stale;
+        /** The claim a previous attempt left waiting for previous owners, if any. */
+        final PreviousOwnerWait.Parked parked;
+        long session;
+        /** The read of the member list this attempt assumed after a single leave, to be confirmed after it. */
+        MemberList.Read leaveOnly;
+        GroupView view;
+        Map<TopicAndPartition, ThreadId> target;
+        Map<TopicAndPartition, ThreadId> toClaim;
+        /** Finishing a claim that waited: what moved away was released before the wait. */
+        boolean resumed;
+        /** Set when the claim must wait for previous owners. */
+        Awaited awaited;
+
+        Attempt(List<RebalanceCause> causes, boolean stale, PreviousOwnerWait.Parked parked) {
+            this.causes = causes;
+            this.stale = stale;
+            this.parked = parked;
+        }
+
+        boolean onlyOwnersLetGo() {
+            return !causes.isEmpty() && causes.stream().allMatch(c -> c == OWNER_LET_GO);
+        }
+
+        void resume(PreviousOwnerWait.Parked waited) {
+            resumed = true;
+            view = waited.view();
+            toClaim = waited.toClaim();
+        }
+
+        MemberPhase await(ClaimConflictException conflict, GroupView view, PreviousOwnerWait.OwnerWait armed) {
+            awaited = new Awaited(conflict, view, armed);
+            return MemberPhase.AWAITING_OWNERS;
+        }
+    }
+}
