@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
@@ -37,17 +36,15 @@ import java.util.stream.Collectors;
  * refusing, leaving, handing off. Every move between phases goes through the member's {@link PhaseMachine}.
  * <p>
  * Everything here but {@link #canDeliver()} runs on the event loop (or, for {@link #adopt}, before it starts), and
- * all its mutable fields are the loop's; {@code ownershipSession} is volatile for {@link #canDeliver()}. It delegates:
- * {@code OwnedPartitions} keeps what is owned and what is still to be released, {@code PreviousOwnerWait} the claim
- * that waits for previous owners, {@code GroupViewReader} what an attempt assigns from, {@code MemberRegistrar}
- * joining and registering, {@code OwnershipChanges} every change of what it owns, and {@code RebalanceRecord} what
- * the attempts add up to.
+ * all its mutable state is the loop's. It delegates: {@code MemberSession} where it is registered and owns,
+ * {@code MemberExit} giving up what it owns, {@code AttemptRetries} when the next attempt runs after one that failed,
+ * {@code Attempt} what one attempt knows, {@code OwnedPartitions} what is owned and still to be released,
+ * {@code PreviousOwnerWait} the claim that waits for previous owners, {@code GroupViewReader} what an attempt assigns
+ * from, {@code OwnershipChanges} every change of what it owns, and {@code RebalanceRecord} what the attempts add up to.
  */
 final class MemberProtocol {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
-    /** Asked for by the last awaited previous owner letting go: the attempt only claims, without reading the group. */
-    private static final RebalanceCause OWNER_LET_GO = new RebalanceCause.Retry("a partition's previous owner let go");
 
     private final GroupMemberConfig config;
     private final ConsumerId me;
@@ -55,8 +52,7 @@ final class MemberProtocol {
     private final CuratorFramework client;
     private final ZkRegistry registry;
     private final AssignmentMemo assignments;
-    private final Backoff backoff;
-    private final SessionLease lease;
+    private final AttemptRetries retries;
     private final MemberList memberList;
     private final GroupViewReader viewReader;
     private final PhaseMachine phases;
@@ -70,16 +66,13 @@ final class MemberProtocol {
     private final OwnedPartitions ledger;
     private final RebalanceRecord record = new RebalanceRecord();
     private final PreviousOwnerWait previousOwners;
-    private final MemberRegistrar registrar;
     private final OwnershipChanges changes;
-    /** The session it is registered in; 0: not registered (the next attempt joins). */
-    private long registeredSession;
+    /** Where it is registered and owns (its {@code canDeliver()} is read on any thread). */
+    private final MemberSession session;
+    /** What gives up ownership: letting go, losing, refused, leaving, handing off. */
+    private final MemberExit exit;
     /** The view of the last attempt that ended {@code STABLE}; null before the first. */
     private GroupView lastView;
-    /** Handed over by a previous process with the session this member starts in: adopted by the first join. */
-    private SessionOwnership adoptable;
-    /** The session what it owns is owned in; 0: none (read by {@link #canDeliver()} on any thread). */
-    private volatile long ownershipSession;
 
     /**
      * @param membershipWatcher armed by every read of the member list
@@ -97,8 +90,6 @@ final class MemberProtocol {
         this.registry = registry;
         PartitionAssignor assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor);
-        this.backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
-        this.lease = lease;
         this.memberList = registry.members().memberList(group);
         this.phases = phases;
         this.attempts = attempts;
@@ -106,22 +97,25 @@ final class MemberProtocol {
         this.membershipWatcher = membershipWatcher;
         this.healthChanged = healthChanged;
         this.unreadable = unreadable;
+        this.retries = new AttemptRetries(config, record, attempts, healthChanged);
         this.viewReader = new GroupViewReader(config, topicMetadata, () -> again(null, config.debounce()));
         this.ledger = new OwnedPartitions(registry.owners(), group);
         this.previousOwners = new PreviousOwnerWait(registry, group, this::ownersLetGo);
         this.changes = new OwnershipChanges(me, fence, listener, ledger, registry.znodes(), healthChanged);
-        this.registrar = new MemberRegistrar(registry, config, assignor, topicMetadata, this::staleRegistrationWait);
+        MemberRegistrar registrar = new MemberRegistrar(registry, config, assignor, topicMetadata,
+                this::staleRegistrationWait);
+        this.session = new MemberSession(me, registrar, lease, ledger, changes);
+        this.exit = new MemberExit(me, group, registry, memberList, ledger, record, previousOwners, changes, session);
     }
 
     /** Before the member starts: what a previous process handed over with the session (see {@link GroupMember#adopt}). */
     void adopt(SessionOwnership handedOver) {
-        adoptable = handedOver;
+        session.adopt(handedOver);
     }
 
     /** Whether what it owns may be handed out: owned in the session whose lease holds now. Any thread. */
     boolean canDeliver() {
-        long session = ownershipSession;
-        return session != 0 && lease.isValid() && lease.session() == session;
+        return session.canDeliver();
     }
 
     /** The member's health as of now, showing {@code state}. */
@@ -145,7 +139,7 @@ final class MemberProtocol {
                 phase = step(phase, attempt);
             }
         } catch (AssignmentRefusedException e) {
-            failed("the assignment cannot be computed: " + e.getMessage(), config.maxBackoff(), false);
+            retries.cannotAssign(e.getMessage());
         } catch (GroupRefusedException e) {
             phases.moveTo(refuse(e.getMessage()));
         } catch (RuntimeException | Error e) {
@@ -164,7 +158,7 @@ final class MemberProtocol {
      */
     private MemberPhase firstPhase(Attempt attempt) {
         attempt.session = registry.znodes().sessionId(); // never 0: it throws while the client is connecting
-        boolean registered = registeredSession != 0 && attempt.session == registeredSession;
+        boolean registered = session.isRegisteredIn(attempt.session);
         if (attempt.parked != null && !attempt.stale && attempt.onlyOwnersLetGo() && registered) {
             attempt.resume(attempt.parked);
             return MemberPhase.AWAITING_OWNERS;
@@ -191,21 +185,15 @@ final class MemberProtocol {
 
     /** JOINING: registers in the current session, or adopts the registration handed over with it. */
     private MemberPhase join(Attempt attempt) {
-        boolean fresh = registeredSession == 0;
+        boolean fresh = session.registered() == 0;
         if (!fresh) { // registered in a session that ended
-            RebalanceCause expired = new RebalanceCause.SessionExpired(registeredSession, attempt.session);
+            RebalanceCause expired = new RebalanceCause.SessionExpired(session.registered(), attempt.session);
             attempt.causes.add(expired);
             record.saw(Collections.singletonList(expired));
-            loseEverything();
-            registeredSession = 0;
+            exit.loseEverything();
+            session.unregistered();
         }
-        SessionOwnership handedOver = adoptable;
-        adoptable = null; // once: after an expiry the member joins as any other
-        if (handedOver == null || handedOver.session() != attempt.session || !adopted(handedOver)) {
-            registrar.checkCanJoin();
-            registrar.register();
-            registeredIn(attempt.session);
-        }
+        session.join(attempt.session);
         ledger.releaseUntracked();
         if (fresh && !config.debounce().isZero()) {
             // Our registration is news to everyone: they react after their debounce and hold what we would get
@@ -251,7 +239,7 @@ final class MemberProtocol {
     private MemberPhase revoke(Attempt attempt) {
         Set<TopicAndPartition> moving = ledger.movedAway(attempt.target);
         if (!moving.isEmpty()) {
-            letGo(moving);
+            exit.letGo(moving);
         }
         return MemberPhase.CLAIMING;
     }
@@ -295,7 +283,7 @@ final class MemberProtocol {
         PreviousOwnerWait.OwnerWait wait = previousOwners.current();
         previousOwners.park(attempt.view, attempt.toClaim);
         if (wait != null && !wait.allGone()) {
-            attempts.within(backoff.delay(Math.max(1, record.failures()))); // some still held: keep waiting (and the safety net)
+            retries.keepWaiting();
             return null;
         }
         return MemberPhase.CLAIMING;
@@ -318,6 +306,7 @@ final class MemberProtocol {
     /** The claim of {@code attempt} is ours now: it succeeded. */
     private MemberPhase claimed(Attempt attempt) {
         previousOwners.done();
+        long registeredSession = session.registered();
         if (registry.znodes().sessionId() != registeredSession) {
             // The attempt outlived its session (it stalled, or the claim went out on the new one): what it computed
             // is not ours, and the listener never hears of it. Claims that landed in the current session are
@@ -337,17 +326,15 @@ final class MemberProtocol {
      * AWAITING_OWNERS: waits for the holders of a claim that collided to let go (see
      * {@link PreviousOwnerWait#awaitHolders}); the last of them letting go asks for the claim at once.
      */
-    private MemberPhase awaitOwners(Awaited awaited) {
+    private MemberPhase awaitOwners(Attempt.Awaited awaited) {
         boolean holderAlive = previousOwners.awaitHolders(awaited.conflict, awaited.view, awaited.armed);
         // A registered holder is releasing right now: the watch wakes us. An unregistered one is a dead member
         // whose session has not ended yet: that is waiting, not failing, so do not escalate the backoff.
         String reason = "waiting for previous owners: " + awaited.conflict.getMessage();
         if (holderAlive) {
-            failed(reason, null, true);
+            retries.ownerReleasing(reason);
         } else {
-            record.error(reason);
-            healthChanged.run();
-            attempts.within(config.maxBackoff());
+            retries.ownerGone(reason);
         }
         return null;
     }
@@ -365,21 +352,7 @@ final class MemberProtocol {
         if (e instanceof Error) {
             LOG.error("[{}] rebalance attempt failed with an error (it will be retried)", me, e);
         }
-        failed(e.getMessage() == null ? e.toString() : e.getMessage(), null, false);
-    }
-
-    /** {@code routine}: part of every handover (a previous owner still releasing), logged at debug level only. */
-    private void failed(String error, Duration fixedDelay, boolean routine) {
-        int failures = record.failed(error);
-        Duration delay = fixedDelay != null ? fixedDelay : backoff.delay(failures);
-        if (routine) {
-            LOG.debug("[{}] rebalance attempt {} waits, retrying in {} ms at the latest: {}", me, failures, delay.toMillis(), error);
-        } else {
-            LOG.info("[{}] rebalance attempt {} failed, retrying in {} ms: {}", me, failures,
-                    delay.toMillis(), error);
-        }
-        healthChanged.run();
-        attempts.within(delay);
+        retries.failed(e.getMessage() == null ? e.toString() : e.getMessage());
     }
 
     /**
@@ -401,7 +374,7 @@ final class MemberProtocol {
             }
         } catch (RuntimeException e) {
             again(new RebalanceCause.Retry("the group could not be read after a leave: " + e.getMessage()),
-                    backoff.delay(1));
+                    retries.first());
         }
     }
 
@@ -417,37 +390,11 @@ final class MemberProtocol {
     /** The last awaited owner znode is gone (any thread): a single event that gathers nothing, so claim at once. */
     private void ownersLetGo() {
         if (!phases.phase().isEnding()) {
-            attempts.request(OWNER_LET_GO, Duration.ZERO); // the view stays fresh: the claim needs no read
+            attempts.request(Attempt.OWNER_LET_GO, Duration.ZERO); // the view stays fresh: the claim needs no read
         }
     }
 
     // --- joining --------------------------------------------------------------------------------------
-
-    /** Registered in {@code session}: what it owns from now on is owned in that session. */
-    private void registeredIn(long session) {
-        registeredSession = session;
-        ownershipSession = session;
-        lease.beat();
-        ledger.scanForUntracked();
-    }
-
-    /**
-     * Registered already, by the process that handed this session over: keeps the registration (rewritten only if
-     * the subscription changed, and the rebalance that follows handles the change) and the owner znodes that are still
-     * the session's, granting them under new fence epochs. False if the registration is not the session's any more.
-     */
-    private boolean adopted(SessionOwnership handedOver) {
-        long session = handedOver.session();
-        Optional<SortedMap<TopicAndPartition, ThreadId>> kept = registrar.keep(handedOver);
-        if (!kept.isPresent()) {
-            return false;
-        }
-        SortedMap<TopicAndPartition, ThreadId> held = kept.get();
-        registeredIn(session); // owner znodes of the session that were not handed over go to the next release
-        LOG.info("[{}] resumed session 0x{}: kept registration and partitions {}", me, Long.toHexString(session), held.keySet());
-        changes.gain(held, session);
-        return true;
-    }
 
     /** How long to wait for a registration of a previous session of ours to go: one session timeout, plus slack. */
     private Duration staleRegistrationWait() {
@@ -460,7 +407,7 @@ final class MemberProtocol {
 
     private GroupView viewOf(Listing<Member> listing) {
         if (listing.entries().stream().noneMatch(m -> m.id().equals(me))) {
-            registeredSession = 0; // our registration is gone: register again on the next attempt
+            session.unregistered(); // our registration is gone: register again on the next attempt
             throw new IllegalStateException("own registration " + registry.layout().member(group, me) + " disappeared");
         }
         GroupView view = viewReader.read(listing);
@@ -476,76 +423,26 @@ final class MemberProtocol {
 
     /** Refused by the group or the server: gives up what it owns and its registration; returns {@code REFUSED}. */
     private MemberPhase refuse(String error) {
-        LOG.error("[{}] {}", me, error);
-        previousOwners.clearAwaited();
-        record.error(error);
-        if (!ledger.isEmpty()) {
-            letGo(ledger.ownedCopy());
-        }
-        try {
-            ledger.releaseHandedOver();
-            registry.members().unregister(group, me);
-        } catch (RuntimeException e) {
-            LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
-        }
-        registeredSession = 0;
-        ownershipSession = 0;
+        exit.refuse(error);
         return MemberPhase.REFUSED;
     }
 
     /** The session was LOST: everything owned is reported lost, and the member moves to {@code SESSION_LOST}. */
     void sessionLost() {
         if (!phases.phase().isTerminal()) {
-            loseEverything();
+            exit.loseEverything();
             phases.moveTo(MemberPhase.SESSION_LOST);
         }
     }
 
-    /** Tells the listener to stop using {@code partitions} (see {@link OwnershipChanges#letGo}). */
-    private boolean letGo(Set<TopicAndPartition> partitions) {
-        return changes.letGo(partitions, canDeliver());
-    }
-
-    /** Everything owned may belong to someone else now: report it lost, without committing. */
-    private void loseEverything() {
-        ownershipSession = 0;
-        previousOwners.clearAwaited();
-        // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
-        // client on the new session may have left some there; the release reads them and deletes only ours
-        changes.loseAll();
-    }
-
     /** LEAVING: revokes what it owns (the listener commits), then deletes its owner znodes and registration. */
     void leave() {
-        previousOwners.clearAwaited();
-        try {
-            if (!ledger.isEmpty()) {
-                Set<TopicAndPartition> mine = ledger.ownedCopy();
-                boolean revoked = letGo(mine);
-                if (!revoked) {
-                    ledger.keepUntilSessionEnds(mine); // as before: a lost partition's znode is left to the session's end
-                }
-            }
-            if (registeredSession != 0) {
-                // one transaction; no read first when our watches vouch for the registration and the claims
-                ledger.releaseAndUnregister(me, registeredSession, memberList.vouchesFor(me, registeredSession));
-            } else {
-                ledger.releaseHandedOver();
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());
-        } finally {
-            registeredSession = 0;
-            ownershipSession = 0;
-        }
+        exit.leave();
     }
 
-    /** HANDING_OFF: what it still owns in its session, for a successor (see {@link OwnershipChanges#releaseForHandOff}). */
+    /** HANDING_OFF: what it still owns in its session, for a successor. */
     Optional<SessionOwnership> releaseForHandOff() {
-        Optional<SessionOwnership> result = changes.releaseForHandOff(registeredSession);
-        registeredSession = 0;
-        ownershipSession = 0;
-        return result;
+        return exit.releaseForHandOff();
     }
 
     private String serverGeneration() {
@@ -559,60 +456,5 @@ final class MemberProtocol {
     private static String describe(List<RebalanceCause> causes) {
         return causes.isEmpty() ? "(no visible change)"
                 : causes.stream().map(RebalanceCause::describe).collect(Collectors.joining("; "));
-    }
-
-    /** The holders a claim waits for, and what it knows of them (see {@link PreviousOwnerWait#awaitHolders}). */
-    private static final class Awaited {
-        final ClaimConflictException conflict;
-        /** The group as this attempt read it; null: the wait reads the member list. */
-        final GroupView view;
-        /** The wait whose watches are armed on the holders' znodes; null: the wait reads them, arming a new one. */
-        final PreviousOwnerWait.OwnerWait armed;
-
-        Awaited(ClaimConflictException conflict, GroupView view, PreviousOwnerWait.OwnerWait armed) {
-            this.conflict = conflict;
-            this.view = view;
-            this.armed = armed;
-        }
-    }
-
-    /** What one attempt knows, passed from phase to phase. */
-    private static final class Attempt {
-        final List<RebalanceCause> causes;
-        /** Whether something happened that the last view cannot have seen. */
-        final boolean stale;
-        /** The claim a previous attempt left waiting for previous owners, if any. */
-        final PreviousOwnerWait.Parked parked;
-        long session;
-        /** The read of the member list this attempt assumed after a single leave, to be confirmed after it. */
-        MemberList.Read leaveOnly;
-        GroupView view;
-        Map<TopicAndPartition, ThreadId> target;
-        Map<TopicAndPartition, ThreadId> toClaim;
-        /** Finishing a claim that waited: what moved away was released before the wait. */
-        boolean resumed;
-        /** Set when the claim must wait for previous owners. */
-        Awaited awaited;
-
-        Attempt(List<RebalanceCause> causes, boolean stale, PreviousOwnerWait.Parked parked) {
-            this.causes = causes;
-            this.stale = stale;
-            this.parked = parked;
-        }
-
-        boolean onlyOwnersLetGo() {
-            return !causes.isEmpty() && causes.stream().allMatch(c -> c == OWNER_LET_GO);
-        }
-
-        void resume(PreviousOwnerWait.Parked waited) {
-            resumed = true;
-            view = waited.view();
-            toClaim = waited.toClaim();
-        }
-
-        MemberPhase await(ClaimConflictException conflict, GroupView view, PreviousOwnerWait.OwnerWait armed) {
-            awaited = new Awaited(conflict, view, armed);
-            return MemberPhase.AWAITING_OWNERS;
-        }
     }
 }
