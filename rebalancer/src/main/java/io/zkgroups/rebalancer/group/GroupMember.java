@@ -21,14 +21,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -64,35 +56,33 @@ import java.util.function.Consumer;
  * while such a node exists, and so claim nothing): ownership is decided by owner znodes, so leaving a member out
  * can leave its would-be partitions to others but can never make two members own one partition.
  * <p>
- * <b>Phases.</b> Where it stands is one {@link MemberPhase}, moved only by {@link PhaseMachine} (checked, logged at
- * DEBUG, told to one hook); {@link MemberHealth#state()} shows the coarser {@link MemberState}. An attempt walks
- * JOINING (when not registered in the current session) → READING → REVOKING → CLAIMING → STABLE, resting in
- * AWAITING_OWNERS while previous owners hold part of its claim; LATENT, SESSION_LOST, REFUSED, LEAVING, HANDING_OFF and
- * CLOSED are the rest. The attempt itself is {@link MemberProtocol}; this class runs it on its event loop and is the
- * member's public face.
+ * Where it stands is one {@link MemberPhase} (JOINING → READING → REVOKING → CLAIMING → STABLE, ...), moved only by
+ * {@link PhaseMachine}; {@link MemberHealth#state()} shows the coarser {@link MemberState}. The attempt, phase by phase,
+ * is {@link MemberProtocol}; this class runs it on its event loop and is the member's public face.
  * <p>
  * <b>Note on threads.</b> Four kinds of thread touch a member, and each touches only what is named here:
  * <ul>
- *   <li>the <em>event loop</em> ({@code zkgroups-member-*}, one thread) runs {@link MemberProtocol}, which owns all
- *       protocol state — the ledger ({@code OwnedPartitions}), the record, the previous-owner wait, the registrar,
- *       the view, the registered session, the last view, the adoptable hand-over — and is the only thread that builds
- *       and publishes {@link #health()}, except the closing thread once the loop has ended ({@link #close()});</li>
- *   <li>the <em>lease</em> thread ({@code zkgroups-lease-*}) beats {@link SessionLease}, which is thread-safe;</li>
+ *   <li>the <em>event loop</em> ({@code zkgroups-member-*}, one thread, {@code MemberThreads}) runs
+ *       {@link MemberProtocol}, which owns all protocol state — the ledger ({@code OwnedPartitions}), the record, the
+ *       previous-owner wait, the registrar, the last view, the registered session and the adoptable hand-over
+ *       ({@code MemberSession}) — and is the only thread that builds and publishes {@link #health()}, except the
+ *       closing thread once the loop has ended ({@link #close()});</li>
+ *   <li>the <em>lease</em> thread ({@code zkgroups-lease-*}, {@code MemberThreads}) beats {@link SessionLease}, which
+ *       is thread-safe;</li>
  *   <li><em>Curator's event thread</em> runs the watchers and the connection listener: they mark the view stale
  *       ({@code ViewFreshness}, atomics), request attempts ({@code AttemptSchedule}, synchronized), and on LOST withdraw
  *       every grant at once ({@link OwnershipFence}, synchronized) and hand the rest to the loop;</li>
  *   <li><em>application threads</em> ({@link #start}, {@link #adopt}, {@link #close}, {@link #handOff}, {@link #health},
  *       {@link #owned}, {@link #canDeliver}, {@link #reportUnreadable}, {@link #requestRebalance}) read the phase and
- *       move it only to start or end the member ({@code PhaseMachine}, compare-and-set), read the ownership session
- *       (volatile), the published health, the fence and the lease, and hand anything else to the loop
- *       ({@code execute}/{@code submit}); {@link #adopt} hands its value over before the loop starts.</li>
+ *       move it only to start or end the member ({@code PhaseMachine}, compare-and-set), read the owning session
+ *       ({@code MemberSession}, volatile), the published health, the fence and the lease, and hand anything else to
+ *       the loop ({@code MemberThreads}); {@link #adopt} hands its value over before the loop starts.</li>
  * </ul>
  * What crosses threads is either immutable (health values, the ledger's published snapshot) or guarded as said.
  */
 public final class GroupMember implements Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final GroupMemberConfig config;
     private final ConsumerId me;
@@ -101,10 +91,8 @@ public final class GroupMember implements Closeable {
     private final ZkRegistry registry;
     private final SessionLease lease;
     private final OwnershipFence fence;
-    private final ScheduledExecutorService loop;
-    /** The loop's thread, once it exists. */
-    private volatile Thread loopThread;
-    private final ScheduledExecutorService beats;
+    /** The event loop and the lease's beats. */
+    private final MemberThreads threads;
     private final PhaseMachine phases;
     private final ViewFreshness freshness = new ViewFreshness();
     private final Watcher membershipWatcher = event -> {
@@ -143,14 +131,9 @@ public final class GroupMember implements Closeable {
         this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"));
         this.lease = new SessionLease(client, config.leaseMargin());
         this.fence = new OwnershipFence(lease);
-        this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = daemon("zkgroups-member-" + me).newThread(runnable);
-            loopThread = thread;
-            return thread;
-        });
-        this.beats = Executors.newSingleThreadScheduledExecutor(daemon("zkgroups-lease-" + me));
+        this.threads = new MemberThreads(me);
         this.phases = new PhaseMachine(me, this::phaseMoved);
-        this.attempts = new AttemptSchedule(loop, this::attempt);
+        this.attempts = new AttemptSchedule(threads.loop(), this::attempt);
         this.protocol = new MemberProtocol(config, this.client, registry,
                 Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null"), lease, fence,
                 Objects.requireNonNull(listener, "listener cannot be null"), phases, attempts, freshness,
@@ -183,7 +166,7 @@ public final class GroupMember implements Closeable {
             throw new IllegalStateException("a GroupMember can be started only once (state " + phases.shown() + ")");
         }
         client.getConnectionStateListenable().addListener(connectionListener);
-        lease.start(beats);
+        lease.start(threads.beats());
         request(new RebalanceCause.Started(), Duration.ZERO); // nothing to gather yet: join at once
     }
 
@@ -245,7 +228,7 @@ public final class GroupMember implements Closeable {
      */
     public void reportUnreadable(String source, List<Unreadable> unreadable) {
         if (health.reportUnreadable(source, unreadable)) {
-            onLoop(this::publishHealth); // health reads the loop's state: built there
+            threads.onLoop(this::publishHealth); // health reads the loop's state: built there (none once stopped)
         }
     }
 
@@ -305,7 +288,7 @@ public final class GroupMember implements Closeable {
             case LOST:
                 lease.reset();
                 fence.withdrawAll(); // now, not when the event loop gets to it: the application may be committing
-                loop.execute(protocol::sessionLost);
+                threads.execute(protocol::sessionLost);
                 request(null);
                 break;
             case RECONNECTED:
@@ -332,14 +315,10 @@ public final class GroupMember implements Closeable {
         }
         attempts.stop();
         if (previous != MemberPhase.LATENT) {
-            Future<?> leaving = loop.submit(protocol::leave);
-            try {
-                leaving.get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.warn("[{}] leaving the group did not finish cleanly: {}", me, e.toString());
-            }
+            threads.call(() -> {
+                protocol.leave();
+                return null;
+            }, "leaving the group");
         }
         stop(true);
     }
@@ -360,13 +339,8 @@ public final class GroupMember implements Closeable {
         attempts.stop();
         Optional<SessionOwnership> handedOver = Optional.empty();
         if (previous != MemberPhase.LATENT) {
-            try {
-                handedOver = loop.submit(protocol::releaseForHandOff).get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.warn("[{}] stopping for the hand-over did not finish cleanly: {}", me, e.toString());
-            }
+            handedOver = threads.call(protocol::releaseForHandOff, "stopping for the hand-over")
+                    .orElse(Optional.<SessionOwnership>empty());
         }
         stop(false); // the connection is about to be dropped: its watches go with it, nothing to send
         return handedOver;
@@ -379,9 +353,7 @@ public final class GroupMember implements Closeable {
     }
 
     private void stop(boolean removeWatches) {
-        loop.shutdownNow();
-        awaitLoopEnd(); // from here on this thread may read the loop's state (the last health below)
-        beats.shutdownNow();
+        threads.stop(); // from here on this thread may read the loop's state (the last health below)
         lease.close();
         client.getConnectionStateListenable().removeListener(connectionListener);
         if (removeWatches) {
@@ -409,7 +381,7 @@ public final class GroupMember implements Closeable {
      * with a state of its own (the closing thread publishes the last one itself), and phase listeners hear of it.
      */
     private void phaseMoved(MemberPhase from, MemberPhase to) {
-        if (to.showsOwnState() && Thread.currentThread() == loopThread) {
+        if (to.showsOwnState() && threads.isLoop(Thread.currentThread())) {
             publishHealth();
         }
         for (PhaseMachine.Hook listener : phaseListeners) {
@@ -421,37 +393,7 @@ public final class GroupMember implements Closeable {
         }
     }
 
-    /** Runs {@code task} on the event loop, unless it has stopped (then the member's health is final already). */
-    private void onLoop(Runnable task) {
-        try {
-            loop.execute(task);
-        } catch (RejectedExecutionException stopped) {
-            // closed: stop() published the last health
-        }
-    }
-
-    private void awaitLoopEnd() {
-        if (Thread.currentThread() == loopThread) {
-            return; // closed from a callback on the loop itself: nothing else runs on it
-        }
-        try {
-            if (!loop.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("[{}] the event loop did not stop within {}", me, CLOSE_TIMEOUT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private void publishHealth() {
         health.publish(() -> protocol.health(phases.shown(), health.alarms()));
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

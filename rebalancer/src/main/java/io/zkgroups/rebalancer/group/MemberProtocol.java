@@ -1,6 +1,5 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableList;
 import io.zkgroups.rebalancer.assign.AssignmentRefusedException;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.ZkRegistry;
@@ -9,8 +8,6 @@ import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.server.ServerCapabilities;
 import io.zkgroups.registry.store.ClaimConflictException;
-import io.zkgroups.registry.store.Listing;
-import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.MemberList;
 import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.Unreadable;
@@ -38,7 +35,7 @@ import java.util.stream.Collectors;
  * Everything here but {@link #canDeliver()} runs on the event loop (or, for {@link #adopt}, before it starts), and
  * all its mutable state is the loop's. It delegates: {@code MemberSession} where it is registered and owns,
  * {@code MemberExit} giving up what it owns, {@code AttemptRetries} when the next attempt runs after one that failed,
- * {@code Attempt} what one attempt knows, {@code OwnedPartitions} what is owned and still to be released,
+ * {@code Attempt} what one attempt knows, {@code GroupReads} what READING reads, {@code OwnedPartitions} what is owned and still to be released,
  * {@code PreviousOwnerWait} the claim that waits for previous owners, {@code GroupViewReader} what an attempt assigns
  * from, {@code OwnershipChanges} every change of what it owns, and {@code RebalanceRecord} what the attempts add up to.
  */
@@ -53,14 +50,10 @@ final class MemberProtocol {
     private final ZkRegistry registry;
     private final AssignmentMemo assignments;
     private final AttemptRetries retries;
-    private final MemberList memberList;
-    private final GroupViewReader viewReader;
     private final PhaseMachine phases;
     private final AttemptSchedule attempts;
     private final ViewFreshness freshness;
-    private final Watcher membershipWatcher;
     private final Runnable healthChanged;
-    private final BiConsumer<String, List<Unreadable>> unreadable;
 
     // --- the event loop's ---------------------------------------------------------------------------
     private final OwnedPartitions ledger;
@@ -71,6 +64,8 @@ final class MemberProtocol {
     private final MemberSession session;
     /** What gives up ownership: letting go, losing, refused, leaving, handing off. */
     private final MemberExit exit;
+    /** What READING reads. */
+    private final GroupReads reads;
     /** The view of the last attempt that ended {@code STABLE}; null before the first. */
     private GroupView lastView;
 
@@ -90,15 +85,12 @@ final class MemberProtocol {
         this.registry = registry;
         PartitionAssignor assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor);
-        this.memberList = registry.members().memberList(group);
+        MemberList memberList = registry.members().memberList(group);
         this.phases = phases;
         this.attempts = attempts;
         this.freshness = freshness;
-        this.membershipWatcher = membershipWatcher;
         this.healthChanged = healthChanged;
-        this.unreadable = unreadable;
         this.retries = new AttemptRetries(config, record, attempts, healthChanged);
-        this.viewReader = new GroupViewReader(config, topicMetadata, () -> again(null, config.debounce()));
         this.ledger = new OwnedPartitions(registry.owners(), group);
         this.previousOwners = new PreviousOwnerWait(registry, group, this::ownersLetGo);
         this.changes = new OwnershipChanges(me, fence, listener, ledger, registry.znodes(), healthChanged);
@@ -106,6 +98,9 @@ final class MemberProtocol {
                 this::staleRegistrationWait);
         this.session = new MemberSession(me, registrar, lease, ledger, changes);
         this.exit = new MemberExit(me, group, registry, memberList, ledger, record, previousOwners, changes, session);
+        GroupViewReader viewReader = new GroupViewReader(config, topicMetadata, () -> again(null, config.debounce()));
+        this.reads = new GroupReads(me, group, registry, memberList, viewReader, freshness, membershipWatcher, record,
+                session, unreadable, this::again);
     }
 
     /** Before the member starts: what a previous process handed over with the session (see {@link GroupMember#adopt}). */
@@ -209,13 +204,7 @@ final class MemberProtocol {
     /** READING: reads the group and computes the assignment; rebalances only if something that matters changed. */
     private MemberPhase read(Attempt attempt) {
         ledger.releaseUntracked(); // a no-op unless the attempt that registered failed before it
-        // A single leave is all that happened: act on it at once, read the group after (confirmLeaveOnly).
-        attempt.leaveOnly = memberList.afterLeaveHeard().orElse(null);
-        MemberList.Read read = attempt.leaveOnly != null ? attempt.leaveOnly : memberList.read(membershipWatcher);
-        if (attempt.leaveOnly == null) {
-            freshness.read(read.pzxid());
-        }
-        GroupView view = viewOf(read.listing());
+        GroupView view = reads.read(attempt);
         List<RebalanceCause> seen = view.changesSince(lastView);
         attempt.causes.addAll(seen);
         record.saw(seen);
@@ -355,26 +344,10 @@ final class MemberProtocol {
         retries.failed(e.getMessage() == null ? e.toString() : e.getMessage());
     }
 
-    /**
-     * After an attempt that acted on a leave without reading the group ({@link MemberList#afterLeaveHeard}): the read
-     * it skipped, which arms the listing's watch again, and another attempt if the group was not what it assumed.
-     */
+    /** After an attempt that acted on a single leave without reading the group: the read it skipped. */
     private void confirmLeaveOnly(MemberList.Read assumed) {
-        if (phases.phase().isTerminal()) {
-            return;
-        }
-        try {
-            // the same leave's listing event, heard meanwhile, needs no other read: a claim left waiting for the
-            // partitions' previous owners may then be sent as soon as they let go
-            freshness.readBegins();
-            MemberList.Read read = memberList.read(membershipWatcher);
-            freshness.read(read.pzxid());
-            if (!read.listing().equals(assumed.listing())) {
-                again(new RebalanceCause.Retry("the group changed beside a member's leave"), Duration.ZERO);
-            }
-        } catch (RuntimeException e) {
-            again(new RebalanceCause.Retry("the group could not be read after a leave: " + e.getMessage()),
-                    retries.first());
+        if (!phases.phase().isTerminal()) {
+            reads.confirmLeaveOnly(assumed, retries.first());
         }
     }
 
@@ -394,8 +367,6 @@ final class MemberProtocol {
         }
     }
 
-    // --- joining --------------------------------------------------------------------------------------
-
     /** How long to wait for a registration of a previous session of ours to go: one session timeout, plus slack. */
     private Duration staleRegistrationWait() {
         try {
@@ -403,20 +374,6 @@ final class MemberProtocol {
         } catch (Exception e) {
             return Duration.ofSeconds(30);
         }
-    }
-
-    private GroupView viewOf(Listing<Member> listing) {
-        if (listing.entries().stream().noneMatch(m -> m.id().equals(me))) {
-            session.unregistered(); // our registration is gone: register again on the next attempt
-            throw new IllegalStateException("own registration " + registry.layout().member(group, me) + " disappeared");
-        }
-        GroupView view = viewReader.read(listing);
-        if (!view.malformed().isEmpty() && !view.malformed().equals(record.malformed())) {
-            LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, view.malformed());
-        }
-        record.malformed(view.malformed());
-        unreadable.accept("topics", ImmutableList.copyOf(view.unreadableTopics().values()));
-        return view;
     }
 
     // --- what ends ownership --------------------------------------------------------------------------
