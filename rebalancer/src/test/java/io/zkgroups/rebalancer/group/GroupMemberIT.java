@@ -321,6 +321,53 @@ class GroupMemberIT {
     }
 
     @Test
+    void aJoinWalksTheAttemptPhasesInOrderAndAHandOverWaitsOnlyInAwaitingOwners() {
+        try (TestGroup group = group("range")) {
+            group.createTopic("phases", 4);
+            Subscription one = Subscription.topics(Map.of("phases", 1));
+            List<String> firstMoves = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<String> secondMoves = new java.util.concurrent.CopyOnWriteArrayList<>();
+            GroupMember first = group.create("a", one, c -> c);
+            first.addPhaseListener((from, to) -> firstMoves.add(from + "->" + to));
+            first.start();
+            group.awaitConverged();
+            await().atMost(Duration.ofSeconds(10)).until(() -> first.phase() == MemberPhase.STABLE);
+            assertThat(upToFirstStable(firstMoves)).containsExactly("LATENT->JOINING", "JOINING->READING",
+                    "READING->REVOKING", "REVOKING->CLAIMING", "CLAIMING->STABLE");
+
+            firstMoves.clear();
+            GroupMember second = group.create("b", one, c -> c);
+            second.addPhaseListener((from, to) -> secondMoves.add(from + "->" + to));
+            second.start();
+            group.awaitConverged();
+            await().atMost(Duration.ofSeconds(10)).until(() -> first.phase() == MemberPhase.STABLE
+                    && second.phase() == MemberPhase.STABLE);
+            assertThat(firstMoves).as("the member that gives partitions away")
+                    .containsSubsequence("STABLE->READING", "READING->REVOKING", "REVOKING->CLAIMING", "CLAIMING->STABLE");
+            List<String> joined = upToFirstStable(secondMoves);
+            assertThat(joined).as("the member that joins").startsWith("LATENT->JOINING", "JOINING->READING",
+                    "READING->REVOKING", "REVOKING->CLAIMING").endsWith("CLAIMING->STABLE");
+            assertThat(joined.subList(4, joined.size() - 1)).as("between its claims it only awaits previous owners")
+                    .allMatch(move -> move.equals("CLAIMING->AWAITING_OWNERS") || move.equals("AWAITING_OWNERS->CLAIMING"));
+
+            firstMoves.clear();
+            group.stop(first);
+            assertThat(firstMoves).containsExactly("STABLE->LEAVING", "LEAVING->CLOSED");
+        }
+    }
+
+    private static List<String> upToFirstStable(List<String> moves) {
+        List<String> walked = new ArrayList<>();
+        for (String move : moves) {
+            walked.add(move);
+            if (move.endsWith("->STABLE")) {
+                break;
+            }
+        }
+        return walked;
+    }
+
+    @Test
     void healthListenersSeeEveryChangeInOrderAndOnlyChanges() {
         try (TestGroup group = group("range")) {
             group.createTopic("watched", 4);

@@ -1,0 +1,107 @@
+package io.zkgroups.rebalancer.group;
+
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.store.MemberList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How a {@link GroupMember} gives up what it owns: letting go of some partitions (revoked while the lease holds,
+ * lost after), losing everything with its session, and the three ends — refused, leaving, handing its session off.
+ * The {@link MemberProtocol} decides when and moves the phase; this class does the work. Event loop only.
+ */
+final class MemberExit {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+
+    private final ConsumerId me;
+    private final String group;
+    private final ZkRegistry registry;
+    private final MemberList memberList;
+    private final OwnedPartitions ledger;
+    private final RebalanceRecord record;
+    private final PreviousOwnerWait previousOwners;
+    private final OwnershipChanges changes;
+    private final MemberSession session;
+
+    MemberExit(ConsumerId me, String group, ZkRegistry registry, MemberList memberList, OwnedPartitions ledger,
+               RebalanceRecord record, PreviousOwnerWait previousOwners, OwnershipChanges changes, MemberSession session) {
+        this.me = me;
+        this.group = group;
+        this.registry = registry;
+        this.memberList = memberList;
+        this.ledger = ledger;
+        this.record = record;
+        this.previousOwners = previousOwners;
+        this.changes = changes;
+        this.session = session;
+    }
+
+    /** Tells the listener to stop using {@code partitions} (see {@link OwnershipChanges#letGo}); true: revoked. */
+    boolean letGo(Set<TopicAndPartition> partitions) {
+        return changes.letGo(partitions, session.canDeliver());
+    }
+
+    /** Everything owned may belong to someone else now: report it lost, without committing. */
+    void loseEverything() {
+        session.ownsNothing();
+        previousOwners.clearAwaited();
+        // unreleased stays: their znodes usually went with the session, but a claim or release retried by the
+        // client on the new session may have left some there; the release reads them and deletes only ours
+        changes.loseAll();
+    }
+
+    /** Refused by the group or the server: gives up what it owns and its registration. */
+    void refuse(String error) {
+        LOG.error("[{}] {}", me, error);
+        previousOwners.clearAwaited();
+        record.error(error);
+        if (!ledger.isEmpty()) {
+            letGo(ledger.ownedCopy());
+        }
+        try {
+            ledger.releaseHandedOver();
+            registry.members().unregister(group, me);
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
+        }
+        session.ended();
+    }
+
+    /** Leaving: revokes what it owns (the listener commits), then deletes its owner znodes and registration. */
+    void leave() {
+        previousOwners.clearAwaited();
+        try {
+            if (!ledger.isEmpty()) {
+                Set<TopicAndPartition> mine = ledger.ownedCopy();
+                boolean revoked = letGo(mine);
+                if (!revoked) {
+                    ledger.keepUntilSessionEnds(mine); // as before: a lost partition's znode is left to the session's end
+                }
+            }
+            long registered = session.registered();
+            if (registered != 0) {
+                // one transaction; no read first when our watches vouch for the registration and the claims
+                ledger.releaseAndUnregister(me, registered, memberList.vouchesFor(me, registered));
+            } else {
+                ledger.releaseHandedOver();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());
+        } finally {
+            session.ended();
+        }
+    }
+
+    /** Handing off: what it still owns in its session, for a successor (see {@link OwnershipChanges#releaseForHandOff}). */
+    Optional<SessionOwnership> releaseForHandOff() {
+        Optional<SessionOwnership> result = changes.releaseForHandOff(session.registered());
+        session.ended();
+        return result;
+    }
+}
