@@ -121,14 +121,18 @@ final class GroupCoordinator {
         if (member == null) {
             return;
         }
-        processEvents(false, deadline);
-        SortedSet<TopicPartition> assigned = state.assigned();
-        if (!assigned.isEmpty()) {
-            revoke(assigned, deadline);
+        try {
+            processEvents(false, deadline);
+            SortedSet<TopicPartition> assigned = state.assigned();
+            if (!assigned.isEmpty()) {
+                revoke(assigned, deadline);
+            }
+        } finally {
+            // a failing listener (or a wakeup) must not leave the member running after the consumer closed
+            bridge.pollThreadGone();
+            member.close();
+            forgetMember();
         }
-        bridge.pollThreadGone();
-        member.close();
-        forgetMember();
     }
 
     /**
