@@ -177,7 +177,7 @@ public final class ChildKafkaBroker implements AutoCloseable {
         return Files.createTempDirectory(absolute, "broker-");
     }
 
-    /** The settings of a one-broker cluster (docs: /work/shared/docs/test-infra.md). */
+    /** The settings of a one-broker cluster: one replica for every internal topic, short group delays. */
     private static Properties singleBroker(Path dir) {
         Properties props = new Properties();
         props.setProperty("log.dirs", dir.resolve("logs").toString());
