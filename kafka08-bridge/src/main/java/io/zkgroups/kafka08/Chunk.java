@@ -8,23 +8,23 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Records of one partition from one poll, tagged with the partition's {@link HandOutLedger generation} and the
+ * Records of one partition from one poll, tagged with the partition's {@link HandOutLedger tenure} and the
  * epoch of the group's grant ({@link io.zkgroups.rebalancer.consumer.HandOutFence}) when they were fetched (0.8.2.2's
  * {@code FetchedDataChunk}). {@link #SHUTDOWN} ends a stream.
  */
 public final class Chunk {
     private final TopicPartition partition;
-    private final long generation;
+    private final long tenure;
     private final long epoch;
     private final List<ConsumerRecord<byte[], byte[]>> records;
 
     /** The last element a stream's queue ever gets: the connector shut down. */
     public static final Chunk SHUTDOWN = new Chunk(new TopicPartition("(shutdown)", -1), 0, 0, ImmutableList.of());
 
-    public Chunk(TopicPartition partition, long generation, long epoch, List<ConsumerRecord<byte[], byte[]>> records) {
+    public Chunk(TopicPartition partition, long tenure, long epoch, List<ConsumerRecord<byte[], byte[]>> records) {
         records = ImmutableList.copyOf(records);
         this.partition = partition;
-        this.generation = generation;
+        this.tenure = tenure;
         this.epoch = epoch;
         this.records = records;
     }
@@ -33,8 +33,8 @@ public final class Chunk {
         return partition;
     }
 
-    public long generation() {
-        return generation;
+    public long tenure() {
+        return tenure;
     }
 
     public long epoch() {
@@ -55,7 +55,7 @@ public final class Chunk {
         }
         Chunk that = (Chunk) o;
         return Objects.equals(partition, that.partition)
-                && generation == that.generation
+                && tenure == that.tenure
                 && epoch == that.epoch
                 && Objects.equals(records, that.records);
     }
@@ -64,7 +64,7 @@ public final class Chunk {
     public int hashCode() {
         int h = 0;
         h = 31 * h + Objects.hashCode(partition);
-        h = 31 * h + Long.hashCode(generation);
+        h = 31 * h + Long.hashCode(tenure);
         h = 31 * h + Long.hashCode(epoch);
         h = 31 * h + Objects.hashCode(records);
         return h;
@@ -72,6 +72,6 @@ public final class Chunk {
 
     @Override
     public String toString() {
-        return "Chunk[partition=" + partition + ", generation=" + generation + ", epoch=" + epoch + ", records=" + records + "]";
+        return "Chunk[partition=" + partition + ", tenure=" + tenure + ", epoch=" + epoch + ", records=" + records + "]";
     }
 }

@@ -100,7 +100,7 @@ public final class StreamChannel {
         long deadline = timeoutMs < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (true) {
             if (current != null && index < current.records().size()
-                    && ledger.isCurrent(current.partition(), current.generation())) {
+                    && ledger.isCurrent(current.partition(), current.tenure())) {
                 HandOut verdict = fence.check(current.partition(), current.epoch());
                 if (verdict == HandOut.ALLOWED) {
                     return true;
@@ -133,7 +133,7 @@ public final class StreamChannel {
                 throw new NoSuchElementException("the consumer connector has been shut down");
             }
             ConsumerRecord<byte[], byte[]> record = current.records().get(index++);
-            if (ledger.handOut(current.partition(), current.generation(), record.offset() + 1)) {
+            if (ledger.handOut(current.partition(), current.tenure(), record.offset() + 1)) {
                 return record;
             }
             current = null; // revoked between hasNext() and now: none of this chunk goes out

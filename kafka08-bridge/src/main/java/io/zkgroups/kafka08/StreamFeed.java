@@ -22,7 +22,7 @@ import java.util.Set;
 
 /**
  * The fetcher thread's side of the streams: puts each partition's fetched records on the stream of the consumer thread
- * the group gave it to, as a {@link Chunk} tagged with the partition's current generation and grant epoch.
+ * the group gave it to, as a {@link Chunk} tagged with the partition's current tenure and grant epoch.
  * <p>
  * A full stream does not block the fetcher thread (it must keep polling, or a rebalance would wait on the
  * application): the chunk waits here and its partition is paused, so at most one chunk per partition waits; once the
@@ -76,9 +76,9 @@ final class StreamFeed {
         for (TopicPartition tp : records.partitions()) {
             List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
             StreamChannel channel = channelOf.get(tp);
-            long generation = ledger.generation(tp);
+            long tenure = ledger.tenure(tp);
             long epoch = fence.epochOf(tp);
-            if (channel == null || generation == 0 || epoch == 0) {
+            if (channel == null || tenure == 0 || epoch == 0) {
                 // every partition the consumer fetches was announced through onPartitionsAssigned: never here
                 LOG.error("[{}] records of {} which this connector was not told it owns; fetching them again", name, tp);
                 consumer.seek(tp, list.get(0).offset());
@@ -88,7 +88,7 @@ final class StreamFeed {
                 consumer.pause(ImmutableList.of(tp));
                 continue;
             }
-            Chunk chunk = new Chunk(tp, generation, epoch, list);
+            Chunk chunk = new Chunk(tp, tenure, epoch, list);
             ArrayDeque<Chunk> queue = waiting.get(channel);
             if ((queue == null || queue.isEmpty()) && channel.offer(chunk)) {
                 continue;

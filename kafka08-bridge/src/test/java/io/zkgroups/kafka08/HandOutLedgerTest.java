@@ -17,7 +17,7 @@ class HandOutLedgerTest {
     private static final TopicPartition P1 = new TopicPartition("t", 1);
 
     @Test
-    void recordsAreHandedOutOnlyUnderTheCurrentGenerationOfAnOwnedPartition() {
+    void recordsAreHandedOutOnlyUnderTheCurrentTenureOfAnOwnedPartition() {
         HandOutLedger ledger = new HandOutLedger();
         assertThat(ledger.handOut(P0, 1, 5)).as("not owned").isFalse();
         long first = ledger.assign(P0);
@@ -28,7 +28,7 @@ class HandOutLedgerTest {
         assertThat(second).isNotEqualTo(first);
         assertThat(ledger.handOut(P0, first, 6)).as("a chunk fetched before the partition went and came back").isFalse();
         assertThat(ledger.handOut(P0, second, 6)).isTrue();
-        assertThat(ledger.generation(P1)).isZero();
+        assertThat(ledger.tenure(P1)).isZero();
     }
 
     @Test
@@ -57,11 +57,11 @@ class HandOutLedgerTest {
     void aRevocationRacingAStreamThreadCoversExactlyWhatWasHandedOut() throws Exception {
         for (int round = 0; round < 300; round++) {
             HandOutLedger ledger = new HandOutLedger();
-            long generation = ledger.assign(P0);
+            long tenure = ledger.assign(P0);
             AtomicLong lastHandedOut = new AtomicLong(-1);
             CountDownLatch running = new CountDownLatch(1 + round % 40);
             Thread stream = new Thread(() -> {
-                for (long offset = 0; ledger.handOut(P0, generation, offset + 1); offset++) {
+                for (long offset = 0; ledger.handOut(P0, tenure, offset + 1); offset++) {
                     lastHandedOut.set(offset);
                     running.countDown();
                 }

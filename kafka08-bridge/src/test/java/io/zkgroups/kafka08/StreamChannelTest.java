@@ -33,8 +33,8 @@ class StreamChannelTest {
         return new StreamChannel(2, ledger, fence, timeoutMs, taken::incrementAndGet);
     }
 
-    private static Chunk chunk(TopicPartition tp, long generation, long from, long to) {
-        return new Chunk(tp, generation, TestFence.EPOCH, LongStream.range(from, to)
+    private static Chunk chunk(TopicPartition tp, long tenure, long from, long to) {
+        return new Chunk(tp, tenure, TestFence.EPOCH, LongStream.range(from, to)
                 .mapToObj(o -> new ConsumerRecord<>(tp.topic(), tp.partition(), o, (byte[]) null, new byte[] {(byte) o}))
                 .toList());
     }
@@ -85,7 +85,7 @@ class StreamChannelTest {
         channel.offer(chunk(P0, before, 0, 2));
         ledger.revoke(List.of(P0));
         long after = ledger.assign(P0);
-        channel.offer(chunk(P0, after, 0, 2)); // the new owner generation starts again at the committed offset
+        channel.offer(chunk(P0, after, 0, 2)); // the new owner tenure starts again at the committed offset
         assertThat(channel.next().offset()).isZero();
         assertThat(channel.next().offset()).isEqualTo(1);
         assertThat(ledger.uncommitted()).isEqualTo(Map.of(P0, 2L));

@@ -66,8 +66,8 @@ final class Duplicates {
             return earlier.process();
         }
         Tenures.Tenure t = tenure.get();
-        boolean handedOverShort = !t.unclean() && t.committedAtEnd() <= earlier.offset() && repeat.nanos() > t.end();
-        return handedOverShort && repeaterInTenure ? earlier.process() : repeat.process();
+        boolean letGoShort = !t.unclean() && t.committedAtEnd() <= earlier.offset() && repeat.nanos() > t.end();
+        return letGoShort && repeaterInTenure ? earlier.process() : repeat.process();
     }
 
     /** Null when explained; else why not. */
@@ -77,7 +77,7 @@ final class Duplicates {
         }
         Tenures.Tenure t = tenure.get();
         if (!t.unclean()) {
-            return "the earlier tenure ended " + t.endedBy() + " (a graceful hand-over), committed " + t.committedAtEnd();
+            return "the earlier tenure ended " + t.endedBy() + " (a clean let-go), committed " + t.committedAtEnd();
         }
         long committed = tenures.confirmedCommit(t.process(), t.partition(), t.start(), Math.min(t.end(), takeOver));
         if (earlier.offset() < committed) {

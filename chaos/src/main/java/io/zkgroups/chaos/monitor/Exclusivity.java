@@ -10,7 +10,7 @@ import java.util.Map;
  * One partition handed out by two processes at overlapping times: once another process has handed out a partition
  * after process P did, P must not hand it out again unless that hand-out lies in a tenure of P that began after that
  * moment (an assignment P let go of again does not count: what P hands out outside it overlaps the other's).
- * Each such episode (P resuming after a hand-over) is one violation, however many records it covers. When the two
+ * Each such episode (P resuming after a move) is one violation, however many records it covers. When the two
  * interleave, the one at fault is the one handing out outside its own tenure (a zombie), else P.
  */
 final class Exclusivity {

@@ -28,7 +28,7 @@ final class Tenures {
             return nanos >= start && nanos <= end;
         }
 
-        /** Ended without a graceful hand-over: what is not committed may be handed out again. */
+        /** Ended without a clean let-go: what is not committed may be handed out again. */
         boolean unclean() {
             return endedBy.equals("LOST") || endedBy.equals("REVOKE-TIMEOUT") || endedBy.equals("KILLED")
                     || endedBy.equals("VANISHED");

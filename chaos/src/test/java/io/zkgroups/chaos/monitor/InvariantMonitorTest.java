@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InvariantMonitorTest {
 
     /** m1 hands partition 0 over to m2 gracefully: what a correct group records. */
-    private static Histories gracefulHandOver() {
+    private static Histories gracefulMove() {
         return new Histories()
                 .acked(0, 0, 19, 100)
                 .assigned("m1", 150, 0).owner(0, "m1", 149)
@@ -23,8 +23,8 @@ class InvariantMonitorTest {
     }
 
     @Test
-    void aGracefulHandOverBreaksNoPromise() {
-        Verdict v = gracefulHandOver().check();
+    void aGracefulMoveBreaksNoPromise() {
+        Verdict v = gracefulMove().check();
 
         assertThat(v.violations()).isEmpty();
         assertThat(v.passed()).isTrue();
@@ -35,7 +35,7 @@ class InvariantMonitorTest {
 
     @Test
     void anAcknowledgedRecordNoMemberHandedOutIsLost() {
-        Verdict v = gracefulHandOver().acked(0, 20, 21, 750).check();
+        Verdict v = gracefulMove().acked(0, 20, 21, 750).check();
 
         assertThat(v.counts()).containsEntry("lost", 2);
         assertThat(v.violations()).filteredOn(x -> x.invariant().equals("lost"))
@@ -99,7 +99,7 @@ class InvariantMonitorTest {
 
     @Test
     void aRepeatAfterAGracefulRevocationIsAViolation() {
-        Verdict v = gracefulHandOver().handedOut("m2", 0, 9, 9, 650).check();
+        Verdict v = gracefulMove().handedOut("m2", 0, 9, 9, 650).check();
 
         assertThat(v.counts()).containsEntry("duplicate", 1);
         assertThat(v.violations().get(0).message()).contains("REVOKED");
@@ -129,7 +129,7 @@ class InvariantMonitorTest {
                 .handedOut("m1", 0, 0, 9, 200)
                 .assigned("m2", 300, 0)
                 .handedOut("m2", 0, 10, 19, 400)
-                .handedOut("m1", 0, 20, 24, 500) // m1 never heard of the hand-over
+                .handedOut("m1", 0, 20, 24, 500) // m1 never heard of the move
                 .handedOut("m2", 0, 25, 29, 600)
                 .closed("m1", 700).closed("m2", 700)
                 .check();
@@ -160,8 +160,8 @@ class InvariantMonitorTest {
     }
 
     @Test
-    void aPartitionAssignedBackAfterAHandOverIsNotAnOverlap() {
-        Verdict v = gracefulHandOver()
+    void aPartitionAssignedBackAfterAMoveIsNotAnOverlap() {
+        Verdict v = gracefulMove()
                 .revoked("m2", 720, 0)
                 .assigned("m1", 730, 0).owner(0, "m1", 729)
                 .acked(0, 20, 24, 710)
@@ -174,7 +174,7 @@ class InvariantMonitorTest {
 
     @Test
     void handingOutWithoutAnAssignmentBreaksOwnership() {
-        Verdict v = gracefulHandOver().acked(0, 20, 20, 710).handedOut("m1", 0, 20, 20, 750).check();
+        Verdict v = gracefulMove().acked(0, 20, 20, 710).handedOut("m1", 0, 20, 20, 750).check();
 
         assertThat(v.counts()).containsEntry("ownership", 1);
         assertThat(v.violations()).filteredOn(x -> x.invariant().equals("ownership")).singleElement()
@@ -362,7 +362,7 @@ class InvariantMonitorTest {
 
     @Test
     void aGroupThatStaysUnhealthyAfterAFaultIsReported() {
-        Verdict v = gracefulHandOver().unhealthyAfter(3, 90_000).check();
+        Verdict v = gracefulMove().unhealthyAfter(3, 90_000).check();
 
         assertThat(v.counts()).containsEntry("unhealthy", 1);
         assertThat(v.violations().get(0).message()).contains("fault #3");
@@ -370,7 +370,7 @@ class InvariantMonitorTest {
 
     @Test
     void aCheckThatCouldNotRunFailsTheRun() {
-        Verdict v = gracefulHandOver().unchecked("no journal.log").check();
+        Verdict v = gracefulMove().unchecked("no journal.log").check();
 
         assertThat(v.passed()).isFalse();
         assertThat(v.counts()).containsEntry("unchecked", 1);
@@ -379,7 +379,7 @@ class InvariantMonitorTest {
 
     @Test
     void aGroupThatDidNotResumeConsumingAfterAFaultFailsTheRun() {
-        Verdict v = gracefulHandOver().notResumedAfter(4, 30_000).check();
+        Verdict v = gracefulMove().notResumedAfter(4, 30_000).check();
 
         assertThat(v.counts()).containsEntry("not-resumed", 1);
         assertThat(v.violations()).singleElement().satisfies(x -> assertThat(x.message()).contains("fault #4"));

@@ -41,7 +41,7 @@ class LegacyTenuresTest {
     }
 
     @Test
-    void aHandOverFromALegacyConsumerIsCheckedLikeAnyOther() {
+    void aMoveFromALegacyConsumerIsCheckedLikeAnyOther() {
         Histories h = new Histories()
                 .acked(0, 0, 19, 100)
                 .handedOut("l2-1", 0, 0, 9, 180) // stamped when read, a little late

@@ -169,8 +169,8 @@ class ConsumerInteropIT {
                 assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
             }
             assertThat(log.size()).as("deliveries: each of the %d records exactly once", total()).isEqualTo(total());
-            System.out.println("ConsumerInteropIT " + group + " hand-overs: " + log.handOvers());
-            assertThat(log.handOvers()).as("hand-overs").allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+            System.out.println("ConsumerInteropIT " + group + " moves: " + log.moves());
+            assertThat(log.moves()).as("moves").allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
             Map<Integer, Long> end = new TreeMap<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 end.put(p, produced[p]);

@@ -63,21 +63,21 @@ final class DeliveryLog {
     }
 
     /**
-     * Hand-overs of each partition between members, in delivery order: where the next member started relative
+     * Moves of each partition between members, in delivery order: where the next member started relative
      * to where the previous one stopped. {@code overlap > 0} means re-delivered records (duplicates);
      * {@code overlap < 0} would mean skipped records.
      */
-    List<HandOver> handOvers() {
+    List<Move> moves() {
         Map<TopicPartition, List<Delivery>> byPartition = new HashMap<>();
         deliveries.forEach(d -> byPartition.computeIfAbsent(d.partition(), k -> new ArrayList<>()).add(d));
-        List<HandOver> result = new ArrayList<>();
+        List<Move> result = new ArrayList<>();
         byPartition.forEach((tp, list) -> {
             list.sort(Comparator.comparingLong(Delivery::sequence));
             Delivery previous = null;
             long highest = -1;
             for (Delivery d : list) {
                 if (previous != null && !previous.member().equals(d.member())) {
-                    result.add(new HandOver(tp, previous.member(), d.member(), highest, d.offset()));
+                    result.add(new Move(tp, previous.member(), d.member(), highest, d.offset()));
                 }
                 highest = Math.max(highest, d.offset());
                 previous = d;
@@ -110,7 +110,7 @@ final class DeliveryLog {
         return result;
     }
 
-    record HandOver(TopicPartition partition, String from, String to, long lastOfPrevious, long firstOfNext) {
+    record Move(TopicPartition partition, String from, String to, long lastOfPrevious, long firstOfNext) {
         long overlap() {
             return lastOfPrevious + 1 - firstOfNext;
         }

@@ -123,8 +123,8 @@ class Kafka08BridgeIT {
             produced = members.drain(producer);
         }
         assertNothingLost(log, topic, produced);
-        System.out.println("Kafka08BridgeIT mixed hand-overs: " + log.handOvers());
-        assertThat(log.handOvers()).as("hand-overs").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+        System.out.println("Kafka08BridgeIT mixed moves: " + log.moves());
+        assertThat(log.moves()).as("moves").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
         assertThat(log.size()).as("each record delivered once").isEqualTo(log.distinct());
         assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
         Map<Integer, Long> end = new TreeMap<>();
@@ -178,8 +178,8 @@ class Kafka08BridgeIT {
                 + "-[23]\\]: dropped (\\d+) chunks").matcher(slowLog);
         assertThat(revoked.find()).as("the slow member's revocation of partitions 2 and 3 in its log:\n" + slowLog).isTrue();
 
-        System.out.println("Kafka08BridgeIT revoke hand-overs: " + log.handOvers());
-        assertThat(log.handOvers()).as("hand-overs").hasSize(2)
+        System.out.println("Kafka08BridgeIT revoke moves: " + log.moves());
+        assertThat(log.moves()).as("moves").hasSize(2)
                 .allSatisfy(h -> assertThat(h.overlap()).as("handed out after the revocation's commit: " + h).isZero());
         assertThat(log.size()).as("each record delivered once").isEqualTo(partitions * perPartition);
         assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
@@ -206,7 +206,7 @@ class Kafka08BridgeIT {
             LegacyConsumerProcess killed = members.join(member(group, "a-killed", topic, 1).onBridge()
                     .property("zookeeper.session.timeout.ms", "2000"));
             awaitOwners(group, topic, "a-killed-0", "a-killed-0", "a-killed-0", "a-killed-0");
-            // Partitions 2 and 3 move to b-zk gracefully; the log shows that hand-over only if a-killed delivered
+            // Partitions 2 and 3 move to b-zk gracefully; the log shows that move only if a-killed delivered
             // from them first.
             await("a-killed delivers from every partition").atMost(WAIT).until(() -> IntStream.range(0, partitions)
                     .allMatch(p -> "a-killed".equals(log.lastDeliverer(new TopicPartition(topic, p)))));
@@ -230,16 +230,16 @@ class Kafka08BridgeIT {
                     (System.nanoTime() - started) / 1e9);
         }
         assertNothingLost(log, topic, produced);
-        System.out.println("Kafka08BridgeIT killed hand-overs: " + log.handOvers() + ", committed at kill " + committedAtKill);
-        List<DeliveryLog.HandOver> fromKilled = log.handOvers().stream()
+        System.out.println("Kafka08BridgeIT killed moves: " + log.moves() + ", committed at kill " + committedAtKill);
+        List<DeliveryLog.Move> fromKilled = log.moves().stream()
                 .filter(h -> h.from().equals("a-killed") && h.partition().partition() <= 1).toList();
         assertThat(fromKilled).hasSize(2).allSatisfy(h -> {
             assertThat(h.firstOfNext()).as("the survivor starts at the killed member's last commit: " + h)
                     .isEqualTo(committedAtKill.get(h.partition().partition()));
             assertThat(h.overlap()).as(h.toString()).isNotNegative();
         });
-        assertThat(log.handOvers().stream().filter(h -> !fromKilled.contains(h)))
-                .as("graceful hand-overs").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+        assertThat(log.moves().stream().filter(h -> !fromKilled.contains(h)))
+                .as("graceful moves").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
         assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
     }
 
@@ -281,12 +281,12 @@ class Kafka08BridgeIT {
             produced = members.drain(producer);
         }
         assertNothingLost(log, topic, produced);
-        List<DeliveryLog.HandOver> handOvers = log.handOvers().stream()
+        List<DeliveryLog.Move> moves = log.moves().stream()
                 .filter(h -> h.partition().equals(frozenPartition)).toList();
-        System.out.println("Kafka08BridgeIT frozen hand-overs: " + handOvers);
-        assertThat(handOvers).as("to the survivor at expiry, back after the thaw").hasSizeGreaterThanOrEqualTo(2);
-        assertThat(handOvers.get(0).to()).isEqualTo("b-zk");
-        assertThat(handOvers.stream().filter(h -> h.to().equals("a-frozen")))
+        System.out.println("Kafka08BridgeIT frozen moves: " + moves);
+        assertThat(moves).as("to the survivor at expiry, back after the thaw").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(moves.get(0).to()).isEqualTo("b-zk");
+        assertThat(moves.stream().filter(h -> h.to().equals("a-frozen")))
                 .as("the thawed member hands out nothing fetched before its freeze: it starts after the survivor")
                 .isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
     }

@@ -41,7 +41,7 @@ class KilledConsumerIT {
     /** The killed member's session: its partitions are taken over this long after the kill. */
     private static final int KILLED_SESSION_MS = 2000;
     /**
-     * Everybody else's: a spurious expiry of a starved member on a loaded machine would be a hand-over this test
+     * Everybody else's: a spurious expiry of a starved member on a loaded machine would be a move this test
      * does not expect (and 0.8's default anyway).
      */
     private static final int SAFE_SESSION_MS = 6000;
@@ -90,7 +90,7 @@ class KilledConsumerIT {
 
             awaitOwners(group, topic, "b-child", "b-child", "b-child", "c-thread", "c-thread", "c-thread");
             long takeoverMillis = (System.nanoTime() - killedAt) / 1_000_000;
-            // b-child resumes the killed member's partitions before anything moves again: the hand-over asserted
+            // b-child resumes the killed member's partitions before anything moves again: the move asserted
             // below is only in the delivery log once b-child delivered from them
             awaitOwnersDelivering(log, group, topic, "b-child", "b-child", "b-child", "c-thread", "c-thread", "c-thread");
 
@@ -129,10 +129,10 @@ class KilledConsumerIT {
         for (int p = 0; p < PARTITIONS; p++) {
             assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
         }
-        List<DeliveryLog.HandOver> fromKilled = log.handOvers().stream()
+        List<DeliveryLog.Move> fromKilled = log.moves().stream()
                 .filter(h -> h.from().equals("a-killed") && h.partition().partition() <= 1).toList();
-        List<DeliveryLog.HandOver> graceful = log.handOvers().stream().filter(h -> !fromKilled.contains(h)).toList();
-        System.out.println("KilledConsumerIT hand-overs: " + log.handOvers());
+        List<DeliveryLog.Move> graceful = log.moves().stream().filter(h -> !fromKilled.contains(h)).toList();
+        System.out.println("KilledConsumerIT moves: " + log.moves());
         assertThat(fromKilled).as("the killed member's partitions went to b-child").hasSize(2)
                 .allSatisfy(h -> assertThat(h.to()).isEqualTo("b-child"));
         assertThat(fromKilled).allSatisfy(h -> {
@@ -141,11 +141,11 @@ class KilledConsumerIT {
             assertThat(h.overlap()).as("re-delivered: what the killed member delivered after its last commit: " + h)
                     .isEqualTo(h.lastOfPrevious() + 1 - committed).isNotNegative();
         });
-        assertThat(graceful).as("graceful hand-overs").isNotEmpty()
+        assertThat(graceful).as("graceful moves").isNotEmpty()
                 .allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
         long duplicates = log.size() - log.distinct();
         assertThat(duplicates).as("every duplicate comes from the killed member's uncommitted window")
-                .isEqualTo(fromKilled.stream().mapToLong(DeliveryLog.HandOver::overlap).sum());
+                .isEqualTo(fromKilled.stream().mapToLong(DeliveryLog.Move::overlap).sum());
         assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
         System.out.println("KilledConsumerIT: duplicates " + duplicates + " (committed at kill " + committedAtKill + ")");
     }
@@ -169,7 +169,7 @@ class KilledConsumerIT {
 
     /**
      * Waits until partition i is owned by {@code members[i]} and that member delivered its latest record: records
-     * keep arriving, so each new owner has resumed its partitions, and each hand-over is in the delivery log.
+     * keep arriving, so each new owner has resumed its partitions, and each move is in the delivery log.
      */
     private static void awaitOwnersDelivering(DeliveryLog log, String group, String topic, String... members) {
         awaitOwners(group, topic, members);

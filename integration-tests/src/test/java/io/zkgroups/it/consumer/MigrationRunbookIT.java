@@ -76,7 +76,7 @@ class MigrationRunbookIT {
             for (ConsumerWorker m : members) {
                 m.close();
             }
-            assertThat(log.handOvers()).allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+            assertThat(log.moves()).allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
             assertThat(log.interleavings(Set.of())).isEmpty();
         }
     }

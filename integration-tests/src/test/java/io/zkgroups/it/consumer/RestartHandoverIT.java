@@ -266,16 +266,16 @@ class RestartHandoverIT {
 
         /** The restarting member's partitions went to {@code next} exactly where it stopped: no duplicate, no gap. */
         void assertContinuedExactly(String next) {
-            List<DeliveryLog.HandOver> handOvers = log.handOvers().stream()
+            List<DeliveryLog.Move> moves = log.moves().stream()
                     .filter(h -> h.from().equals(RESTARTING) && h.partition().partition() < PARTITIONS / members.size())
                     .toList();
-            assertThat(handOvers).as("hand-overs from " + RESTARTING).isNotEmpty()
+            assertThat(moves).as("moves from " + RESTARTING).isNotEmpty()
                     .allSatisfy(h -> assertThat(h.firstOfNext()).as(h.toString()).isEqualTo(h.lastOfPrevious() + 1));
             assertNothingSkipped();
         }
 
         void assertNothingSkipped() {
-            assertThat(log.handOvers()).allSatisfy(h ->
+            assertThat(log.moves()).allSatisfy(h ->
                     assertThat(h.firstOfNext()).as(h.toString()).isLessThanOrEqualTo(h.lastOfPrevious() + 1));
         }
 

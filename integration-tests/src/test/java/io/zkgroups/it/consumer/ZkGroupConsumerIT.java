@@ -132,7 +132,7 @@ class ZkGroupConsumerIT {
         for (int partition = 0; partition < 6; partition++) {
             assertThat(log.missing(new TopicPartition(topic, partition), 400)).as("partition " + partition).isEmpty();
         }
-        assertThat(log.handOvers()).allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+        assertThat(log.moves()).allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
         assertThat(log.interleavings(Set.of())).isEmpty();
         assertThat(monotonic.violations()).isEmpty();
         assertThat(monotonic.observations()).isPositive();
@@ -171,9 +171,9 @@ class ZkGroupConsumerIT {
             for (int partition = 0; partition < 4; partition++) {
                 assertThat(log.missing(new TopicPartition(topic, partition), 200)).as("partition " + partition).isEmpty();
             }
-            assertThat(log.handOvers()).filteredOn(h -> !h.from().equals("k-killed"))
+            assertThat(log.moves()).filteredOn(h -> !h.from().equals("k-killed"))
                     .allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
-            assertThat(log.handOvers()).allSatisfy(h -> assertThat(h.overlap()).as("never a gap: " + h).isNotNegative());
+            assertThat(log.moves()).allSatisfy(h -> assertThat(h.overlap()).as("never a gap: " + h).isNotNegative());
             assertThat(log.interleavings(Set.of())).isEmpty();
         }
     }

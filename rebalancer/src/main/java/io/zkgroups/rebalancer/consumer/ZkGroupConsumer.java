@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.KafkaTopicMetadata;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.TopicMetadata;
@@ -18,7 +18,6 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -37,9 +36,7 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.InetAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.ConcurrentModificationException;
@@ -51,9 +48,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -76,7 +70,7 @@ import java.util.regex.Pattern;
  * them, while that session's lease holds (docs/fence.md).
  * <p>
  * <b>Note on threading.</b> Every method that touches the consumer's state runs under the single-thread guard
- * ({@code acquire}/{@code release}; a second thread gets {@link ConcurrentModificationException}), so the state,
+ * ({@link SingleThreadGuard}; a second thread gets {@link ConcurrentModificationException}), so the state,
  * fetcher, committer and coordinator are only ever used by one thread at a time. Outside it: {@link #wakeup()} (a flag
  * and the event queue), {@link #metrics()}, {@link #enforceRebalance()} and {@link #groupHealth()} (the volatile
  * member, itself thread-safe), and {@link #handOutFence()}, whose checks run on the application's stream threads
@@ -90,11 +84,8 @@ import java.util.regex.Pattern;
 public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkGroupConsumer.class);
-    private static final long NO_THREAD = -1;
     /** Longest stretch the fetcher blocks: bounds how late the poll thread sees a revocation. */
     private static final Duration POLL_SLICE = Duration.ofMillis(50);
-    /** KafkaConsumer's default of default.api.timeout.ms. */
-    private static final Duration DEFAULT_API_TIMEOUT = Duration.ofSeconds(60);
     /** KafkaConsumer's close() waits up to 30 s. */
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -114,8 +105,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final ConsumerMetrics metrics;
     /** {@code default.api.timeout.ms}: the bound of the calls that take no timeout, as with KafkaConsumer. */
     private final Duration defaultApiTimeout;
-    private final AtomicLong currentThread = new AtomicLong(NO_THREAD);
-    private final AtomicInteger refCount = new AtomicInteger();
+    private final SingleThreadGuard guard = new SingleThreadGuard("ZkGroupConsumer");
     private volatile boolean userWakeup;
     /** Set once close() has begun: the revocation it runs may still commit (in onPartitionsRevoked), as with KafkaConsumer. */
     private boolean closing;
@@ -157,7 +147,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer,
                            HandoverObserver observer) {
         this.config = config;
-        this.defaultApiTimeout = defaultApiTimeout(config);
+        this.defaultApiTimeout = ConsumerStartup.defaultApiTimeout(config);
         Function<String, KafkaConsumer<K, V>> newFetcher = bootstrap ->
                 new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
         // a successor waiting for its ticket builds its fetch client meanwhile (EarlyFetchClient)
@@ -165,7 +155,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         try {
             this.restart = RestartHandover.atStart(config, observer,
                     () -> earlyFetcher.set(EarlyFetchClient.build(config, newFetcher)));
-            this.consumerId = consumerIdOf(restart.consumerId(), config);
+            this.consumerId = ConsumerStartup.consumerIdOf(restart.consumerId(), config);
             this.curator = ZooKeeperConnection.open(config, restart.handles());
         } catch (RuntimeException | Error e) {
             if (earlyFetcher.get() != null) {
@@ -180,12 +170,12 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         try {
             ZkRegistry registry = ZkRegistry.of(curator);
             List<BrokerInfo> brokers = registry.brokers().list().entries();
-            String bootstrap = config.bootstrapServers().orElseGet(() -> bootstrapFrom(brokers, config));
+            String bootstrap = config.bootstrapServers().orElseGet(() -> ConsumerStartup.bootstrapFrom(brokers, config));
             if (inner == null) {
                 inner = newFetcher.apply(bootstrap);
             }
             boolean zkMetadata = !brokers.isEmpty();
-            adminClient = (OffsetStorage.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
+            adminClient = (ConfiguredOffsetStores.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
             this.kafka = inner;
             this.admin = adminClient;
             this.topicMetadata = zkMetadata ? new ZkTopicMetadata(registry.topics())
@@ -194,7 +184,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
                     fetcherRef::metrics, new RegisteredBrokers(registry));
             this.metrics = consumerMetrics;
-            this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
+            this.offsets = ConfiguredOffsetStores.forConfig(config, registry, adminClient, consumerMetrics);
             this.offsetReads = new OffsetReads(offsets, config.groupId(), config.clientId());
             this.state = new SubscriptionState(consumerId.toString(), config.groupId());
             this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy(), defaultApiTimeout);
@@ -219,52 +209,6 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         }
     }
 
-    private static Duration defaultApiTimeout(ZkConsumerConfig config) {
-        Object value = config.fetchClientProperties("").get(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
-        if (value == null) {
-            return DEFAULT_API_TIMEOUT;
-        }
-        try {
-            return Duration.ofMillis(Long.parseLong(value.toString().trim()));
-        } catch (NumberFormatException e) {
-            throw new ConfigException("invalid value '" + value + "' for property "
-                    + ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG + ": must be a number of milliseconds");
-        }
-    }
-
-    /** The handed-over id of a resumed session, else {@code consumer.id}, else a generated one, as 0.8.2.2 makes it. */
-    private static ConsumerId consumerIdOf(Optional<ConsumerId> resumed, ZkConsumerConfig config) {
-        if (resumed.isPresent()) {
-            return resumed.get();
-        }
-        Optional<String> override = config.consumerIdOverride();
-        return override.isPresent() ? ConsumerId.ofOverride(config.groupId(), override.get())
-                : ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID());
-    }
-
-    private static String bootstrapFrom(List<BrokerInfo> brokers, ZkConsumerConfig config) {
-        List<String> addresses = new ArrayList<>();
-        for (BrokerInfo broker : brokers) {
-            Optional<String> address = broker.plaintextAddress();
-            if (address.isPresent()) {
-                addresses.add(address.get());
-            }
-        }
-        if (addresses.isEmpty()) {
-            throw new ConfigException("bootstrap.servers is not set and no broker with a PLAINTEXT endpoint is "
-                    + "registered under /brokers/ids at " + config.zookeeperConnect());
-        }
-        return String.join(",", addresses);
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (Exception e) {
-            return "unknown-host";
-        }
-    }
-
     // --- subscription -----------------------------------------------------------------------------------
 
     @Override
@@ -274,7 +218,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void subscribe(Collection<String> topics, ConsumerRebalanceListener listener) {
-        acquire();
+        guard.acquire();
         try {
             if (topics == null) {
                 throw new IllegalArgumentException("topic collection to subscribe to cannot be null");
@@ -289,7 +233,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             join(Subscription.topics(streams), streams.keySet(), null, listener);
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -301,7 +245,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     /** A pattern subscription is a 0.8 {@code white_list}: other members see and expand the same regex. */
     @Override
     public void subscribe(Pattern pattern, ConsumerRebalanceListener listener) {
-        acquire();
+        guard.acquire();
         try {
             if (pattern == null || pattern.pattern().isEmpty()) {
                 throw new IllegalArgumentException("topic pattern to subscribe to cannot be " + (pattern == null ? "null" : "empty"));
@@ -310,7 +254,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                     config.streamsPerTopic());
             join(whitelist, Collections.<String>emptySet(), pattern, listener);
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -321,7 +265,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * each assigned partition was given to.
      */
     public void subscribe(Subscription subscription, ConsumerRebalanceListener listener) {
-        acquire();
+        guard.acquire();
         try {
             if (subscription instanceof Subscription.Static) {
                 Subscription.Static fixed = (Subscription.Static) subscription;
@@ -342,7 +286,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 throw new IllegalArgumentException("subscription cannot be " + subscription);
             }
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -351,11 +295,11 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * group's assignment gave it to (0 for every partition with one stream per topic).
      */
     public Map<TopicPartition, Integer> streamAssignment() {
-        acquire();
+        guard.acquire();
         try {
             return state.streams();
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -377,11 +321,11 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void unsubscribe() {
-        acquire();
+        guard.acquire();
         try {
             unsubscribeInternal();
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -392,21 +336,21 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Set<String> subscription() {
-        acquire();
+        guard.acquire();
         try {
             return state.subscription();
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public Set<TopicPartition> assignment() {
-        acquire();
+        guard.acquire();
         try {
             return state.assigned();
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -427,7 +371,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public ConsumerRecords<K, V> poll(Duration timeout) {
-        acquire();
+        guard.acquire();
         try {
             ensureOpen();
             if (!coordinator.subscribed()) {
@@ -455,7 +399,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             } while (System.nanoTime() < deadline);
             return ConsumerRecords.empty();
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -494,14 +438,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      */
     @Override
     public void commitSync(Duration timeout) {
-        acquire();
+        guard.acquire();
         try {
             ensureOpen();
             Deadline deadline = Deadline.after(timeout);
             fetcher.resolvePositions(deadline);
             committer.commitPositions(deadline);
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -512,7 +456,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
-        acquire();
+        guard.acquire();
         try {
             ensureOpen();
             Deadline deadline = Deadline.after(timeout);
@@ -520,7 +464,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
             committer.commit(positions, deadline);
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -531,7 +475,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitAsync(OffsetCommitCallback callback) {
-        acquire();
+        guard.acquire();
         try {
             // the positions known now, as KafkaConsumer's commitAsync takes them: it never waits for a lookup
             fetcher.resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO));
@@ -539,13 +483,13 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             state.positions().forEach((tp, offset) -> positions.put(tp, new OffsetAndMetadata(offset)));
             commitAsync(positions, callback);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
-        acquire();
+        guard.acquire();
         try {
             Exception error = null;
             try {
@@ -559,7 +503,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 LOG.warn("[{}] async commit failed: {}", consumerId, error.getMessage());
             }
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -587,7 +531,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
-        acquire();
+        guard.acquire();
         try {
             Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
             Map<TopicAndPartition, Long> stored = offsetReads.read(KafkaPartitions.toRegistry(partitions),
@@ -598,7 +542,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             }
             return result;
         } finally {
-            release();
+            guard.release();
         }
     }
 
@@ -606,67 +550,67 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void seek(TopicPartition partition, long offset) {
-        acquire();
+        guard.acquire();
         try {
             fetcher.seek(partition, offset);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
-        acquire();
+        guard.acquire();
         try {
             fetcher.seek(partition, offsetAndMetadata);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public void seekToBeginning(Collection<TopicPartition> partitions) {
-        acquire();
+        guard.acquire();
         try {
             fetcher.seekToBeginning(partitions);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public void seekToEnd(Collection<TopicPartition> partitions) {
-        acquire();
+        guard.acquire();
         try {
             fetcher.seekToEnd(partitions);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public long position(TopicPartition partition) {
-        acquire();
+        guard.acquire();
         try {
             return fetcher.position(partition);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public long position(TopicPartition partition, Duration timeout) {
-        acquire();
+        guard.acquire();
         try {
             return fetcher.position(partition, timeout);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public Uuid clientInstanceId(Duration timeout) {
-        return guarded(() -> kafka.clientInstanceId(timeout));
+        return guard.call(() -> kafka.clientInstanceId(timeout));
     }
 
     /**
@@ -683,82 +627,82 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic) {
-        return guarded(() -> kafka.partitionsFor(topic));
+        return guard.call(() -> kafka.partitionsFor(topic));
     }
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic, Duration timeout) {
-        return guarded(() -> kafka.partitionsFor(topic, timeout));
+        return guard.call(() -> kafka.partitionsFor(topic, timeout));
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics() {
-        return guarded(() -> kafka.listTopics());
+        return guard.call(() -> kafka.listTopics());
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics(Duration timeout) {
-        return guarded(() -> kafka.listTopics(timeout));
+        return guard.call(() -> kafka.listTopics(timeout));
     }
 
     @Override
     public Set<TopicPartition> paused() {
-        return guarded(() -> kafka.paused());
+        return guard.call(() -> kafka.paused());
     }
 
     @Override
     public void pause(Collection<TopicPartition> partitions) {
-        acquire();
+        guard.acquire();
         try {
             kafka.pause(partitions);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public void resume(Collection<TopicPartition> partitions) {
-        acquire();
+        guard.acquire();
         try {
             kafka.resume(partitions);
         } finally {
-            release();
+            guard.release();
         }
     }
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch) {
-        return guarded(() -> kafka.offsetsForTimes(timestampsToSearch));
+        return guard.call(() -> kafka.offsetsForTimes(timestampsToSearch));
     }
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch, Duration timeout) {
-        return guarded(() -> kafka.offsetsForTimes(timestampsToSearch, timeout));
+        return guard.call(() -> kafka.offsetsForTimes(timestampsToSearch, timeout));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
-        return guarded(() -> kafka.beginningOffsets(partitions));
+        return guard.call(() -> kafka.beginningOffsets(partitions));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return guarded(() -> kafka.beginningOffsets(partitions, timeout));
+        return guard.call(() -> kafka.beginningOffsets(partitions, timeout));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
-        return guarded(() -> kafka.endOffsets(partitions));
+        return guard.call(() -> kafka.endOffsets(partitions));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return guarded(() -> kafka.endOffsets(partitions, timeout));
+        return guard.call(() -> kafka.endOffsets(partitions, timeout));
     }
 
     @Override
     public OptionalLong currentLag(TopicPartition topicPartition) {
-        return guarded(() -> kafka.currentLag(topicPartition));
+        return guard.call(() -> kafka.currentLag(topicPartition));
     }
 
     /** There is no Kafka group generation behind a ZooKeeper group, so transactions cannot be fenced by it. */
@@ -775,7 +719,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void enforceRebalance(String reason) {
-        GroupMember current = coordinator.member();
+        ZkGroupMember current = coordinator.member();
         if (current != null) {
             current.requestRebalance(reason == null ? "requested by the application" : reason);
         }
@@ -783,7 +727,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     /** The group member behind this consumer (health, owned partitions), or empty when not subscribed. */
     public java.util.Optional<MemberHealth> groupHealth() {
-        GroupMember current = coordinator.member();
+        ZkGroupMember current = coordinator.member();
         return current == null ? java.util.Optional.empty() : java.util.Optional.of(current.health());
     }
 
@@ -846,7 +790,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     private void close(boolean handOver, Deadline deadline) {
-        acquire();
+        guard.acquire();
         try {
             if (closed || closing) {
                 return;
@@ -871,38 +815,13 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 curator.close();
             }
         } finally {
-            release();
+            guard.release();
         }
     }
 
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("This consumer has already been closed.");
-        }
-    }
-
-    /** {@code call} under the single-thread guard, as KafkaConsumer runs every method that touches its state. */
-    private <T> T guarded(java.util.function.Supplier<T> call) {
-        acquire();
-        try {
-            return call.get();
-        } finally {
-            release();
-        }
-    }
-
-    /** Single-threaded access, as in KafkaConsumer (wakeup excepted). */
-    private void acquire() {
-        long thread = Thread.currentThread().getId();
-        if (thread != currentThread.get() && !currentThread.compareAndSet(NO_THREAD, thread)) {
-            throw new ConcurrentModificationException("ZkGroupConsumer is not safe for multi-threaded access");
-        }
-        refCount.incrementAndGet();
-    }
-
-    private void release() {
-        if (refCount.decrementAndGet() == 0) {
-            currentThread.set(NO_THREAD);
         }
     }
 }

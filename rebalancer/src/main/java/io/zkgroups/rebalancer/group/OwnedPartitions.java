@@ -18,7 +18,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The ledger of a {@link GroupMember}'s partitions: what it owns, and what it handed over but whose owner znodes may
+ * The ledger of a {@link ZkGroupMember}'s partitions: what it owns, and what it let go of but whose owner znodes may
  * still exist. Every release and claim of owner znodes goes through it, so the two never disagree with ZooKeeper for
  * longer than one attempt. Confined to the member's event loop, except {@link #snapshot()}, which any thread may call:
  * the loop publishes an immutable copy of what it owns after every change.
@@ -30,7 +30,7 @@ final class OwnedPartitions {
     private final SortedMap<TopicAndPartition, ThreadId> owned = new TreeMap<>();
     /** An unmodifiable copy of {@code owned}'s keys, published by the event loop after every change of {@code owned}. */
     private volatile SortedSet<TopicAndPartition> published = Collections.emptySortedSet();
-    /** Handed over (the listener was told) but their owner znodes may still exist: released before anything else. */
+    /** Let go of (the listener was told) but their owner znodes may still exist: released before anything else. */
     private final Set<TopicAndPartition> unreleased = new TreeSet<>();
     /** Set on registering in a session: look once for owner znodes of that session the member does not track. */
     private boolean untrackedScanDue;
@@ -144,8 +144,8 @@ final class OwnedPartitions {
         untrackedScanDue = false;
     }
 
-    /** Deletes the owner znodes of partitions already handed over; if that fails, the next attempt tries again. */
-    void releaseHandedOver() {
+    /** Deletes the owner znodes of partitions already let go of; if that fails, the next attempt tries again. */
+    void releaseLetGo() {
         if (!unreleased.isEmpty()) {
             owners.release(group, unreleased);
             unreleased.clear();
@@ -163,7 +163,7 @@ final class OwnedPartitions {
         return held;
     }
 
-    /** Leaves in one transaction: releases what was handed over and deletes the registration of {@code session}. */
+    /** Leaves in one transaction: releases what was let go of and deletes the registration of {@code session}. */
     List<TopicAndPartition> releaseAndUnregister(ConsumerId me, long session, boolean vouched) {
         List<TopicAndPartition> released = owners.releaseAndUnregister(group, me, unreleased, session, vouched);
         unreleased.clear();
