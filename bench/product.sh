@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl bench,legacy-driver -am
 # registry's then rebalancer's runtime class path: the file keeps the last, rebalancer's (with registry's jar)
-mvn -B -q ${MVN_OPTS:-} -DskipTests package dependency:build-classpath -pl registry,rebalancer \
+mvn -B -q ${MVN_OPTS:-} -DskipTests package dependency:build-classpath -pl registry,rebalancer -am \
   -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/bench/target/consumer-classpath.txt"
 BENCH_CP="bench/target/classes:$(cat bench/target/bench-classpath.txt)"
 SLF4J_SIMPLE="$(tr ':' '\n' < bench/target/bench-classpath.txt | grep '/slf4j-simple-' | head -1)"

@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl bench -am
 LEGACY_CP=""
 if [[ " $* " == *legacy* ]]; then
-  mvn -B -q ${MVN_OPTS:-} -pl legacy-driver package
+  mvn -B -q ${MVN_OPTS:-} -DskipTests -pl legacy-driver -am package
   LEGACY_CP="legacy-driver/target/classes:$(cat legacy-driver/target/legacy-classpath.txt)"
 fi
 CP="bench/target/classes:$(cat bench/target/bench-classpath.txt)"

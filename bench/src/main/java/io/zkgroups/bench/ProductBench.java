@@ -68,6 +68,10 @@ public final class ProductBench implements Callable<Integer> {
     String legacyClasspath;
     @Option(names = "--out", defaultValue = "bench/target/product.md", description = "where the report goes too")
     Path out;
+    @Option(names = "--member-log-level", defaultValue = "warn",
+            description = "zkgroups members' slf4j-simple level (info or debug show each phase, timestamped, in "
+                    + "their logs); not a benchmark setting: more logging costs time")
+    String memberLogLevel;
 
     private TestZooKeeper zk;
     private CuratorFramework observerClient;
@@ -255,7 +259,7 @@ public final class ProductBench implements Callable<Integer> {
 
     private ProductMember launch(ProductMember.Kind kind, String name, String group, String topic) {
         ProductMember m = ProductMember.launch(kind, name, zk.connectString(), group, topic, consumerClasspath,
-                legacyClasspath, logDir, deliveries);
+                legacyClasspath, memberLogLevel, logDir, deliveries);
         everyone.add(m);
         return m;
     }

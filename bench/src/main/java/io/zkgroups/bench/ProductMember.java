@@ -70,10 +70,12 @@ final class ProductMember {
 
     /**
      * Starts a consumer named {@code name} (its {@code consumer.id}) in {@code group}, subscribed to one stream of
-     * {@code topic}: zkgroups with {@code consumerClasspath}, or 0.8.2.2 with {@code legacyClasspath}.
+     * {@code topic}: zkgroups with {@code consumerClasspath} (logging at {@code logLevel}), or 0.8.2.2 with
+     * {@code legacyClasspath}.
      */
     static ProductMember launch(Kind kind, String name, String connect, String group, String topic,
-                                String consumerClasspath, String legacyClasspath, Path logDir, Deliveries deliveries) {
+                                String consumerClasspath, String legacyClasspath, String logLevel, Path logDir,
+                                Deliveries deliveries) {
         boolean legacy = kind.legacy();
         try {
             Files.createDirectories(logDir);
@@ -90,7 +92,9 @@ final class ProductMember {
                     ? ChildJvm.builder(name, "io.zkgroups.legacy.LegacyConsumerMain").classpath(legacyClasspath)
                             .jvmOptions(JVM_OPTIONS).args(List.of(file.toString(), "--topic", topic + "=1"))
                     : ChildJvm.builder(name, ProductConsumerMain.class.getName()).classpath(consumerClasspath)
-                            .jvmOptions(JVM_OPTIONS).jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                            .jvmOptions(JVM_OPTIONS).jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=" + logLevel,
+                                    "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                                    "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"))
                             .args(List.of(file.toString(), topic));
             long launchedAt = System.nanoTime();
             ProductMember member = new ProductMember(name, legacy, launchedAt, deliveries);
