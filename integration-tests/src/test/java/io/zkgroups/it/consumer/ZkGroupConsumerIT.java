@@ -262,6 +262,56 @@ class ZkGroupConsumerIT {
     }
 
     @Test
+    void aJoiningConsumerConnectsItsFetcherToKafkaBeforeItOwnsAPartition() {
+        String group = "early" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 1);
+        Properties first = props(group);
+        first.setProperty("consumer.id", "a-owner");
+        try (ZkGroupConsumer<String, String> owner = new ZkGroupConsumer<>(first, new StringDeserializer(), new StringDeserializer())) {
+            owner.subscribe(List.of(topic));
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                owner.poll(Duration.ofMillis(50));
+                return owner.assignment().size() == 1;
+            });
+            // the one partition stays with a-owner (range gives it to the first consumer id): the others fetch nothing
+            Properties early = props(group);
+            early.setProperty("consumer.id", "x-early");
+            Properties late = props(group);
+            late.setProperty("consumer.id", "x-late");
+            late.setProperty("zkgroups.fetch.connect.early", "false");
+            try (ZkGroupConsumer<String, String> connected = new ZkGroupConsumer<>(early, new StringDeserializer(), new StringDeserializer());
+                 ZkGroupConsumer<String, String> idle = new ZkGroupConsumer<>(late, new StringDeserializer(), new StringDeserializer())) {
+                connected.subscribe(List.of(topic));
+                idle.subscribe(List.of(topic));
+                await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    owner.poll(Duration.ofMillis(10));
+                    connected.poll(Duration.ofMillis(50));
+                    idle.poll(Duration.ofMillis(50));
+                    return connections(connected) > 0 && stableWithNothing(idle) && stableWithNothing(connected);
+                });
+                for (int i = 0; i < 10; i++) {
+                    idle.poll(Duration.ofMillis(50));
+                }
+                assertThat(connected.assignment()).as("it owns nothing").isEmpty();
+                assertThat(connections(idle)).as("without the early connect nothing connects before a fetch").isZero();
+            }
+        }
+    }
+
+    private static boolean stableWithNothing(ZkGroupConsumer<?, ?> consumer) {
+        return consumer.groupHealth().map(h -> h.state() == io.zkgroups.rebalancer.group.MemberState.STABLE
+                && h.owned().isEmpty()).orElse(false);
+    }
+
+    /** Connections the inner fetch client holds to brokers (Kafka's consumer-metrics connection-count). */
+    private static double connections(ZkGroupConsumer<?, ?> consumer) {
+        return consumer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("connection-count") && e.getKey().group().equals("consumer-metrics"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
+    @Test
     void kafkaStorageWithDualCommitWritesBothStoresAndReadsTheLargerOffset() throws Exception {
         String group = "dual" + GROUPS.incrementAndGet();
         String topic = group + "-t";

@@ -48,6 +48,7 @@ public final class ConsumerKeys {
     public static final String OFFSETS_REFRESH_MS = "zkgroups.offsets.refresh.ms";
     public static final String REVOKE_TIMEOUT_MS = "zkgroups.revoke.timeout.ms";
     public static final String LEGACY_MBEANS = "zkgroups.metrics.legacy.mbeans";
+    public static final String CONNECT_EARLY = "zkgroups.fetch.connect.early";
     public static final String RESTART_HANDOVER_FILE = "zkgroups.restart.handover.file";
     public static final String RESTART_GRACE_MS = "zkgroups.restart.grace.ms";
     public static final String RESTART_AWAIT_MS = "zkgroups.restart.handover.await.ms";
@@ -125,6 +126,8 @@ public final class ConsumerKeys {
                     ZKGROUPS, "The oldest ZooKeeper server version of the ensemble; auto: learned at start."),
             ConfigKey.of(LEGACY_MBEANS, "true", Validator.bool(), ZKGROUPS,
                     "Also register the 0.8.2.2 consumer's MBeans."),
+            ConfigKey.of(CONNECT_EARLY, "true", Validator.bool(), ZKGROUPS,
+                    "While joining, the poll thread connects the fetcher to Kafka (one metadata request)."),
             ConfigKey.of(RESTART_HANDOVER_FILE, "", Validator.any(), ZKGROUPS,
                     "Where close() hands the ZooKeeper session to the next process; empty: it leaves."),
             ConfigKey.computed(RESTART_GRACE_MS, effective -> "", "⅔ of `" + SESSION_TIMEOUT_MS + "`",

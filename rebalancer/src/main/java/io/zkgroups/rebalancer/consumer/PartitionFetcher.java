@@ -8,7 +8,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The inner {@code KafkaConsumer} (assign() mode, no Kafka group), kept in step with the {@link SubscriptionState}: it
@@ -32,18 +35,58 @@ import java.util.TreeSet;
  */
 final class PartitionFetcher<K, V> {
 
+    /**
+     * The early connect asks at most this often: a request that has not been answered yet stays queued in the client
+     * (it is sent once connected), so asking on every idle slice would send a pile of them.
+     */
+    private static final long EARLY_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Bounds the early connect: a broker that does not answer within this many requests is left to the fetch. */
+    private static final int EARLY_REQUESTS = 20;
+
     private final KafkaConsumer<K, V> consumer;
     private final SubscriptionState state;
     private final ZkConsumerConfig.ResetPolicy resetPolicy;
     /** The fetcher's default.api.timeout.ms: no lookup waits longer, as with KafkaConsumer's own position(). */
     private final Duration lookupTimeout;
+    /** Metadata requests the poll thread may still make to connect early; 0 once connected, or when it is not to. */
+    private int earlyRequestsLeft;
+    private long nextEarlyRequestAt = System.nanoTime();
 
     PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy,
-                     Duration lookupTimeout) {
+                     Duration lookupTimeout, boolean connectEarly) {
         this.consumer = consumer;
         this.state = state;
         this.resetPolicy = resetPolicy;
         this.lookupTimeout = lookupTimeout;
+        this.earlyRequestsLeft = connectEarly ? EARLY_REQUESTS : 0;
+    }
+
+    /**
+     * While nothing may be fetched yet (the member is joining), spends up to {@code slice} of the poll thread's idle
+     * time on a metadata request for the cluster's topics (not for a topic: that could create it). A fresh client
+     * connects to the broker and loads its network code on its first request; done here, that overlaps the group's
+     * rebalance instead of following the claim while the new partitions wait. Returns false when it asked nothing:
+     * the caller then waits for the group's events.
+     *
+     * @throws WakeupException as from {@link #poll}
+     */
+    boolean connectEarly(Duration slice) {
+        if (earlyRequestsLeft == 0 || System.nanoTime() - nextEarlyRequestAt < 0) {
+            return false;
+        }
+        earlyRequestsLeft--;
+        nextEarlyRequestAt = System.nanoTime() + EARLY_INTERVAL_NANOS;
+        try {
+            consumer.listTopics(slice);
+            earlyRequestsLeft = 0;
+        } catch (TimeoutException e) {
+            // not answered yet: the request stays queued, a later idle slice looks again
+        } catch (WakeupException | InterruptException e) {
+            throw e;
+        } catch (KafkaException e) {
+            earlyRequestsLeft = 0; // the fetch meets and reports whatever this is
+        }
+        return true;
     }
 
     /** Fetches what the state says is fetched, no more: after partitions left it. */
@@ -56,6 +99,7 @@ final class PartitionFetcher<K, V> {
         if (started.isEmpty()) {
             return;
         }
+        earlyRequestsLeft = 0; // the fetch connects now
         follow();
         Map<TopicPartition, Long> committed = state.positions(started);
         List<TopicPartition> withoutOffset = new ArrayList<>();

@@ -52,6 +52,7 @@ public final class ZkConsumerConfig {
     public static final String REVOKE_TIMEOUT_MS = ConsumerKeys.REVOKE_TIMEOUT_MS;
     /** Whether to register the 0.8.2.2 consumer's MBeans too (docs/monitoring.md). */
     public static final String LEGACY_MBEANS = ConsumerKeys.LEGACY_MBEANS;
+    public static final String CONNECT_EARLY = ConsumerKeys.CONNECT_EARLY;
     /** Where close() hands the ZooKeeper session to the next process of this consumer (docs/restarts.md); empty: it leaves. */
     public static final String RESTART_HANDOVER_FILE = ConsumerKeys.RESTART_HANDOVER_FILE;
     /** How long after a hand-over a successor may still resume the session; empty: two thirds of the session timeout. */
@@ -350,6 +351,11 @@ public final class ZkConsumerConfig {
 
     public Duration revokeTimeout() {
         return Duration.ofMillis(Integer.parseInt(get(REVOKE_TIMEOUT_MS)));
+    }
+
+    /** Whether the poll thread connects the fetcher to Kafka while the member joins (see {@code PartitionFetcher}). */
+    public boolean connectEarly() {
+        return Boolean.parseBoolean(get(CONNECT_EARLY));
     }
 
     /** Whether the consumer registers the MBeans of the 0.8.2.2 consumer next to Kafka-style ones. */

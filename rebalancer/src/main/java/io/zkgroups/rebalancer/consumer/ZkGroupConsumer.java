@@ -187,7 +187,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             this.offsets = ConfiguredOffsetStores.forConfig(config, registry, adminClient, consumerMetrics);
             this.offsetReads = new OffsetReads(offsets, config.groupId(), config.clientId());
             this.state = new SubscriptionState(consumerId.toString(), config.groupId());
-            this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy(), defaultApiTimeout);
+            this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy(), defaultApiTimeout,
+                    config.connectEarly());
             this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, consumerMetrics);
             this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
                     committer, consumerMetrics);
@@ -388,7 +389,9 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 committer.maybeAutoCommit();
                 long slice = Math.max(0, Math.min(deadline - System.nanoTime(), POLL_SLICE.toNanos()));
                 if (!fetcher.canFetch()) {
-                    coordinator.awaitEvent(slice);
+                    if (!connectEarly(Duration.ofNanos(slice))) {
+                        coordinator.awaitEvent(slice);
+                    }
                     continue;
                 }
                 ConsumerRecords<K, V> records = fetch(Duration.ofNanos(slice));
@@ -407,10 +410,23 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         try {
             return fetcher.poll(slice);
         } catch (WakeupException e) {
-            userWakeup = false;
-            coordinator.clearWakeups();
-            throw e;
+            throw wokenUp(e);
         }
+    }
+
+    private boolean connectEarly(Duration slice) {
+        try {
+            return fetcher.connectEarly(slice);
+        } catch (WakeupException e) {
+            throw wokenUp(e);
+        }
+    }
+
+    /** The application's wakeup reached the inner consumer: delivered, so the pending ones are dropped. */
+    private WakeupException wokenUp(WakeupException e) {
+        userWakeup = false;
+        coordinator.clearWakeups();
+        return e;
     }
 
     private void checkWakeup() {
