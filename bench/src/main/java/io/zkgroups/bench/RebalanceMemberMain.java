@@ -112,7 +112,7 @@ public final class RebalanceMemberMain {
         }
     }
 
-    private static CuratorFramework newClient(String connect, int sessionMs) throws InterruptedException {
+    static CuratorFramework newClient(String connect, int sessionMs) throws InterruptedException {
         CuratorFramework client = CuratorFrameworkFactory.builder()
                 .connectString(connect)
                 .sessionTimeoutMs(sessionMs)
