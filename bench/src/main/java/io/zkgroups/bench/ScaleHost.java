@@ -22,7 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ScaleHost {
 
-    /** JVM options of every host: small heap, C1 only, small stacks (hundreds of client threads). */
+    /**
+     * JVM options of every host: small heap, C1 only, small stacks (hundreds of client threads); then those of
+     * {@code BENCH_MEMBER_JVM_OPTS} (see {@link RebalanceProcess}).
+     */
     private static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
 
@@ -38,7 +41,9 @@ final class ScaleHost {
     private ScaleHost(List<String> names, boolean legacy, ChildJvm.Builder builder, Path log) {
         this.names = names;
         this.legacy = legacy;
-        this.jvm = builder.heapMb(256).stderrTo(log).onLine(this::parse).onEnd(this::end).start();
+        List<String> jvmOptions = new ArrayList<>(JVM_OPTIONS);
+        jvmOptions.addAll(RebalanceProcess.extraJvmOptions(names.get(0)));
+        this.jvm = builder.jvmOptions(jvmOptions).heapMb(256).stderrTo(log).onLine(this::parse).onEnd(this::end).start();
     }
 
     /** {@code count} of ours, {@code m<first>}.., starting as soon as connected if {@code autoStart}. */
@@ -47,7 +52,7 @@ final class ScaleHost {
         List<String> args = List.of(connect, group, Integer.toString(first), Integer.toString(count), topic,
                 Integer.toString(sessionMs), strategy, Long.toString(debounceMs), Boolean.toString(autoStart));
         return new ScaleHost(names("m", first, count), false,
-                ChildJvm.builder(group + "-m" + first, ScaleMemberMain.class.getName()).jvmOptions(JVM_OPTIONS).args(args),
+                ChildJvm.builder(group + "-m" + first, ScaleMemberMain.class.getName()).args(args),
                 logDir.resolve(group + "-m" + first + ".log"));
     }
 
@@ -58,7 +63,7 @@ final class ScaleHost {
                 Integer.toString(sessionMs), strategy, Long.toString(backoffMs), Integer.toString(retries));
         return new ScaleHost(names("c", first, count), true,
                 ChildJvm.builder(group + "-c" + first, "io.zkgroups.legacy.LegacyConnectorsMain")
-                        .classpath(legacyClasspath).jvmOptions(JVM_OPTIONS).args(args),
+                        .classpath(legacyClasspath).args(args),
                 logDir.resolve(group + "-c" + first + ".log"));
     }
 

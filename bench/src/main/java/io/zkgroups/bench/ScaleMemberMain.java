@@ -7,6 +7,8 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.server.ServerCapabilities;
+import io.zkgroups.registry.server.ServerGeneration;
 import io.zkgroups.testing.StandardInput;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -49,6 +51,9 @@ import java.util.stream.Collectors;
  */
 public final class ScaleMemberMain {
 
+    /** {@code -Dbench.zookeeper.generation=V3_5}: members take the server as that release (no persistent watches). */
+    private static final String GENERATION = System.getProperty("bench.zookeeper.generation");
+
     private ScaleMemberMain() {
     }
 
@@ -86,6 +91,9 @@ public final class ScaleMemberMain {
                 return;
             }
             clients.add(client);
+            if (GENERATION != null) {
+                ServerCapabilities.declare(client, ServerGeneration.valueOf(GENERATION));
+            }
             GroupMemberConfig config = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
                             Subscription.topics(Map.of(topic, 1)))
                     .withAssignmentStrategy(strategy)

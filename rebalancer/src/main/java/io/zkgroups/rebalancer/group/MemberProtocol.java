@@ -241,6 +241,7 @@ final class MemberProtocol {
         Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(attempt.target);
         toClaim.keySet().removeAll(ledger.owned().keySet());
         attempt.toClaim = toClaim;
+        registry.owners().watchDirectories(OwnerWatchFanOut.affordable(attempt.view.snapshot()));
         PreviousOwnerWait.OwnerWait wait = previousOwners.newWait();
         Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait)
                 .orElse(Collections.<TopicAndPartition>emptySet());
