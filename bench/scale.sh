@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scaling curve of the group protocol: N members x P partitions, several members per JVM (each its own ZooKeeper
-# session), coordination only (nobody fetches), on one loopback ZooKeeper and a real Kafka broker (ZooKeeper mode)
-# started by the coordinator. Per run: burst from the first process start, one join, one leave, one kill -9; with
+# session), coordination only (nobody fetches, no broker runs: the coordinator writes the broker and topic znodes), on
+# one loopback ZooKeeper server in the coordinator's JVM. Per run: burst from the first process start, one join, one leave, one kill -9; with
 # the server's request and byte counts, the watches armed and the member JVMs' CPU. Prints a markdown table and
 # writes a plot (PNG) of time and requests against members.
 #

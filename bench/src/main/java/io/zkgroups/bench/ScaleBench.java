@@ -2,8 +2,10 @@ package io.zkgroups.bench;
 
 import io.zkgroups.bench.BenchOptionTypes.GroupSize;
 import io.zkgroups.bench.RebalanceBenchOptions.Impl;
-import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.BrokerInfo;
+import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.store.Znodes;
 import io.zkgroups.testing.TestZooKeeper;
@@ -26,8 +28,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The scaling curve of the group protocol: N members × P partitions, several members per JVM (each with its own
- * ZooKeeper session, as each 0.8.2.2 connector has its own), on one loopback ZooKeeper server in this JVM and a real
- * Kafka broker (ZooKeeper mode) that registers itself and the topics. Members coordinate only: nobody fetches.
+ * ZooKeeper session, as each 0.8.2.2 connector has its own), on one loopback ZooKeeper server in this JVM. Members
+ * coordinate only: nobody fetches, no broker runs; the bench writes the broker registration and the topic znodes
+ * (the registry's codecs, byte-identical to 0.8's) that both implementations read.
  * A command, not a test: run it through {@code bench/scale.sh}.
  * <p>
  * Each run builds a fresh group and measures, each until the group is stable and complete (as {@link RebalanceBench}
@@ -79,10 +82,14 @@ public final class ScaleBench {
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), ScaleReport.load(),
                 options.sessionMs, options.strategy, options.debounceMs, options.membersPerJvm);
         Set<Impl> converging = new LinkedHashSet<>(options.impls);
-        try (EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(bench.zk.connectString())) {
+        try {
+            // No broker runs: nobody fetches, and one would spend minutes creating 10,000 partitions. The znodes
+            // 0.8.2.2 needs to assign anything are written as a broker and kafka-topics write them.
+            ZkRegistry registry = new ZkRegistry(bench.client, ZkLayout.root());
+            registry.brokers().register(BrokerInfo.v1(0, "127.0.0.1", 9092, -1, System.currentTimeMillis()));
             for (GroupSize size : options.sizes) {
                 String topic = "t" + size;
-                kafka.createTopic(topic, size.partitions());
+                registry.topics().create(topic, TopicRegistration.v1(size.partitions(), List.of(0)));
                 for (int rep = 0; rep < options.reps; rep++) {
                     for (Impl impl : List.copyOf(converging)) {
                         if (!bench.run(impl, size, topic, rep)) {
@@ -202,7 +209,7 @@ public final class ScaleBench {
             countersAtEnd = Counters.now(requests);
         } else {
             long[] latest = {-1};
-            boolean done = RebalanceProcess.await(() -> {
+            java.util.function.BooleanSupplier stable = () -> {
                 long max = 0;
                 for (String name : live) {
                     RebalanceProcess.Status s = hostOf.get(name).status.get(name);
@@ -213,7 +220,15 @@ public final class ScaleBench {
                 }
                 latest[0] = max;
                 return true;
-            }, wait);
+            };
+            boolean done = false;
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (!done && System.nanoTime() < deadline) {
+                done = RebalanceProcess.await(stable, Duration.ofSeconds(Math.min(15, options.waitSeconds)));
+                if (!done) {
+                    System.out.println("    " + group + " " + what + " waiting: " + states(live, hostOf, ids, rows));
+                }
+            }
             countersAtEnd = Counters.now(requests);
             end = done ? latest[0] : -1;
             if (done && !observer.owners().equals(expected) && observer.awaitOwners(expected, Duration.ofSeconds(10)) < 0) {
@@ -225,6 +240,19 @@ public final class ScaleBench {
             System.out.println("  TIMEOUT " + group + " " + what);
         }
         return end;
+    }
+
+    /** How many of {@code live} report each state (STABLE: with its partitions of the assignment or not). */
+    private static Map<String, Integer> states(Set<String> live, Map<String, ScaleHost> hostOf, Map<String, ConsumerId> ids,
+                                               Map<ConsumerId, Set<Integer>> rows) {
+        Map<String, Integer> states = new TreeMap<>();
+        for (String name : live) {
+            RebalanceProcess.Status s = hostOf.get(name).status.get(name);
+            String state = s == null ? "no report" : !s.state().equals("STABLE") ? s.state()
+                    : s.owned().equals(rows.getOrDefault(ids.get(name), Set.of())) ? "STABLE" : "STABLE (other partitions)";
+            states.merge(state, 1, Integer::sum);
+        }
+        return states;
     }
 
     /** The counters when the last wait for a stable group ended, before the coordinator's own check. */

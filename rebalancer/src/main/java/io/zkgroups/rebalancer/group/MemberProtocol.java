@@ -66,6 +66,8 @@ final class MemberProtocol {
     private final MemberExit exit;
     /** What READING reads. */
     private final GroupReads reads;
+    /** The group's members, as this member's reads saw them. */
+    private final MemberList memberList;
     /** The view of the last attempt that ended {@code STABLE}; null before the first. */
     private GroupView lastView;
 
@@ -85,7 +87,8 @@ final class MemberProtocol {
         this.registry = registry;
         PartitionAssignor assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor);
-        MemberList memberList = registry.members().memberList(group);
+        this.memberList = registry.members().memberList(group);
+        memberList.watchDirectory();
         this.phases = phases;
         this.attempts = attempts;
         this.freshness = freshness;
@@ -391,6 +394,11 @@ final class MemberProtocol {
             exit.loseEverything();
             phases.moveTo(MemberPhase.SESSION_LOST);
         }
+    }
+
+    /** Stops hearing the member list's persistent watch on this client (no request). */
+    void stopWatching() {
+        memberList.stopWatching();
     }
 
     /** LEAVING: revokes what it owns (the listener commits), then deletes its owner znodes and registration. */
