@@ -38,12 +38,12 @@ import java.util.stream.Collectors;
  * <pre>
  * ScaleMemberMain CONNECT GROUP FIRST COUNT TOPIC SESSION_MS STRATEGY DEBOUNCE_MS AUTOSTART
  * </pre>
- * Members are named {@code m<FIRST>} to {@code m<FIRST+COUNT-1>}. It connects every client, then starts every member
- * at once if AUTOSTART is {@code true}, and prints {@code READY}. Commands: {@code start} (every member not started
+ * Members are named {@code m<FIRST>} to {@code m<FIRST+COUNT-1>}. It connects every client side by side, starts each
+ * member as soon as its client is connected if AUTOSTART is {@code true}, and prints {@code READY}. Commands: {@code start} (every member not started
  * yet), {@code leave NAME} (closes that member), {@code exit}. Events, stamped with {@code System.nanoTime()}:
  * <pre>
  * READY &lt;nanos&gt; &lt;cpu&gt;
- * STARTING &lt;nanos&gt;                                       right before the first GroupMember.start()
+ * STARTING &lt;nanos&gt;                                       before the clients connect (AUTOSTART) or start
  * STATE &lt;name&gt; &lt;nanos&gt; &lt;state&gt; &lt;generation&gt; &lt;p,p,...|-&gt; &lt;cpu&gt;   a member's health changed
  * LEAVING &lt;name&gt; &lt;nanos&gt; / LEFT &lt;name&gt; &lt;nanos&gt;           around GroupMember.close()
  * </pre>
@@ -80,17 +80,22 @@ public final class ScaleMemberMain {
         });
         Map<String, GroupMember> members = new LinkedHashMap<>();
         List<CuratorFramework> clients = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            clients.add(RebalanceMemberMain.startClient(connect, sessionMs)); // connecting side by side
+        }
+        if (autoStart) {
+            out.println("STARTING " + System.nanoTime());
+        }
         for (int i = first; i < first + count; i++) {
             String name = "m" + i;
-            CuratorFramework client;
+            CuratorFramework client = clients.get(i - first);
             try {
-                client = RebalanceMemberMain.newClient(connect, sessionMs);
+                RebalanceMemberMain.connected(client, connect);
             } catch (IllegalStateException e) {
                 out.println("ERROR " + name + ": " + e.getMessage());
                 System.exit(2);
                 return;
             }
-            clients.add(client);
             if (GENERATION != null) {
                 ServerCapabilities.declare(client, ServerGeneration.valueOf(GENERATION));
             }
@@ -113,13 +118,11 @@ public final class ScaleMemberMain {
                 });
             });
             members.put(name, member);
+            if (autoStart) {
+                member.start(); // as soon as its session is there, as a process of its own would
+            }
         }
-        boolean started = false;
-        if (autoStart) {
-            out.println("STARTING " + System.nanoTime());
-            members.values().forEach(GroupMember::start);
-            started = true;
-        }
+        boolean started = autoStart;
         out.println("READY " + System.nanoTime() + " " + RebalanceMemberMain.cpuNanos());
         BufferedReader in = new BufferedReader(new InputStreamReader(StandardInput.closedAtExit(), StandardCharsets.UTF_8));
         String line;

@@ -3,7 +3,7 @@ package io.zkgroups.bench;
 import io.zkgroups.bench.BenchOptionTypes.GroupSize;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -134,14 +134,16 @@ final class ScaleReport {
                 continue;
             }
             String label = (first.impl().equals("ours") ? "zkgroups" : "0.8.2.2") + " " + scenario;
-            timeSeries.computeIfAbsent(label, XYSeries::new).add(first.size().members(), median(runs, Sample::millis));
-            requestSeries.computeIfAbsent(label, XYSeries::new).add(first.size().members(), median(runs, Sample::requests));
+            timeSeries.computeIfAbsent(label + " (ms)", XYSeries::new).add(first.size().members(),
+                    median(runs, Sample::millis));
+            requestSeries.computeIfAbsent(label + " (requests)", XYSeries::new).add(first.size().members(),
+                    median(runs, Sample::requests));
         }
         timeSeries.values().forEach(time::addSeries);
         requestSeries.values().forEach(requests::addSeries);
-        LogAxis members = new LogAxis("members (partitions = 10 × members)");
-        members.setBase(10);
-        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(members);
+        String sizes = samples.stream().map(sample -> sample.size().toString()).distinct()
+                .collect(java.util.stream.Collectors.joining(", "));
+        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(logAxis("members (sizes run: " + sizes + ")"));
         plot.add(new XYPlot(time, null, logAxis("median ms"), new XYLineAndShapeRenderer(true, true)));
         plot.add(new XYPlot(requests, null, logAxis("median ZooKeeper requests"), new XYLineAndShapeRenderer(true, true)));
         JFreeChart chart = new JFreeChart("Group coordination against group size (coordination-only members)",
@@ -153,10 +155,11 @@ final class ScaleReport {
         System.out.println("plot: " + png);
     }
 
-    private static LogAxis logAxis(String label) {
-        LogAxis axis = new LogAxis(label);
-        axis.setBase(10);
-        axis.setSmallestValue(1);
+    private static LogarithmicAxis logAxis(String label) {
+        LogarithmicAxis axis = new LogarithmicAxis(label);
+        axis.setStrictValuesFlag(false);
+        axis.setExpTickLabelsFlag(false);
+        axis.setLog10TickLabelsFlag(false);
         return axis;
     }
 
