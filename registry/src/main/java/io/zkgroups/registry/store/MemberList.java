@@ -32,8 +32,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>every create and delete under {@code ids} bumps its cversion, so when the cversion moved by exactly the
  *       number of names that appeared and disappeared, no name was deleted and created again in between;</li>
- *   <li>every registration read arms a data watch, and a fired watch marks that registration for re-reading;</li>
- *   <li>watches do not outlive a session, so a new session reads everything again.</li>
+ *   <li>every registration read arms a data watch (or, after {@link #watchDirectory}, one persistent recursive watch
+ *       covers them all), and a fired watch marks that registration for re-reading;</li>
+ *   <li>watches do not outlive a session, so a new session reads everything again; nor is anything trusted across a
+ *       disconnection, which a persistent watch does not replay.</li>
  * </ul>
  * A steady group of N members thus costs one listing per read instead of N + 1 requests. A single member's leave
  * needs no read at all before the caller acts on it ({@link #afterLeaveHeard}). Not thread-safe: one caller at a time
