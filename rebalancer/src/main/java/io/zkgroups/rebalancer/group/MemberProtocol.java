@@ -388,11 +388,27 @@ final class MemberProtocol {
         return MemberPhase.REFUSED;
     }
 
-    /** The session was LOST: everything owned is reported lost, and the member moves to {@code SESSION_LOST}. */
+    /**
+     * The session was LOST: everything owned is reported lost, and the member moves to {@code SESSION_LOST}. Unless
+     * an attempt that ran before this task (it was queued behind one) already registered the member in the session
+     * that followed: then nothing it holds now was in the session that was lost.
+     */
     void sessionLost() {
+        if (session.registered() != 0 && session.registered() == liveSession()) {
+            return;
+        }
         if (!phases.phase().isTerminal()) {
             exit.loseEverything();
             phases.moveTo(MemberPhase.SESSION_LOST);
+        }
+    }
+
+    /** The client's session now; 0 while it has none (connecting). */
+    private long liveSession() {
+        try {
+            return registry.znodes().sessionId();
+        } catch (RuntimeException connecting) {
+            return 0;
         }
     }
 
