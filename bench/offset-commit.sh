@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ZkOffsetStore.commit vs plain Curator multi() batches (the ceiling), one run, loopback ZooKeeper.
+# OffsetRegistry.commit vs plain Curator multi() batches (the ceiling), one run, loopback ZooKeeper.
 # Usage: bench/offset-commit.sh [--topics N] [--partitions N] [--rounds N] [--warmup N] [--batch N]
 # Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
 set -euo pipefail

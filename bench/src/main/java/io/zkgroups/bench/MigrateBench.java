@@ -87,7 +87,7 @@ public final class MigrateBench {
                 names.add(name);
                 offsets.put(name, o);
             }
-            report("seed ZooKeeper (ZkOffsetStore.commit per group)", t0, groups, partitions);
+            report("seed ZooKeeper (OffsetRegistry.commit per group)", t0, groups, partitions);
 
             String zkConnect = zk.connectString() + "/bench";
             String[] common = {"--zookeeper", zkConnect, "--all-groups", "--parallelism", String.valueOf(parallelism),

@@ -2,7 +2,7 @@ package io.zkgroups.bench;
 
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.TopicAndPartition;
-import io.zkgroups.registry.store.ZkOffsetStore;
+import io.zkgroups.registry.store.OffsetRegistry;
 import io.zkgroups.registry.store.Znodes;
 import io.zkgroups.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
@@ -22,12 +22,12 @@ import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 /**
- * Throughput of {@link ZkOffsetStore#commit} against its ceiling, plain Curator {@code multi()} batches, in one
+ * Throughput of {@link OffsetRegistry#commit} against its ceiling, plain Curator {@code multi()} batches, in one
  * run on one loopback {@link TestZooKeeper}.
  * <p>
  * Each round commits {@code topics × partitions} offsets (default 20 × 500 = 10,000) for a fresh group:
  * <ul>
- *   <li><b>store, first commit</b>: {@code ZkOffsetStore.commit} on a fresh store, every znode is created;</li>
+ *   <li><b>store, first commit</b>: {@code OffsetRegistry.commit} on a fresh store, every znode is created;</li>
  *   <li><b>store, update</b>: the same store commits again with every value changed;</li>
  *   <li><b>store, update, cold</b>: a new store (a restarted process: empty checkpoint) commits changed values;</li>
  *   <li><b>ceiling, create / setData</b>: {@code client.transaction().forOperations(ops)} with batches of
@@ -67,7 +67,7 @@ public final class OffsetCommitBench {
     }
 
     @Command(name = "OffsetCommitBench", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "ZkOffsetStore.commit against plain Curator multi() batches.")
+            description = "OffsetRegistry.commit against plain Curator multi() batches.")
     static final class Options {
         @Option(names = "--topics", description = "Topics per commit (default: ${DEFAULT-VALUE}).")
         int topics = 20;
@@ -114,7 +114,7 @@ public final class OffsetCommitBench {
     private void round(int round, boolean counted) throws Exception {
         String storeGroup = "bench-store-" + round;
         String ceilingGroup = "bench-ceiling-" + round;
-        ZkOffsetStore store = new ZkOffsetStore(new Znodes(client), ZkLayout.root());
+        OffsetRegistry store = new OffsetRegistry(new Znodes(client), ZkLayout.root());
         for (int t = 0; t < topics; t++) {
             client.create().creatingParentsIfNeeded().forPath(offsetsDir(ceilingGroup, t), new byte[0]);
         }
@@ -127,7 +127,7 @@ public final class OffsetCommitBench {
         record(counted, CEILING_CREATE, time(() -> multi(ceilingGroup, first, true)));
         record(counted, STORE_UPDATE, time(() -> check(store.commit(storeGroup, second), second.size())));
         record(counted, CEILING_UPDATE, time(() -> multi(ceilingGroup, second, false)));
-        ZkOffsetStore cold = new ZkOffsetStore(new Znodes(client), ZkLayout.root());
+        OffsetRegistry cold = new OffsetRegistry(new Znodes(client), ZkLayout.root());
         record(counted, STORE_COLD_UPDATE, time(() -> check(cold.commit(storeGroup, third), third.size())));
         if (round % 4 == 0) {
             verify(storeGroup, third); // untimed: what the store wrote is what a fresh reader reads
@@ -176,7 +176,7 @@ public final class OffsetCommitBench {
         double pairedCold = medianRatio(CEILING_UPDATE, STORE_COLD_UPDATE);
         System.out.printf(Locale.ROOT, "ceiling/store, median of per-round: create %.2fx, update %.2fx, cold update %.2fx%n",
                 pairedCreate, pairedUpdate, pairedCold);
-        System.out.printf(Locale.ROOT, "goal: ZkOffsetStore within 2x of the ceiling (per-round medians) -> %s%n",
+        System.out.printf(Locale.ROOT, "goal: OffsetRegistry within 2x of the ceiling (per-round medians) -> %s%n",
                 Math.max(pairedCreate, Math.max(pairedUpdate, pairedCold)) <= 2 ? "WITHIN 2x" : "SLOWER THAN 2x");
     }
 
@@ -238,14 +238,14 @@ public final class OffsetCommitBench {
         return "/consumers/" + group + "/offsets/" + topic(t);
     }
 
-    private static void check(ZkOffsetStore.CommitResult result, int expected) {
+    private static void check(OffsetRegistry.CommitResult result, int expected) {
         if (result.written() != expected) {
             throw new IllegalStateException("expected " + expected + " offsets written, got " + result);
         }
     }
 
     private void verify(String group, Map<TopicAndPartition, Long> expected) {
-        ZkOffsetStore.OffsetRead read = new ZkOffsetStore(new Znodes(client), ZkLayout.root()).readAll(group);
+        OffsetRegistry.OffsetRead read = new OffsetRegistry(new Znodes(client), ZkLayout.root()).readAll(group);
         if (!read.offsets().equals(expected) || !read.unreadable().isEmpty()) {
             throw new IllegalStateException("offsets of " + group + " read back differ from the last commit: "
                     + read.offsets().size() + " offsets, unreadable " + read.unreadable());

@@ -1,6 +1,6 @@
 package io.zkgroups.bench;
 
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MembershipListener;
@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * One {@link GroupMember} in its own JVM, driven by {@link RebalanceBench} over stdin/stdout.
+ * One {@link ZkGroupMember} in its own JVM, driven by {@link RebalanceBench} over stdin/stdout.
  *
  * <pre>
  * RebalanceMemberMain CONNECT GROUP NAME TOPIC SESSION_MS STRATEGY DEBOUNCE_MS
@@ -39,12 +39,12 @@ import java.util.stream.Collectors;
  * stamped with {@code System.nanoTime()} (CLOCK_MONOTONIC: comparable across processes of one machine):
  * <pre>
  * READY &lt;nanos&gt; &lt;cpu&gt;
- * STARTING &lt;nanos&gt;                               right before GroupMember.start()
+ * STARTING &lt;nanos&gt;                               right before ZkGroupMember.start()
  * STATE &lt;nanos&gt; &lt;state&gt; &lt;generation&gt; &lt;p,p,...|-&gt; &lt;cpu&gt;   whenever state, generation or owned partitions
  *                                              change; cpu: CPU nanos of all of the JVM's live threads when printed
- * LEAVING &lt;nanos&gt; / LEFT &lt;nanos&gt;                 around GroupMember.close()
+ * LEAVING &lt;nanos&gt; / LEFT &lt;nanos&gt;                 around ZkGroupMember.close()
  * </pre>
- * The STATE lines come from {@link GroupMember#addHealthListener}: stamped on the member's event loop the
+ * The STATE lines come from {@link ZkGroupMember#addHealthListener}: stamped on the member's event loop the
  * moment its health changes, printed from another thread. (An earlier version polled {@code health()} every
  * millisecond; the poll cost each idle member JVM ~6 % of a core, 60 % of one of the machine's two cores for 10
  * members, and slowed what it measured.)
@@ -70,10 +70,10 @@ public final class RebalanceMemberMain {
         CuratorFramework second = newClient(connect, sessionMs);
         try {
             for (int round = 0; round < WARM_UP_ROUNDS; round++) {
-                GroupMember first = warmMember(client, config, group, name);
+                ZkGroupMember first = warmMember(client, config, group, name);
                 first.start();
                 await(first, h -> h.isStable() && h.generation() >= 1);
-                GroupMember other = warmMember(second, config, group, name + "-other");
+                ZkGroupMember other = warmMember(second, config, group, name + "-other");
                 other.start();
                 await(other, h -> h.isStable() && h.generation() >= 1);
                 await(first, h -> h.isStable() && h.generation() >= 2);
@@ -86,15 +86,15 @@ public final class RebalanceMemberMain {
         }
     }
 
-    private static GroupMember warmMember(CuratorFramework client, GroupMemberConfig config, String group, String name) {
+    private static ZkGroupMember warmMember(CuratorFramework client, GroupMemberConfig config, String group, String name) {
         GroupMemberConfig warm = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
                         config.subscription()).withAssignmentStrategy(config.assignmentStrategy())
                 .withDebounce(config.debounce());
-        return GroupMember.onZooKeeper(client, ZkLayout.root(), warm, MembershipListener.NONE);
+        return ZkGroupMember.onZooKeeper(client, ZkLayout.root(), warm, MembershipListener.NONE);
     }
 
     /** Waits, on the member's own health notifications, until {@code condition} holds for its health. */
-    private static void await(GroupMember member, java.util.function.Predicate<MemberHealth> condition)
+    private static void await(ZkGroupMember member, java.util.function.Predicate<MemberHealth> condition)
             throws InterruptedException {
         java.util.concurrent.CountDownLatch met = new java.util.concurrent.CountDownLatch(1);
         java.util.function.Consumer<MemberHealth> listener = health -> {
@@ -179,7 +179,7 @@ public final class RebalanceMemberMain {
         if (WARM_UP_ROUNDS > 0) {
             warmUp(client, connect, sessionMs, config, group + "-warmup-" + name, name, topic);
         }
-        GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
+        ZkGroupMember member = ZkGroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
 
         // Changes are stamped where they happen and printed from another thread, off the member's event loop.
         ExecutorService printer = Executors.newSingleThreadExecutor(r -> {

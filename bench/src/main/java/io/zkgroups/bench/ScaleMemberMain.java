@@ -1,6 +1,6 @@
 package io.zkgroups.bench;
 
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MembershipListener;
 import io.zkgroups.registry.ZkLayout;
@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * Several {@link GroupMember}s in one JVM, each with its own Curator client and so its own ZooKeeper session (as
+ * Several {@link ZkGroupMember}s in one JVM, each with its own Curator client and so its own ZooKeeper session (as
  * each 0.8.2.2 connector has its own), driven by {@link ScaleBench} over stdin/stdout: many members on a machine of
  * two cores without a JVM each.
  *
@@ -45,7 +45,7 @@ import java.util.stream.Collectors;
  * READY &lt;nanos&gt; &lt;cpu&gt;
  * STARTING &lt;nanos&gt;                                       before the clients connect (AUTOSTART) or start
  * STATE &lt;name&gt; &lt;nanos&gt; &lt;state&gt; &lt;generation&gt; &lt;p,p,...|-&gt; &lt;cpu&gt;   a member's health changed
- * LEAVING &lt;name&gt; &lt;nanos&gt; / LEFT &lt;name&gt; &lt;nanos&gt;           around GroupMember.close()
+ * LEAVING &lt;name&gt; &lt;nanos&gt; / LEFT &lt;name&gt; &lt;nanos&gt;           around ZkGroupMember.close()
  * </pre>
  * cpu: CPU nanos of all the JVM's live threads when the line was printed.
  */
@@ -78,7 +78,7 @@ public final class ScaleMemberMain {
             t.setDaemon(true);
             return t;
         });
-        Map<String, GroupMember> members = new LinkedHashMap<>();
+        Map<String, ZkGroupMember> members = new LinkedHashMap<>();
         List<CuratorFramework> clients = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             clients.add(RebalanceMemberMain.startClient(connect, sessionMs)); // connecting side by side
@@ -103,7 +103,7 @@ public final class ScaleMemberMain {
                             Subscription.topics(Map.of(topic, 1)))
                     .withAssignmentStrategy(strategy)
                     .withDebounce(Duration.ofMillis(debounceMs));
-            GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
+            ZkGroupMember member = ZkGroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
             String[] last = {""};
             member.addHealthListener(health -> {
                 long at = System.nanoTime();
@@ -131,10 +131,10 @@ public final class ScaleMemberMain {
                 if (line.equals("start") && !started) {
                     started = true;
                     out.println("STARTING " + System.nanoTime());
-                    members.values().forEach(GroupMember::start);
+                    members.values().forEach(ZkGroupMember::start);
                 } else if (line.startsWith("leave ")) {
                     String name = line.substring("leave ".length());
-                    GroupMember member = members.remove(name);
+                    ZkGroupMember member = members.remove(name);
                     if (member == null) {
                         out.println("ERROR no member " + name + " here");
                     } else {
@@ -149,7 +149,7 @@ public final class ScaleMemberMain {
         } catch (AsynchronousCloseException exiting) {
             return; // SIGTERM: its hooks closed stdin
         }
-        members.values().forEach(GroupMember::close);
+        members.values().forEach(ZkGroupMember::close);
         printer.shutdown();
         printer.awaitTermination(5, TimeUnit.SECONDS);
         clients.forEach(CuratorFramework::close);

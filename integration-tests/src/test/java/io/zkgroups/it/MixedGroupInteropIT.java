@@ -7,7 +7,7 @@ import io.zkgroups.rebalancer.assign.RangeAssignor;
 import io.zkgroups.rebalancer.assign.RendezvousAssignor;
 import io.zkgroups.rebalancer.assign.StickyAssignor;
 import io.zkgroups.rebalancer.assign.StickyCapability;
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MemberState;
 import io.zkgroups.rebalancer.group.MembershipListener;
@@ -51,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Real kafka_2.10:0.8.2.2 consumers (child JVMs, no fetcher) and our {@link GroupMember}s in one group, through
+ * Real kafka_2.10:0.8.2.2 consumers (child JVMs, no fetcher) and our {@link ZkGroupMember}s in one group, through
  * joins and leaves on both sides: a 0.8.2.2 consumer joining, leaving gracefully and being killed with SIGKILL
  * (its session must expire), ours joining and closing. After every change the group must converge to the
  * assignment 0.8.2.2 computes for the union of registered members, and at no moment may two live members
@@ -194,7 +194,7 @@ class MixedGroupInteropIT {
         private final String strategy;
         private final Map<String, Integer> partitions = new TreeMap<>();
         private final Map<String, LegacyConsumerProcess> legacy = new ConcurrentHashMap<>();
-        private final Map<String, GroupMember> ours = new ConcurrentHashMap<>();
+        private final Map<String, ZkGroupMember> ours = new ConcurrentHashMap<>();
         private final Map<String, CuratorFramework> clients = new ConcurrentHashMap<>();
         /** Consumer ids of the members alive now (a killed one is removed before the kill). */
         private final Set<String> live = ConcurrentHashMap.newKeySet();
@@ -262,7 +262,7 @@ class MixedGroupInteropIT {
             changeStarted = System.nanoTime();
             ConsumerId id = ConsumerId.ofOverride(group, name);
             CuratorFramework client = zk.newClient(4_000);
-            GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(),
+            ZkGroupMember member = ZkGroupMember.onZooKeeper(client, ZkLayout.root(),
                     GroupMemberConfig.of(group, id, Subscription.topics(subscription(streams))).withAssignmentStrategy(strategy),
                     recorder(id.value()));
             clients.put(id.value(), client);
@@ -470,7 +470,7 @@ class MixedGroupInteropIT {
         @Override
         public void close() {
             watcher.shutdownNow();
-            ours.values().forEach(GroupMember::close);
+            ours.values().forEach(ZkGroupMember::close);
             clients.values().forEach(CuratorFramework::close);
             legacy.values().forEach(LegacyConsumerProcess::close);
         }

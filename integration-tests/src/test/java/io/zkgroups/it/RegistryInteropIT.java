@@ -4,7 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka.Record;
 import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.it.support.LegacyConsumerProcess.ConsumedMessage;
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MembershipListener;
 import io.zkgroups.registry.ZkLayout;
@@ -138,7 +138,7 @@ class RegistryInteropIT {
      * registry (A has 5 partitions, B has 3). Members, in 0.8.2.2's sort order of thread ids:
      * <pre>
      *   G_a  real 0.8.2.2 consumer   {A:1, B:1}
-     *   G_b  our GroupMember         {A:1, B:1}
+     *   G_b  our ZkGroupMember         {A:1, B:1}
      *   G_c  real 0.8.2.2 consumer   {A:2}
      *   G_d  MemberRegistry only     {B:1}    (claims its share with OwnerRegistry at the end)
      * </pre>
@@ -172,7 +172,7 @@ class RegistryInteropIT {
         GroupMemberConfig bConfig = GroupMemberConfig.of(group, bId, Subscription.topics(ordered("A", 1, "B", 1)));
         try (LegacyConsumerProcess a = legacy("a").topic("A", 1).topic("B", 1).start();
              LegacyConsumerProcess c = legacy("c").topic("A", 2).start();
-             GroupMember b = GroupMember.onZooKeeper(servers.newClient(), ZkLayout.withChroot("/zk08"), bConfig,
+             ZkGroupMember b = ZkGroupMember.onZooKeeper(servers.newClient(), ZkLayout.withChroot("/zk08"), bConfig,
                      MembershipListener.NONE)) {
             b.start();
             assertThat(a.awaitReady(WAIT)).isEqualTo("G_a");

@@ -1,6 +1,6 @@
 package io.zkgroups.it;
 
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MemberState;
 import io.zkgroups.rebalancer.group.MembershipListener;
@@ -55,8 +55,8 @@ class ServerGenerationIT {
         registry.topics().create("gen-t", TopicRegistration.v1(8, List.of(0)));
         CuratorFramework c1 = watched(zk.newClient(4_000), "m1", connectionEvents);
         CuratorFramework c2 = watched(zk.newClient(4_000), "m2", connectionEvents);
-        GroupMember m1 = member(c1, "m1");
-        GroupMember m2 = member(c2, "m2");
+        ZkGroupMember m1 = member(c1, "m1");
+        ZkGroupMember m2 = member(c2, "m2");
         m1.start();
         await("m1 owns all 8").atMost(Duration.ofSeconds(30)).until(() -> owned(m1).size() == 8);
         long requests = receivedByServer();
@@ -104,17 +104,17 @@ class ServerGenerationIT {
         return client;
     }
 
-    private static GroupMember member(CuratorFramework client, String name) {
+    private static ZkGroupMember member(CuratorFramework client, String name) {
         ConsumerId id = ConsumerId.ofOverride("gen", name);
-        return GroupMember.onZooKeeper(client, ZkLayout.root(),
+        return ZkGroupMember.onZooKeeper(client, ZkLayout.root(),
                 GroupMemberConfig.of("gen", id, Subscription.topics(Map.of("gen-t", 1))), MembershipListener.NONE);
     }
 
-    private static Set<TopicAndPartition> owned(GroupMember member) {
+    private static Set<TopicAndPartition> owned(ZkGroupMember member) {
         return new TreeSet<>(member.health().owned());
     }
 
-    private static boolean stable(GroupMember member) {
+    private static boolean stable(ZkGroupMember member) {
         return member.health().state() == MemberState.STABLE;
     }
 }

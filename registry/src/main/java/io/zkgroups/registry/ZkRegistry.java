@@ -5,7 +5,7 @@ import io.zkgroups.registry.store.GroupScan;
 import io.zkgroups.registry.store.MemberRegistry;
 import io.zkgroups.registry.store.OwnerRegistry;
 import io.zkgroups.registry.store.TopicRegistry;
-import io.zkgroups.registry.store.ZkOffsetStore;
+import io.zkgroups.registry.store.OffsetRegistry;
 import io.zkgroups.registry.store.Znodes;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -18,7 +18,7 @@ public final class ZkRegistry {
     private final TopicRegistry topics;
     private final MemberRegistry members;
     private final OwnerRegistry owners;
-    private final ZkOffsetStore offsets;
+    private final OffsetRegistry offsets;
 
     public ZkRegistry(CuratorFramework client, ZkLayout layout) {
         this.layout = layout;
@@ -27,7 +27,7 @@ public final class ZkRegistry {
         this.topics = new TopicRegistry(znodes, layout);
         this.members = new MemberRegistry(znodes, layout);
         this.owners = new OwnerRegistry(znodes, layout);
-        this.offsets = new ZkOffsetStore(znodes, layout);
+        this.offsets = new OffsetRegistry(znodes, layout);
     }
 
     public static ZkRegistry of(CuratorFramework client) {
@@ -58,7 +58,7 @@ public final class ZkRegistry {
         return owners;
     }
 
-    public ZkOffsetStore offsets() {
+    public OffsetRegistry offsets() {
         return offsets;
     }
 

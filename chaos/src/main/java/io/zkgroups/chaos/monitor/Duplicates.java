@@ -66,8 +66,8 @@ final class Duplicates {
             return earlier.process();
         }
         Tenures.Tenure t = tenure.get();
-        boolean handedOverShort = !t.unclean() && t.committedAtEnd() <= earlier.offset() && repeat.nanos() > t.end();
-        return handedOverShort && repeaterInTenure ? earlier.process() : repeat.process();
+        boolean letGoShort = !t.unclean() && t.committedAtEnd() <= earlier.offset() && repeat.nanos() > t.end();
+        return letGoShort && repeaterInTenure ? earlier.process() : repeat.process();
     }
 
     /** Null when explained; else why not. */

@@ -13,7 +13,7 @@ import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.TopicRegistry;
 import io.zkgroups.registry.store.Unreadable;
-import io.zkgroups.registry.store.ZkOffsetStore;
+import io.zkgroups.registry.store.OffsetRegistry;
 import io.zkgroups.registry.store.Znodes;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
@@ -186,7 +186,7 @@ public final class ZkGroups {
     }
 
     /** The group's offsets, pipelined (the fast path for migration): unreadable znodes are reported in the result. */
-    public ZkOffsetStore.OffsetRead offsets(String group) {
+    public OffsetRegistry.OffsetRead offsets(String group) {
         return registry.offsets().readAll(group);
     }
 

@@ -2,7 +2,7 @@ package io.zkgroups.tool.migrate;
 
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
-import io.zkgroups.registry.store.ZkOffsetStore;
+import io.zkgroups.registry.store.OffsetRegistry;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.Errors;
@@ -125,7 +125,7 @@ public final class MigrationService {
         return results;
     }
 
-    private GroupResult migrateGroup(String group, ZkOffsetStore.OffsetRead zkRead, Map<TopicAndPartition, Long> inKafka,
+    private GroupResult migrateGroup(String group, OffsetRegistry.OffsetRead zkRead, Map<TopicAndPartition, Long> inKafka,
                                      Options options, boolean write, KafkaGroups kafka, ZkGroups zk) {
         if (!zkRead.unreadable().isEmpty()) {
             return new GroupResult(group, null, "not migrated: unreadable offset znodes " + describe(zkRead.unreadable()));
@@ -163,10 +163,10 @@ public final class MigrationService {
         try {
             for (int from = 0; from < groups.size(); from += batchSize) {
                 List<String> chunk = groups.subList(from, Math.min(groups.size(), from + batchSize));
-                Map<String, ZkOffsetStore.OffsetRead> zkOffsets = readZk(pool, zk, chunk);
+                Map<String, OffsetRegistry.OffsetRead> zkOffsets = readZk(pool, zk, chunk);
                 Map<String, Map<TopicAndPartition, Long>> kafkaOffsets = kafka.groupOffsets(chunk);
                 for (String group : chunk) {
-                    ZkOffsetStore.OffsetRead zkRead = zkOffsets.get(group);
+                    OffsetRegistry.OffsetRead zkRead = zkOffsets.get(group);
                     if (!zkRead.unreadable().isEmpty()) {
                         unreadable.add(group + ": " + describe(zkRead.unreadable()));
                     }
@@ -188,12 +188,12 @@ public final class MigrationService {
         return reports;
     }
 
-    private Map<String, ZkOffsetStore.OffsetRead> readZk(ExecutorService pool, ZkGroups zk, List<String> chunk) {
-        Map<String, Future<ZkOffsetStore.OffsetRead>> futures = new TreeMap<>();
+    private Map<String, OffsetRegistry.OffsetRead> readZk(ExecutorService pool, ZkGroups zk, List<String> chunk) {
+        Map<String, Future<OffsetRegistry.OffsetRead>> futures = new TreeMap<>();
         for (String group : chunk) {
             futures.put(group, pool.submit(() -> zk.offsets(group)));
         }
-        Map<String, ZkOffsetStore.OffsetRead> result = new TreeMap<>();
+        Map<String, OffsetRegistry.OffsetRead> result = new TreeMap<>();
         futures.forEach((group, f) -> result.put(group, get(f)));
         return result;
     }

@@ -2,7 +2,7 @@ package io.zkgroups.tool.transfer;
 
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
-import io.zkgroups.registry.store.ZkOffsetStore;
+import io.zkgroups.registry.store.OffsetRegistry;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.group.ActiveGuard;
@@ -58,7 +58,7 @@ public final class TransferService {
                 if (groups != null && !zk.exists(group)) {
                     throw new CliException(ExitCode.NOT_FOUND, "group " + group + " not found: no /consumers/" + group);
                 }
-                ZkOffsetStore.OffsetRead read = zk.offsets(group);
+                OffsetRegistry.OffsetRead read = zk.offsets(group);
                 unreadable.addAll(read.unreadable());
                 read.offsets().forEach((tp, offset) -> records.add(new OffsetRecord(group, tp, offset)));
             }

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MemberState;
@@ -38,13 +38,13 @@ import java.util.regex.Pattern;
 
 /**
  * The group side of a {@link ZkGroupConsumer} (the counterpart of Kafka's {@code ConsumerCoordinator}): the
- * {@link GroupMember} behind a subscription, the ownership events it sends ({@link RebalanceBridge}), and the
+ * {@link ZkGroupMember} behind a subscription, the ownership events it sends ({@link RebalanceRelay}), and the
  * application's rebalance callbacks, run on the poll thread. Each event is carried out on the
  * {@link SubscriptionState} (grants, held partitions), the {@link PartitionFetcher} (what is fetched, from where) and
  * the {@link OffsetCommitter} (the commit before a revocation).
  * <p>
  * <b>Note on threading.</b> Everything here runs on the thread inside the consumer (its single-thread guard), except:
- * the event queue, which the member's event loop fills ({@link RebalanceBridge}) and {@link #wake} may fill from any
+ * the event queue, which the member's event loop fills ({@link RebalanceRelay}) and {@link #wake} may fill from any
  * thread (a {@link LinkedBlockingDeque}); {@code member}, volatile, written here and read by {@link #member()} callers
  * on any thread ({@code enforceRebalance}, {@code groupHealth}). The member and its fence are thread-safe themselves.
  */
@@ -63,8 +63,8 @@ final class GroupCoordinator {
     private final ConsumerMetrics metrics;
     private final BlockingDeque<RebalanceEvent> events = new LinkedBlockingDeque<>();
 
-    private volatile GroupMember member;
-    private RebalanceBridge bridge;
+    private volatile ZkGroupMember member;
+    private RebalanceRelay bridge;
     /** Handed over by the previous process with the session this consumer resumed: adopted by the first join. */
     private SessionOwnership resumed;
 
@@ -99,8 +99,8 @@ final class GroupCoordinator {
             leave(leaveDeadline);
         }
         GroupMemberConfig memberConfig = config.memberConfig(consumerId, sub);
-        bridge = new RebalanceBridge(events, config.revokeTimeout(), metrics);
-        GroupMember joining = new GroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge);
+        bridge = new RebalanceRelay(events, config.revokeTimeout(), metrics);
+        ZkGroupMember joining = new ZkGroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge);
         bridge.attach(joining.fence());
         state.subscribe(sub, topics, pattern, listener, joining.fence());
         member = joining;
@@ -141,7 +141,7 @@ final class GroupCoordinator {
      * leaving. Returns what the member still owns in its session (empty if not subscribed, or if the session is not
      * alive).
      */
-    Optional<SessionOwnership> handOff(Deadline deadline) {
+    Optional<SessionOwnership> handOver(Deadline deadline) {
         if (member == null) {
             return Optional.empty();
         }
@@ -152,7 +152,7 @@ final class GroupCoordinator {
             revoke(assigned, deadline);
         }
         bridge.pollThreadGone();
-        Optional<SessionOwnership> handedOver = member.handOff();
+        Optional<SessionOwnership> handedOver = member.handOver();
         forgetMember();
         return handedOver;
     }
@@ -180,7 +180,7 @@ final class GroupCoordinator {
     }
 
     /** The member behind the subscription, null when not subscribed. Any thread. */
-    GroupMember member() {
+    ZkGroupMember member() {
         return member;
     }
 
@@ -390,7 +390,7 @@ final class GroupCoordinator {
     }
 
     private void reportHeld() {
-        GroupMember current = member;
+        ZkGroupMember current = member;
         if (current != null) {
             current.reportUnreadable("offsets", state.alarms());
         }

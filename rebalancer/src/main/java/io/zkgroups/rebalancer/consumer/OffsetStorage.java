@@ -14,9 +14,9 @@ import org.apache.kafka.clients.admin.Admin;
  * commit (that store first, then ZooKeeper; read the larger) where the type supports it. Each underlying store counts
  * what it accepts in the metrics under its name.
  */
-final class OffsetStorage {
+final class ConfiguredOffsetStores {
 
-    private OffsetStorage() {
+    private ConfiguredOffsetStores() {
     }
 
     /** Whether the configured storage needs a Kafka Admin client. */

@@ -32,9 +32,9 @@ import java.util.concurrent.TimeoutException;
  * volatile fields: the fence, set before the member starts, and {@code pollThreadGone}, which is checked again after a
  * revocation is queued so that neither thread can miss the other.
  */
-final class RebalanceBridge implements MembershipListener {
+final class RebalanceRelay implements MembershipListener {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RebalanceBridge.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RebalanceRelay.class);
 
     private final BlockingQueue<RebalanceEvent> events;
     private final Duration revokeTimeout;
@@ -42,7 +42,7 @@ final class RebalanceBridge implements MembershipListener {
     private volatile OwnershipFence fence;
     private volatile boolean pollThreadGone;
 
-    RebalanceBridge(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout, ConsumerMetrics metrics) {
+    RebalanceRelay(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout, ConsumerMetrics metrics) {
         this.events = events;
         this.revokeTimeout = revokeTimeout;
         this.metrics = metrics;

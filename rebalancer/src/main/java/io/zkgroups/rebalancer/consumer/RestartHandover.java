@@ -134,7 +134,7 @@ final class RestartHandover {
      */
     boolean handOver(GroupCoordinator coordinator, ConsumerId consumerId, Deadline deadline) {
         Subscription subscription = coordinator.registeredSubscription();
-        Optional<SessionOwnership> owned = coordinator.handOff(deadline);
+        Optional<SessionOwnership> owned = coordinator.handOver(deadline);
         HandoverObserver.tell(observer, HandoverStep.FENCED);
         if (!owned.isPresent()) {
             LOG.info("[{}] nothing to hand over (not subscribed, or no live session): closing the session", consumerId);

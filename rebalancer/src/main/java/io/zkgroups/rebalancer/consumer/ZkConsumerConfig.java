@@ -316,7 +316,7 @@ public final class ZkConsumerConfig {
     }
 
     /**
-     * How the {@link io.zkgroups.rebalancer.group.GroupMember} of this consumer behaves: the group keys of this config
+     * How the {@link io.zkgroups.rebalancer.group.ZkGroupMember} of this consumer behaves: the group keys of this config
      * on top of the member's defaults; retries start at min(50 ms, {@code rebalance.backoff.ms}).
      */
     public GroupMemberConfig memberConfig(ConsumerId consumerId, Subscription subscription) {

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.KafkaTopicMetadata;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.TopicMetadata;
@@ -185,7 +185,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
                 inner = newFetcher.apply(bootstrap);
             }
             boolean zkMetadata = !brokers.isEmpty();
-            adminClient = (OffsetStorage.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
+            adminClient = (ConfiguredOffsetStores.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
             this.kafka = inner;
             this.admin = adminClient;
             this.topicMetadata = zkMetadata ? new ZkTopicMetadata(registry.topics())
@@ -194,7 +194,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
                     fetcherRef::metrics, new RegisteredBrokers(registry));
             this.metrics = consumerMetrics;
-            this.offsets = OffsetStorage.forConfig(config, registry, adminClient, consumerMetrics);
+            this.offsets = ConfiguredOffsetStores.forConfig(config, registry, adminClient, consumerMetrics);
             this.offsetReads = new OffsetReads(offsets, config.groupId(), config.clientId());
             this.state = new SubscriptionState(consumerId.toString(), config.groupId());
             this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy(), defaultApiTimeout);
@@ -775,7 +775,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void enforceRebalance(String reason) {
-        GroupMember current = coordinator.member();
+        ZkGroupMember current = coordinator.member();
         if (current != null) {
             current.requestRebalance(reason == null ? "requested by the application" : reason);
         }
@@ -783,7 +783,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     /** The group member behind this consumer (health, owned partitions), or empty when not subscribed. */
     public java.util.Optional<MemberHealth> groupHealth() {
-        GroupMember current = coordinator.member();
+        ZkGroupMember current = coordinator.member();
         return current == null ? java.util.Optional.empty() : java.util.Optional.of(current.health());
     }
 

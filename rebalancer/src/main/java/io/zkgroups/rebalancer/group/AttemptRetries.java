@@ -7,14 +7,14 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 
 /**
- * When a {@link GroupMember}'s next attempt runs after one that did not end stable: capped exponential backoff with
+ * When a {@link ZkGroupMember}'s next attempt runs after one that did not end stable: capped exponential backoff with
  * jitter after failures, the longest backoff when the assignment cannot be computed or a dead member's session still
  * holds a claim, and a safety net while a claim waits for previous owners. Records each outcome and publishes the
  * member's health. Event loop only.
  */
 final class AttemptRetries {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
 
     private final ConsumerId me;
     private final Duration maxBackoff;

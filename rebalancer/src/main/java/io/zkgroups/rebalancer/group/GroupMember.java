@@ -72,7 +72,7 @@ import java.util.function.Consumer;
  *   <li><em>Curator's event thread</em> runs the watchers and the connection listener: they mark the view stale
  *       ({@code ViewFreshness}, atomics), request attempts ({@code AttemptSchedule}, synchronized), and on LOST withdraw
  *       every grant at once ({@link OwnershipFence}, synchronized) and hand the rest to the loop;</li>
- *   <li><em>application threads</em> ({@link #start}, {@link #adopt}, {@link #close}, {@link #handOff}, {@link #health},
+ *   <li><em>application threads</em> ({@link #start}, {@link #adopt}, {@link #close}, {@link #handOver}, {@link #health},
  *       {@link #owned}, {@link #canDeliver}, {@link #reportUnreadable}, {@link #requestRebalance}) read the phase and
  *       move it only to start or end the member ({@code PhaseMachine}, compare-and-set), read the owning session
  *       ({@code MemberSession}, volatile), the published health, the fence and the lease, and hand anything else to
@@ -80,9 +80,9 @@ import java.util.function.Consumer;
  * </ul>
  * What crosses threads is either immutable (health values, the ledger's published snapshot) or guarded as said.
  */
-public final class GroupMember implements Closeable {
+public final class ZkGroupMember implements Closeable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class);
 
     private final GroupMemberConfig config;
     private final ConsumerId me;
@@ -120,7 +120,7 @@ public final class GroupMember implements Closeable {
      * @param listener      told about revoked, lost and assigned partitions, on the member's event loop
      * @throws IllegalArgumentException if the assignment strategy is unknown
      */
-    public GroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
+    public ZkGroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
                        TopicMetadata topicMetadata, MembershipListener listener) {
         Objects.requireNonNull(client, "client cannot be null");
         this.config = Objects.requireNonNull(config, "config cannot be null");
@@ -142,9 +142,9 @@ public final class GroupMember implements Closeable {
     }
 
     /** A member reading topics from {@code /brokers/topics} of the same layout. */
-    public static GroupMember onZooKeeper(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
+    public static ZkGroupMember onZooKeeper(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
                                           MembershipListener listener) {
-        return new GroupMember(client, layout, config, new ZkTopicMetadata(new ZkRegistry(client, layout).topics()), listener);
+        return new ZkGroupMember(client, layout, config, new ZkTopicMetadata(new ZkRegistry(client, layout).topics()), listener);
     }
 
     /**
@@ -163,7 +163,7 @@ public final class GroupMember implements Closeable {
     /** Joins the group: registers and runs the first rebalance on the event loop. */
     public void start() {
         if (phases.move(current -> current == MemberPhase.LATENT ? MemberPhase.JOINING : null) == null) {
-            throw new IllegalStateException("a GroupMember can be started only once (state " + phases.shown() + ")");
+            throw new IllegalStateException("a ZkGroupMember can be started only once (state " + phases.shown() + ")");
         }
         client.getConnectionStateListenable().addListener(connectionListener);
         lease.start(threads.beats());
@@ -330,8 +330,8 @@ public final class GroupMember implements Closeable {
      * registration and owner znodes stay as they are. Empty if it owns nothing in a live session (never started, not
      * registered, or closed already).
      */
-    public Optional<SessionOwnership> handOff() {
-        MemberPhase previous = end(MemberPhase.HANDING_OFF);
+    public Optional<SessionOwnership> handOver() {
+        MemberPhase previous = end(MemberPhase.HANDING_OVER);
         if (previous == null) {
             return Optional.empty();
         }
@@ -339,7 +339,7 @@ public final class GroupMember implements Closeable {
         attempts.stop();
         Optional<SessionOwnership> handedOver = Optional.empty();
         if (previous != MemberPhase.LATENT) {
-            handedOver = threads.call(protocol::releaseForHandOff, "stopping for the hand-over")
+            handedOver = threads.call(protocol::releaseForHandOver, "stopping for the hand-over")
                     .orElse(Optional.<SessionOwnership>empty());
         }
         stop(false); // the connection is about to be dropped: its watches go with it, nothing to send

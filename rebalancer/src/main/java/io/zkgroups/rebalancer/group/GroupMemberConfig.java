@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How a {@link GroupMember} behaves.
+ * How a {@link ZkGroupMember} behaves.
  */
 public final class GroupMemberConfig {
     /** The first wait after a failed attempt, unless the cap is smaller. */

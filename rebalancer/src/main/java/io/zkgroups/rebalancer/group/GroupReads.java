@@ -22,7 +22,7 @@ import java.util.function.BiConsumer;
  */
 final class GroupReads {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
 
     /** Asks for another attempt within a delay, which reads the group again. */
     interface Again {

@@ -16,13 +16,13 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Where a {@link GroupMember}'s health goes out: the latest value, the listeners that hear of every change in order,
+ * Where a {@link ZkGroupMember}'s health goes out: the latest value, the listeners that hear of every change in order,
  * and the unreadable znodes other parts of the consumer report. The member only says when its health may have
  * changed; this class decides whether it did and tells the listeners. Safe on any thread.
  */
 final class HealthPublisher {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log, as before
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log, as before
 
     private final ConsumerId me;
     private volatile MemberHealth health;

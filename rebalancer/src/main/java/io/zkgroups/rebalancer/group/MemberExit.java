@@ -11,13 +11,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * How a {@link GroupMember} gives up what it owns: letting go of some partitions (revoked while the lease holds,
+ * How a {@link ZkGroupMember} gives up what it owns: letting go of some partitions (revoked while the lease holds,
  * lost after), losing everything with its session, and the three ends — refused, leaving, handing its session off.
  * The {@link MemberProtocol} decides when and moves the phase; this class does the work. Event loop only.
  */
 final class MemberExit {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
 
     private final ConsumerId me;
     private final String group;
@@ -65,7 +65,7 @@ final class MemberExit {
             letGo(ledger.ownedCopy());
         }
         try {
-            ledger.releaseHandedOver();
+            ledger.releaseLetGo();
             registry.members().unregister(group, me);
         } catch (RuntimeException e) {
             LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
@@ -89,7 +89,7 @@ final class MemberExit {
                 // one transaction; no read first when our watches vouch for the registration and the claims
                 ledger.releaseAndUnregister(me, registered, memberList.vouchesFor(me, registered));
             } else {
-                ledger.releaseHandedOver();
+                ledger.releaseLetGo();
             }
         } catch (RuntimeException e) {
             LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());
@@ -98,9 +98,9 @@ final class MemberExit {
         }
     }
 
-    /** Handing off: what it still owns in its session, for a successor (see {@link OwnershipChanges#releaseForHandOff}). */
-    Optional<SessionOwnership> releaseForHandOff() {
-        Optional<SessionOwnership> result = changes.releaseForHandOff(session.registered());
+    /** Handing off: what it still owns in its session, for a successor (see {@link OwnershipChanges#releaseForHandOver}). */
+    Optional<SessionOwnership> releaseForHandOver() {
+        Optional<SessionOwnership> result = changes.releaseForHandOver(session.registered());
         session.ended();
         return result;
     }

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Where a {@link GroupMember} stands in the rebalance protocol, finer than the {@link MemberState} its health shows:
+ * Where a {@link ZkGroupMember} stands in the rebalance protocol, finer than the {@link MemberState} its health shows:
  * which step of an attempt runs, or what it rests in between attempts. {@link PhaseMachine} moves it, only along the
  * transitions named here.
  * <p>
@@ -35,10 +35,10 @@ enum MemberPhase {
     SESSION_LOST(MemberState.SESSION_LOST),
     /** Refused by the group or the server. Final, but for closing. */
     REFUSED(MemberState.REFUSED),
-    /** {@link GroupMember#close()}: revoking everything and leaving. */
+    /** {@link ZkGroupMember#close()}: revoking everything and leaving. */
     LEAVING(MemberState.CLOSED),
-    /** {@link GroupMember#handOff()}: stopping for a successor that resumes the session. */
-    HANDING_OFF(MemberState.CLOSED),
+    /** {@link ZkGroupMember#handOver()}: stopping for a successor that resumes the session. */
+    HANDING_OVER(MemberState.CLOSED),
     /** Stopped. */
     CLOSED(MemberState.CLOSED);
 
@@ -46,7 +46,7 @@ enum MemberPhase {
 
     static {
         // what may happen in any phase of a started member: the session ends, ZooKeeper refuses, the application stops
-        Set<MemberPhase> always = EnumSet.of(SESSION_LOST, REFUSED, LEAVING, HANDING_OFF);
+        Set<MemberPhase> always = EnumSet.of(SESSION_LOST, REFUSED, LEAVING, HANDING_OVER);
         Set<MemberPhase> attemptBegins = EnumSet.of(JOINING, READING);
         NEXT.put(LATENT, EnumSet.of(JOINING, CLOSED));
         NEXT.put(JOINING, union(always, EnumSet.of(READING)));
@@ -56,9 +56,9 @@ enum MemberPhase {
         NEXT.put(AWAITING_OWNERS, union(always, attemptBegins, EnumSet.of(CLAIMING)));
         NEXT.put(STABLE, union(always, attemptBegins));
         NEXT.put(SESSION_LOST, union(always, attemptBegins));
-        NEXT.put(REFUSED, EnumSet.of(LEAVING, HANDING_OFF));
+        NEXT.put(REFUSED, EnumSet.of(LEAVING, HANDING_OVER));
         NEXT.put(LEAVING, EnumSet.of(CLOSED));
-        NEXT.put(HANDING_OFF, EnumSet.of(CLOSED));
+        NEXT.put(HANDING_OVER, EnumSet.of(CLOSED));
         NEXT.put(CLOSED, Collections.<MemberPhase>emptySet());
     }
 
@@ -88,7 +88,7 @@ enum MemberPhase {
 
     /** Closing or closed: no attempt runs and nothing is scheduled any more. */
     boolean isEnding() {
-        return this == LEAVING || this == HANDING_OFF || this == CLOSED;
+        return this == LEAVING || this == HANDING_OVER || this == CLOSED;
     }
 
     /** No attempt runs in it any more. */

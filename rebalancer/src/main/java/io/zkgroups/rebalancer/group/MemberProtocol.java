@@ -28,7 +28,7 @@ import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
 /**
- * A {@link GroupMember}'s side of the 0.8 rebalance protocol, on its event loop: the attempt, one small step per
+ * A {@link ZkGroupMember}'s side of the 0.8 rebalance protocol, on its event loop: the attempt, one small step per
  * {@link MemberPhase}, each returning the phase that follows (null: the attempt ends), and what ends the protocol —
  * refusing, leaving, handing off. Every move between phases goes through the member's {@link PhaseMachine}.
  * <p>
@@ -41,7 +41,7 @@ import java.util.stream.Collectors;
  */
 final class MemberProtocol {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
 
     private final GroupMemberConfig config;
     private final ConsumerId me;
@@ -74,7 +74,7 @@ final class MemberProtocol {
     /**
      * @param membershipWatcher armed by every read of the member list
      * @param healthChanged     publishes the member's health (on the event loop)
-     * @param unreadable        reports unreadable znodes of a source, as {@link GroupMember#reportUnreadable} does
+     * @param unreadable        reports unreadable znodes of a source, as {@link ZkGroupMember#reportUnreadable} does
      */
     MemberProtocol(GroupMemberConfig config, CuratorFramework client, ZkRegistry registry, TopicMetadata topicMetadata,
                    SessionLease lease, OwnershipFence fence, MembershipListener listener, PhaseMachine phases,
@@ -106,7 +106,7 @@ final class MemberProtocol {
                 session, unreadable, this::again);
     }
 
-    /** Before the member starts: what a previous process handed over with the session (see {@link GroupMember#adopt}). */
+    /** Before the member starts: what a previous process handed over with the session (see {@link ZkGroupMember#adopt}). */
     void adopt(SessionOwnership handedOver) {
         session.adopt(handedOver);
     }
@@ -250,7 +250,7 @@ final class MemberProtocol {
                 .orElse(Collections.<TopicAndPartition>emptySet());
         if (!stillHeld.isEmpty()) {
             // Rather than send a claim that must fail: who holds what is read for health and how long to wait.
-            ledger.releaseHandedOver();
+            ledger.releaseLetGo();
             previousOwners.park(attempt.view, toClaim);
             return attempt.await(ClaimConflictException.notSent(group, registry.owners().owners(group, stillHeld, wait)),
                     attempt.view, wait);
@@ -422,9 +422,9 @@ final class MemberProtocol {
         exit.leave();
     }
 
-    /** HANDING_OFF: what it still owns in its session, for a successor. */
-    Optional<SessionOwnership> releaseForHandOff() {
-        return exit.releaseForHandOff();
+    /** HANDING_OVER: what it still owns in its session, for a successor. */
+    Optional<SessionOwnership> releaseForHandOver() {
+        return exit.releaseForHandOver();
     }
 
     private String serverGeneration() {

@@ -27,13 +27,13 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * How a {@link GroupMember} gets into its group: the check that it may join, the registration it writes, and what it
+ * How a {@link ZkGroupMember} gets into its group: the check that it may join, the registration it writes, and what it
  * keeps of a registration handed over with its session. It writes and reads znodes only; the member decides when,
  * and what the session then owns.
  */
 final class MemberRegistrar {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log, as before
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log, as before
 
     private final ZkRegistry registry;
     private final GroupMemberConfig config;

@@ -10,14 +10,14 @@ import java.util.Optional;
 import java.util.SortedMap;
 
 /**
- * In which ZooKeeper session a {@link GroupMember} is registered, and in which it owns what it owns: the JOINING
+ * In which ZooKeeper session a {@link ZkGroupMember} is registered, and in which it owns what it owns: the JOINING
  * phase's work (register, or adopt what a previous process handed over with the session) and the facts the other
  * phases check. Written on the event loop (and by {@link #adopt} before it starts); {@link #canDeliver()} is read on
  * any thread, so the owning session is volatile.
  */
 final class MemberSession {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
 
     private final ConsumerId me;
     private final MemberRegistrar registrar;

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
-/** Where a {@link GroupMember} stands. */
+/** Where a {@link ZkGroupMember} stands. */
 public enum MemberState {
     /** Created, not started. */
     LATENT,

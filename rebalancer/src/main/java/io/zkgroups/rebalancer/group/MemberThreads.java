@@ -16,13 +16,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A {@link GroupMember}'s own two threads: the serial event loop ({@code zkgroups-member-*}) that runs everything of
+ * A {@link ZkGroupMember}'s own two threads: the serial event loop ({@code zkgroups-member-*}) that runs everything of
  * the protocol, and the lease's beats ({@code zkgroups-lease-*}); how work is handed to the loop, and how both stop.
  * Safe on any thread.
  */
 final class MemberThreads {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final ConsumerId me;

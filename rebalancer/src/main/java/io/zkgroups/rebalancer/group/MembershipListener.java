@@ -6,7 +6,7 @@ import java.util.Set;
 import java.util.SortedMap;
 
 /**
- * What a {@link GroupMember} tells its owner about partition ownership. Calls come one at a time from the
+ * What a {@link ZkGroupMember} tells its owner about partition ownership. Calls come one at a time from the
  * member's event loop and must return only when done: the member releases a revoked partition only after
  * {@link #onRevoked} has returned, which is what lets the next owner start exactly at the committed offset.
  */

@@ -18,7 +18,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The ledger of a {@link GroupMember}'s partitions: what it owns, and what it handed over but whose owner znodes may
+ * The ledger of a {@link ZkGroupMember}'s partitions: what it owns, and what it handed over but whose owner znodes may
  * still exist. Every release and claim of owner znodes goes through it, so the two never disagree with ZooKeeper for
  * longer than one attempt. Confined to the member's event loop, except {@link #snapshot()}, which any thread may call:
  * the loop publishes an immutable copy of what it owns after every change.
@@ -145,7 +145,7 @@ final class OwnedPartitions {
     }
 
     /** Deletes the owner znodes of partitions already handed over; if that fails, the next attempt tries again. */
-    void releaseHandedOver() {
+    void releaseLetGo() {
         if (!unreleased.isEmpty()) {
             owners.release(group, unreleased);
             unreleased.clear();

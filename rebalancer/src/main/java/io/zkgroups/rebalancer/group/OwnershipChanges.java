@@ -15,7 +15,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Every change of what a {@link GroupMember} owns, in one place, so that the fence, the ledger, the listener and the
+ * Every change of what a {@link ZkGroupMember} owns, in one place, so that the fence, the ledger, the listener and the
  * member's health move together and in the same order each time:
  * <ul>
  *   <li>{@link #gain}: claimed, or adopted from a predecessor's session — ledger, fence grants, health, then the
@@ -25,13 +25,13 @@ import java.util.TreeMap;
  *       owner znodes go afterwards, so health never shows two owners of a partition;</li>
  *   <li>{@link #loseAll}: the session is gone — everything lost at once, no commit, owner znodes left to the next
  *       release;</li>
- *   <li>{@link #releaseForHandOff}: stopping for a successor that resumes the session.</li>
+ *   <li>{@link #releaseForHandOver}: stopping for a successor that resumes the session.</li>
  * </ul>
  * The member decides what moves and when; this class only moves it. Runs on the member's event loop.
  */
 final class OwnershipChanges {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log, as before
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log, as before
 
     private final ConsumerId me;
     private final OwnershipFence fence;
@@ -111,10 +111,10 @@ final class OwnershipChanges {
      * owner znodes of partitions let go of already, and returns what is still owned in that session; empty if the
      * session is not live.
      */
-    Optional<SessionOwnership> releaseForHandOff(long registeredSession) {
+    Optional<SessionOwnership> releaseForHandOver(long registeredSession) {
         awaitCommits(ledger.owned().keySet());
         try {
-            ledger.releaseHandedOver();
+            ledger.releaseLetGo();
         } catch (RuntimeException e) {
             LOG.warn("[{}] could not delete owner znodes {} before the hand-over (the successor will): {}", me,
                     ledger.unreleased(), e.getMessage());

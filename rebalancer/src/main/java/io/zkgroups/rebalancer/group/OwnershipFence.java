@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The one place that decides whether records of a partition may be handed out, and whether its offset may be
- * committed. Every hand-out and every commit of a {@link GroupMember}'s partitions passes through it.
+ * committed. Every hand-out and every commit of a {@link ZkGroupMember}'s partitions passes through it.
  * <p>
  * The member's event loop writes it at the moments ownership changes: {@link #grant} after a claim (before the
  * listener hears of it), {@link #beginRevoke} before the listener is asked to let go, {@link #withdraw} before an

@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
 /**
  * A member's one transition function: its {@link MemberPhase} and the {@link MemberState} its health shows, moved
  * together, each move checked against {@link MemberPhase#canMoveTo}, logged at DEBUG, and told to one hook. Safe on
- * any thread: the event loop moves through the attempt's phases, {@code start}, {@code close} and {@code handOff}
+ * any thread: the event loop moves through the attempt's phases, {@code start}, {@code close} and {@code handOver}
  * move it from application threads, and a compare-and-set decides races.
  * <p>
  * A move out of a terminal phase that is not allowed is ignored ({@code close()} may end the member while the event
@@ -23,7 +23,7 @@ final class PhaseMachine {
         void moved(MemberPhase from, MemberPhase to);
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class); // the member's log
+    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
 
     private final ConsumerId me;
     private final Hook hook;

@@ -19,7 +19,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A {@link GroupMember}'s wait for the previous owners of what it is to claim: the claim that waits, the owner
+ * A {@link ZkGroupMember}'s wait for the previous owners of what it is to claim: the claim that waits, the owner
  * znodes it waits for, and the signal when the last of them is gone. Kept apart from the attempt so that the attempt
  * only decides when to wait, not how. Its fields are written on the member's event loop; the watch events come on
  * ZooKeeper's thread.
@@ -72,7 +72,7 @@ final class PreviousOwnerWait {
     private final Runnable lastOneGone;
     private Parked parked;
     private volatile OwnerWait ownerWait;
-    /** The partitions of the claim that waits for their previous owners (for {@link GroupMember#health()}). */
+    /** The partitions of the claim that waits for their previous owners (for {@link ZkGroupMember#health()}). */
     private volatile SortedSet<TopicAndPartition> awaitingRelease = Collections.emptySortedSet();
 
     /** @param lastOneGone asks for the claim: called when the last awaited owner znode is gone, on any thread */

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.SortedSet;
 
 /**
- * What a {@link GroupMember}'s rebalance attempts add up to: the generation, the failures in a row, the last error,
+ * What a {@link ZkGroupMember}'s rebalance attempts add up to: the generation, the failures in a row, the last error,
  * why the member rebalanced, and the malformed registrations its last read found. The attempt writes it on the event
  * loop; {@link #health} is the one place its fields become a {@link MemberHealth}.
  */

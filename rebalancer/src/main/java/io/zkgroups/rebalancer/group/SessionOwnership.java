@@ -13,8 +13,8 @@ import java.util.TreeMap;
 /**
  * What a member owns in one ZooKeeper session: the partitions whose owner znodes are that session's ephemerals, with
  * the consumer thread each was claimed for. A member stopping for a restart hands it over with the session
- * ({@link GroupMember#handOff()}); its successor, connected in the same session, adopts it
- * ({@link GroupMember#adopt}) instead of claiming again.
+ * ({@link ZkGroupMember#handOver()}); its successor, connected in the same session, adopts it
+ * ({@link ZkGroupMember#adopt}) instead of claiming again.
  */
 public final class SessionOwnership {
     private final long session;

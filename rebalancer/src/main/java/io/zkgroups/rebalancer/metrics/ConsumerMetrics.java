@@ -1,7 +1,7 @@
 package io.zkgroups.rebalancer.metrics;
 
 import com.google.common.collect.ImmutableMap;
-import io.zkgroups.rebalancer.group.GroupMember;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.metrics.legacy.BrokerAddress;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
@@ -70,7 +70,7 @@ public final class ConsumerMetrics implements Closeable {
     private final RebalanceTracker tracker = new RebalanceTracker();
     private final Consumer<MemberHealth> healthListener = this::onHealth;
     private volatile long lastRebalanceMillis = -1;
-    private volatile GroupMember member;
+    private volatile ZkGroupMember member;
     private volatile MemberHealth health;
 
     /**
@@ -146,14 +146,14 @@ public final class ConsumerMetrics implements Closeable {
     // --- the member -----------------------------------------------------------------------------------------------
 
     /** {@code started} is this consumer's member now: its health drives the rebalance, ownership and alarm metrics. */
-    public synchronized void attach(GroupMember started) {
+    public synchronized void attach(ZkGroupMember started) {
         tracker.joining(System.currentTimeMillis());
         member = started;
         started.addHealthListener(healthListener);
     }
 
     /** The member has closed (its last health, owning nothing, has been seen). */
-    public synchronized void detach(GroupMember closed) {
+    public synchronized void detach(ZkGroupMember closed) {
         closed.removeHealthListener(healthListener);
         if (member == closed) {
             member = null;
@@ -180,7 +180,7 @@ public final class ConsumerMetrics implements Closeable {
     }
 
     private long leaseRemainingMillis() {
-        GroupMember current = member;
+        ZkGroupMember current = member;
         return current == null ? 0 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(current.lease().remainingNanos()));
     }
 

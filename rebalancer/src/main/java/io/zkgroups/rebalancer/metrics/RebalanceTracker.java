@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
- * Turns the successive {@link MemberHealth} values a {@link io.zkgroups.rebalancer.group.GroupMember} publishes into
+ * Turns the successive {@link MemberHealth} values a {@link io.zkgroups.rebalancer.group.ZkGroupMember} publishes into
  * rebalance events. Pure (the caller passes the time), not thread-safe.
  * <p>
  * A rebalance starts when the member joins, or leaves the stable state (a change in the group, a lost session), and

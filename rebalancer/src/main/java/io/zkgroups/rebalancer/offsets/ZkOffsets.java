@@ -3,7 +3,7 @@ package io.zkgroups.rebalancer.offsets;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.NotOwnedException;
-import io.zkgroups.registry.store.ZkOffsetStore;
+import io.zkgroups.registry.store.OffsetRegistry;
 
 import java.util.Collection;
 import java.util.Map;
@@ -14,9 +14,9 @@ import java.util.TreeSet;
 /** Offsets in {@code /consumers/G/offsets/T/P} (0.8.2.2's default storage). */
 public final class ZkOffsets implements OffsetStore {
 
-    private final ZkOffsetStore store;
+    private final OffsetRegistry store;
 
-    public ZkOffsets(ZkOffsetStore store) {
+    public ZkOffsets(OffsetRegistry store) {
         this.store = store;
     }
 
@@ -27,7 +27,7 @@ public final class ZkOffsets implements OffsetStore {
     @Override
     public Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions) {
         try {
-            ZkOffsetStore.OffsetRead read = store.read(group, partitions);
+            OffsetRegistry.OffsetRead read = store.read(group, partitions);
             if (!read.unreadable().isEmpty()) {
                 throw new OffsetStoreException("unreadable offsets in ZooKeeper for group " + group + ": "
                         + read.unreadable() + " (fix or delete the znode)", null);
@@ -41,7 +41,7 @@ public final class ZkOffsets implements OffsetStore {
     /** An unreadable offset znode is reported with its path and what is wrong with it; the others are read. */
     @Override
     public OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions) {
-        ZkOffsetStore.OffsetRead read;
+        OffsetRegistry.OffsetRead read;
         try {
             read = store.read(group, partitions);
         } catch (RegistryException e) {

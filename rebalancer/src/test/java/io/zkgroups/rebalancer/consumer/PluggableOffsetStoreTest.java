@@ -73,9 +73,9 @@ class PluggableOffsetStoreTest {
             ZkConsumerConfig config = config("test-memory");
             assertThat(config.offsetsStorage().name()).isEqualTo("test-memory");
             assertThat(config.dualCommit()).isFalse();
-            assertThat(OffsetStorage.needsKafka(config)).isFalse();
+            assertThat(ConfiguredOffsetStores.needsKafka(config)).isFalse();
 
-            OffsetStore store = OffsetStorage.forConfig(config, null, null, metrics);
+            OffsetStore store = ConfiguredOffsetStores.forConfig(config, null, null, metrics);
             assertThat(store.commit("g", Map.of(t0, 42L))).containsExactly(t0);
 
             assertThat(memory.offsets).containsEntry(t0, 42L);

@@ -13,11 +13,11 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class RebalanceBridgeTest {
+class RebalanceRelayTest {
 
     private final BlockingDeque<RebalanceEvent> events = new LinkedBlockingDeque<>();
     /** A revoke timeout no test waits out: a revocation that returns was completed, not timed out. */
-    private final RebalanceBridge bridge = new RebalanceBridge(events, Duration.ofHours(1), null);
+    private final RebalanceRelay bridge = new RebalanceRelay(events, Duration.ofHours(1), null);
 
     @Test
     void aRevocationSentJustBeforeThePollThreadLeftCompletesWhenItLeaves() throws Exception {

@@ -40,8 +40,8 @@ class BadDataIT {
             vandal.create().creatingParentsIfNeeded().forPath("/brokers/topics/broken",
                     "garbage".getBytes(StandardCharsets.UTF_8));
             Subscription both = Subscription.topics(Map.of("fine", 1, "broken", 1));
-            GroupMember a = group.start("a", both);
-            GroupMember b = group.start("b", both);
+            ZkGroupMember a = group.start("a", both);
+            ZkGroupMember b = group.start("b", both);
 
             await("the readable topic is assigned").atMost(CONVERGE).untilAsserted(() -> {
                 assertThat(List.of(a, b)).allSatisfy(m -> assertThat(m.health().state())
@@ -75,8 +75,8 @@ class BadDataIT {
                             + "{\"streams\":2147483647},\"pattern\":\"static\",\"timestamp\":\"1\"}")
                             .getBytes(StandardCharsets.UTF_8));
             Subscription sub = Subscription.topics(Map.of("streams", 1));
-            GroupMember a = group.start("a", sub);
-            GroupMember b = group.start("b", sub);
+            ZkGroupMember a = group.start("a", sub);
+            ZkGroupMember b = group.start("b", sub);
 
             await("the readable members share the topic").atMost(CONVERGE).untilAsserted(() -> {
                 assertThat(List.of(a, b)).allSatisfy(m -> assertThat(m.health().state())

@@ -64,7 +64,7 @@ class FrozenMemberIT {
             child.awaitLine(0, l -> l.startsWith("DELIVER ") && Line.parse(l).partitions().equals(all),
                     "the child delivering all four partitions");
 
-            GroupMember other = group.start("other", ice);
+            ZkGroupMember other = group.start("other", ice);
             group.awaitConverged();
             Set<TopicAndPartition> childOwns = ownedBy(group, childId);
             assertThat(childOwns).hasSize(2);
@@ -147,7 +147,7 @@ class FrozenMemberIT {
             StallingTopicMetadata metadata = new StallingTopicMetadata(new ZkTopicMetadata(group.observer.topics()));
             List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
             MembershipListener tracked = group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client));
-            GroupMember slow = new GroupMember(client, io.zkgroups.registry.ZkLayout.root(),
+            ZkGroupMember slow = new ZkGroupMember(client, io.zkgroups.registry.ZkLayout.root(),
                     GroupMemberConfig.of("stalled", id, stall), metadata, new MembershipListener() {
                         @Override
                         public void onRevoked(Set<TopicAndPartition> partitions) {
@@ -174,7 +174,7 @@ class FrozenMemberIT {
             assertThat(slow.owned()).hasSize(4);
 
             metadata.stallNextRead();
-            GroupMember other = group.start("other", stall);
+            ZkGroupMember other = group.start("other", stall);
             assertThat(metadata.awaitStalled(WAIT)).as("the slow member's rebalance reached the stall").isTrue();
             group.expire(slow);
             await().atMost(WAIT).untilAsserted(() -> {
@@ -205,7 +205,7 @@ class FrozenMemberIT {
         try (TestGroup group = new TestGroup(zk.server(), "lag", "range", 2_000)) {
             group.createTopic("lag", 4);
             ConsumerId id = ConsumerId.ofOverride("lag", "watched");
-            java.util.concurrent.atomic.AtomicReference<GroupMember> self = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicReference<ZkGroupMember> self = new java.util.concurrent.atomic.AtomicReference<>();
             List<String> checks = java.util.Collections.synchronizedList(new ArrayList<>());
             String ownersPrefix = "/consumers/lag/owners/";
             org.apache.curator.framework.CuratorFramework client = connect((connect, timeout, watcher, readOnly) -> new org.apache.zookeeper.ZooKeeper(connect, timeout, watcher, readOnly) {
@@ -240,7 +240,7 @@ class FrozenMemberIT {
                             }
                         }
                     });
-            GroupMember watched = join(group, id, client, "lag");
+            ZkGroupMember watched = join(group, id, client, "lag");
             self.set(watched);
             watched.start();
             group.awaitConverged();
@@ -257,7 +257,7 @@ class FrozenMemberIT {
     /**
      * While a new session is being established the client reports session id 0 — the value the member uses for "not
      * registered". A member that read it at the start of an attempt once registered "in session 0", claimed in the
-     * real session and, on the retry, kept the partitions without ever telling its listener (GroupMemberIT's session
+     * real session and, on the retry, kept the partitions without ever telling its listener (ZkGroupMemberIT's session
      * expiry test caught it, rarely). Here the handle reports 0 exactly once, at a rebalance.
      */
     @Test
@@ -272,7 +272,7 @@ class FrozenMemberIT {
                             return reportZeroOnce.compareAndSet(true, false) ? 0 : super.getSessionId();
                         }
                     });
-            GroupMember flaky = join(group, id, client, "zero");
+            ZkGroupMember flaky = join(group, id, client, "zero");
             flaky.start();
             group.awaitConverged();
 
@@ -298,10 +298,10 @@ class FrozenMemberIT {
     }
 
     /** A member {@code id} of {@code group} on {@code client}, subscribed to {@code topic}, not started yet. */
-    private static GroupMember join(TestGroup group, ConsumerId id, org.apache.curator.framework.CuratorFramework client,
+    private static ZkGroupMember join(TestGroup group, ConsumerId id, org.apache.curator.framework.CuratorFramework client,
                                     String topic) {
         group.clients.put(id, client);
-        GroupMember member = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
+        ZkGroupMember member = ZkGroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
                 GroupMemberConfig.of(group.group, id, Subscription.topics(Map.of(topic, 1))),
                 group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
         group.members.put(id, member);

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @Timeout(180)
-class GroupMemberIT {
+class ZkGroupMemberIT {
 
     private static final AtomicInteger GROUPS = new AtomicInteger();
     @RegisterExtension
@@ -51,7 +51,7 @@ class GroupMemberIT {
             for (int t = 0; t < topicCount; t++) {
                 group.createTopic(prefix + t, 3 + 7 * t);
             }
-            List<CompletableFuture<GroupMember>> starting = new ArrayList<>();
+            List<CompletableFuture<ZkGroupMember>> starting = new ArrayList<>();
             for (int i = 0; i < memberCount; i++) {
                 int n = i;
                 starting.add(CompletableFuture.supplyAsync(() -> group.start("m" + n, topics(prefix, topicCount, 1 + n % 2 * (strategy.equals("range") ? 1 : 0)))));
@@ -67,11 +67,11 @@ class GroupMemberIT {
             group.createTopic("life-a", 6);
             group.createTopic("life-b", 4);
             Subscription both = Subscription.topics(Map.of("life-a", 1, "life-b", 2));
-            GroupMember first = group.start("a", both);
+            ZkGroupMember first = group.start("a", both);
             group.start("b", both);
             group.awaitConverged();
 
-            GroupMember third = group.start("c", both);
+            ZkGroupMember third = group.start("c", both);
             group.awaitConverged();
             assertThat(third.health().lastCauses()).isNotEmpty();
 
@@ -97,7 +97,7 @@ class GroupMemberIT {
         try (TestGroup group = group("range")) {
             group.createTopic("wl-one", 2);
             group.createTopic("other", 2);
-            GroupMember member = group.start("w", Subscription.whitelist("wl-.*", 1));
+            ZkGroupMember member = group.start("w", Subscription.whitelist("wl-.*", 1));
             group.awaitConverged();
             assertThat(member.owned()).extracting(TopicAndPartition::topic).containsOnly("wl-one");
 
@@ -117,8 +117,8 @@ class GroupMemberIT {
             CuratorFramework vandal = zk.newClient();
             vandal.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
                     .forPath("/consumers/" + group.group + "/ids/" + group.group + "_garbage", "{not json".getBytes(StandardCharsets.UTF_8));
-            GroupMember a = group.start("a", Subscription.topics(Map.of("mal", 1)));
-            GroupMember b = group.start("b", Subscription.topics(Map.of("mal", 1)));
+            ZkGroupMember a = group.start("a", Subscription.topics(Map.of("mal", 1)));
+            ZkGroupMember b = group.start("b", Subscription.topics(Map.of("mal", 1)));
 
             group.awaitConverged();
 
@@ -134,12 +134,12 @@ class GroupMemberIT {
         try (TestGroup group = group("range")) {
             group.createTopic("cap", 4);
             Subscription sub = Subscription.topics(Map.of("cap", 1));
-            GroupMember a = group.start("a", sub, c -> c.withMaxGroupSize(2));
-            GroupMember b = group.start("b", sub, c -> c.withMaxGroupSize(2));
+            ZkGroupMember a = group.start("a", sub, c -> c.withMaxGroupSize(2));
+            ZkGroupMember b = group.start("b", sub, c -> c.withMaxGroupSize(2));
             group.awaitConverged();
             long generationA = a.health().generation();
 
-            GroupMember extra = group.create("c", sub, c -> c.withMaxGroupSize(2));
+            ZkGroupMember extra = group.create("c", sub, c -> c.withMaxGroupSize(2));
             group.members.remove(extra.consumerId());
             extra.start();
 
@@ -159,15 +159,15 @@ class GroupMemberIT {
         try (TestGroup group = group("range")) {
             group.createTopic("burst", 6);
             Subscription sub = Subscription.topics(Map.of("burst", 1));
-            List<GroupMember> all = new ArrayList<>();
+            List<ZkGroupMember> all = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 all.add(group.create("m" + i, sub, c -> c.withMaxGroupSize(3)));
             }
-            all.parallelStream().forEach(GroupMember::start);
+            all.parallelStream().forEach(ZkGroupMember::start);
 
             await().atMost(Duration.ofSeconds(30)).until(() -> all.stream().allMatch(m ->
                     m.health().state() == MemberState.STABLE || m.health().state() == MemberState.REFUSED));
-            List<GroupMember> refused = all.stream().filter(m -> m.health().state() == MemberState.REFUSED).toList();
+            List<ZkGroupMember> refused = all.stream().filter(m -> m.health().state() == MemberState.REFUSED).toList();
             assertThat(refused).hasSize(2);
             refused.forEach(m -> group.members.remove(m.consumerId()));
             group.awaitConverged();
@@ -180,10 +180,10 @@ class GroupMemberIT {
         try (TestGroup group = group("roundrobin")) {
             group.createTopic("rr-a", 3);
             group.createTopic("rr-b", 3);
-            GroupMember a = group.start("a", Subscription.topics(Map.of("rr-a", 1, "rr-b", 1)));
+            ZkGroupMember a = group.start("a", Subscription.topics(Map.of("rr-a", 1, "rr-b", 1)));
             group.awaitConverged();
 
-            GroupMember odd = group.create("odd", Subscription.topics(Map.of("rr-a", 1)), c -> c);
+            ZkGroupMember odd = group.create("odd", Subscription.topics(Map.of("rr-a", 1)), c -> c);
             group.members.remove(odd.consumerId());
             odd.start();
 
@@ -202,7 +202,7 @@ class GroupMemberIT {
             CuratorFramework squatter = zk.newClient(2_000);
             squatter.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
                     .forPath("/consumers/" + group.group + "/owners/held/1", (group.group + "_ghost-0").getBytes(StandardCharsets.UTF_8));
-            GroupMember member = group.start("m", Subscription.topics(Map.of("held", 1)));
+            ZkGroupMember member = group.start("m", Subscription.topics(Map.of("held", 1)));
 
             await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                     .until(() -> member.health().state() != MemberState.STABLE);
@@ -224,7 +224,7 @@ class GroupMemberIT {
         try (TestGroup group = group("range")) {
             group.createTopic("leftover", 2);
             Subscription leftover = Subscription.topics(Map.of("leftover", 1));
-            GroupMember a = group.create("a", leftover, c -> c);
+            ZkGroupMember a = group.create("a", leftover, c -> c);
             group.clients.get(a.consumerId()).create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
                     .forPath("/consumers/" + group.group + "/owners/leftover/1", (group.group + "_a-0").getBytes(StandardCharsets.UTF_8));
             a.start();
@@ -256,7 +256,7 @@ class GroupMemberIT {
                     return zkMetadata.topics(onChange);
                 }
             };
-            GroupMember member = new GroupMember(client, io.zkgroups.registry.ZkLayout.root(),
+            ZkGroupMember member = new ZkGroupMember(client, io.zkgroups.registry.ZkLayout.root(),
                     GroupMemberConfig.of(group.group, id, Subscription.topics(Map.of("fragile", 1))), failingOnce,
                     group.tracker.listenerFor(id, () -> TestGroup.sessionOf(client)));
             group.members.put(id, member);
@@ -274,7 +274,7 @@ class GroupMemberIT {
             CuratorFramework squatter = zk.newClient();
             squatter.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
                     .forPath("/consumers/" + group.group + "/owners/stuck/0", "someone-0".getBytes(StandardCharsets.UTF_8));
-            GroupMember member = group.start("m", Subscription.topics(Map.of("stuck", 1)));
+            ZkGroupMember member = group.start("m", Subscription.topics(Map.of("stuck", 1)));
             await().atMost(Duration.ofSeconds(5)).until(() -> member.health().lastError().isPresent());
 
             long start = System.nanoTime();
@@ -293,7 +293,7 @@ class GroupMemberIT {
             List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
             ConsumerId id = ConsumerId.ofOverride(group.group, "solo");
             CuratorFramework client = zk.newClient();
-            GroupMember member = GroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
+            ZkGroupMember member = ZkGroupMember.onZooKeeper(client, io.zkgroups.registry.ZkLayout.root(),
                     GroupMemberConfig.of(group.group, id, Subscription.topics(Map.of("order", 1))),
                     new MembershipListener() {
                         @Override
@@ -327,7 +327,7 @@ class GroupMemberIT {
             Subscription one = Subscription.topics(Map.of("phases", 1));
             List<String> firstMoves = new java.util.concurrent.CopyOnWriteArrayList<>();
             List<String> secondMoves = new java.util.concurrent.CopyOnWriteArrayList<>();
-            GroupMember first = group.create("a", one, c -> c);
+            ZkGroupMember first = group.create("a", one, c -> c);
             first.addPhaseListener((from, to) -> firstMoves.add(from + "->" + to));
             first.start();
             group.awaitConverged();
@@ -336,7 +336,7 @@ class GroupMemberIT {
                     "READING->REVOKING", "REVOKING->CLAIMING", "CLAIMING->STABLE");
 
             firstMoves.clear();
-            GroupMember second = group.create("b", one, c -> c);
+            ZkGroupMember second = group.create("b", one, c -> c);
             second.addPhaseListener((from, to) -> secondMoves.add(from + "->" + to));
             second.start();
             group.awaitConverged();
@@ -372,11 +372,11 @@ class GroupMemberIT {
         try (TestGroup group = group("range")) {
             group.createTopic("watched", 4);
             List<MemberHealth> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-            GroupMember first = group.create("a", Subscription.topics(Map.of("watched", 1)), c -> c);
+            ZkGroupMember first = group.create("a", Subscription.topics(Map.of("watched", 1)), c -> c);
             first.addHealthListener(seen::add);
             first.start();
             group.awaitConverged();
-            GroupMember second = group.start("b", Subscription.topics(Map.of("watched", 1)));
+            ZkGroupMember second = group.start("b", Subscription.topics(Map.of("watched", 1)));
             group.awaitConverged();
 
             await().atMost(Duration.ofSeconds(5)).until(() -> !seen.isEmpty() && seen.get(seen.size() - 1).equals(first.health()));
@@ -400,13 +400,13 @@ class GroupMemberIT {
         try (TestGroup group = group("range")) {
             group.createTopic("swap", 12);
             Subscription one = Subscription.topics(Map.of("swap", 1));
-            GroupMember leaving = group.start("a", one);
+            ZkGroupMember leaving = group.start("a", one);
             group.start("b", one);
             group.start("c", one);
             group.awaitConverged();
 
             for (int round = 0; round < 3; round++) {
-                GroupMember joining = group.create("n" + round, one, c -> c);
+                ZkGroupMember joining = group.create("n" + round, one, c -> c);
                 CompletableFuture<Void> leave = CompletableFuture.runAsync(() -> group.stop(members(group).get(0)));
                 joining.start();
                 leave.join();
@@ -445,8 +445,8 @@ class GroupMemberIT {
             byte[] registration = io.zkgroups.registry.codec.MemberRegistrationCodec.encode(
                     io.zkgroups.registry.model.MemberRegistration.of(one, 1L));
             outsider.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(x, registration);
-            GroupMember a = group.start("a", one);
-            GroupMember b = group.start("b", one);
+            ZkGroupMember a = group.start("a", one);
+            ZkGroupMember b = group.start("b", one);
             awaitOwnRows(group, a, b); // x's rows (8-11) stay unowned: nobody runs x
 
             outsider.transaction().forOperations(outsider.transactionOp().delete().forPath(x),
@@ -462,10 +462,10 @@ class GroupMemberIT {
     }
 
     /** Waits until each of {@code live} is stable with exactly its rows of the assignment of everyone registered. */
-    private static void awaitOwnRows(TestGroup group, GroupMember... live) {
+    private static void awaitOwnRows(TestGroup group, ZkGroupMember... live) {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             Map<TopicAndPartition, io.zkgroups.registry.model.ThreadId> expected = group.expected();
-            for (GroupMember m : live) {
+            for (ZkGroupMember m : live) {
                 assertThat(m.health().state()).as(m.consumerId().value()).isEqualTo(MemberState.STABLE);
                 assertThat(m.owned()).as("owned by " + m.consumerId()).isEqualTo(expected.entrySet().stream()
                         .filter(e -> e.getValue().consumer().equals(m.consumerId())).map(Map.Entry::getKey)
@@ -474,8 +474,8 @@ class GroupMemberIT {
         });
     }
 
-    private static List<GroupMember> members(TestGroup group) {
-        List<GroupMember> sorted = new ArrayList<>(group.members.values());
+    private static List<ZkGroupMember> members(TestGroup group) {
+        List<ZkGroupMember> sorted = new ArrayList<>(group.members.values());
         sorted.sort(java.util.Comparator.comparing(m -> m.consumerId().value()));
         return sorted;
     }

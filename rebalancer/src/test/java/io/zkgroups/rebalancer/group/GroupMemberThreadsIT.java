@@ -19,13 +19,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The note on threads of {@link GroupMember}, held under load: while members join, leave and rebalance, other threads
+ * The note on threads of {@link ZkGroupMember}, held under load: while members join, leave and rebalance, other threads
  * read every member's health, owned partitions and fence and report unreadable znodes, without pause. Nothing they
  * read may be torn (a snapshot that is not a set of the topic's partitions, an exception from a shared collection),
  * and the group must converge as it would without them.
  */
 @Timeout(180)
-class GroupMemberThreadsIT {
+class ZkGroupMemberThreadsIT {
 
     private static final String TOPIC = "hammered";
     private static final int PARTITIONS = 40;
@@ -38,7 +38,7 @@ class GroupMemberThreadsIT {
         try (TestGroup group = new TestGroup(zk.server(), "threads", "range", 2_000)) {
             group.createTopic(TOPIC, PARTITIONS);
             Subscription subscription = Subscription.topics(Map.of(TOPIC, 2));
-            List<GroupMember> members = new ArrayList<>();
+            List<ZkGroupMember> members = new ArrayList<>();
             members.add(group.start("m0", subscription));
             members.add(group.start("m1", subscription));
 
@@ -51,7 +51,7 @@ class GroupMemberThreadsIT {
                 Thread t = new Thread(() -> {
                     int round = 0;
                     while (running.get()) {
-                        for (GroupMember m : List.copyOf(group.members.values())) {
+                        for (ZkGroupMember m : List.copyOf(group.members.values())) {
                             try {
                                 Set<TopicAndPartition> owned = m.owned();
                                 MemberHealth health = m.health();
@@ -91,7 +91,7 @@ class GroupMemberThreadsIT {
                     t.join();
                 }
             }
-            for (GroupMember m : group.members.values()) {
+            for (ZkGroupMember m : group.members.values()) {
                 for (int h = 0; h < 3; h++) {
                     m.reportUnreadable("hammer-" + h, List.of());
                 }

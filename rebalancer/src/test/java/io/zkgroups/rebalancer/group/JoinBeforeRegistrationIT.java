@@ -83,7 +83,7 @@ class JoinBeforeRegistrationIT {
                 .connectString(zk.connectString()).sessionTimeoutMs(60_000).connectionTimeoutMs(5_000)
                 .retryPolicy(new ExponentialBackoffRetry(50, 10, 500)).ensembleTracker(false).build());
         ConsumerId me = ConsumerId.ofOverride(group, "joiner");
-        GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(),
+        ZkGroupMember member = ZkGroupMember.onZooKeeper(client, ZkLayout.root(),
                 GroupMemberConfig.of(group, me, Subscription.topics(Map.of(TOPIC, 1))).withDebounce(DEBOUNCE),
                 MembershipListener.NONE);
         CuratorFramework observer = zk.newClient();

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * One {@link GroupMember} in a JVM of its own, for tests that must stop a whole process ({@code SIGSTOP}) or
+ * One {@link ZkGroupMember} in a JVM of its own, for tests that must stop a whole process ({@code SIGSTOP}) or
  * kill it. Started by {@link FrozenMemberIT} with the test's own classpath.
  *
  * <pre>
@@ -41,7 +41,7 @@ import java.util.stream.Collectors;
  * ASSIGNED|REVOKED|LOST &lt;session hex&gt; &lt;nanoTime&gt; &lt;topic/partition,...&gt;   listener calls
  * DELIVER &lt;session hex&gt; &lt;nanoTime&gt; &lt;topic/partition,...&gt;
  *     what a consumer would hand out now: printed every DELIVERY_PERIOD_MS (default 3) while
- *     {@link GroupMember#canDeliver()} holds; the session is the one the ownership lease is on and
+ *     {@link ZkGroupMember#canDeliver()} holds; the session is the one the ownership lease is on and
  *     nanoTime is taken <em>before</em> the check, so it is an upper bound of the moment of the decision
  * MARK &lt;nanoTime&gt;                                   the answer to the stdin line RESUMED
  * CLOSED                                             after the stdin line close (or end of stdin)
@@ -102,7 +102,7 @@ public final class MemberProcessMain {
         };
         GroupMemberConfig config = GroupMemberConfig.of(group, ConsumerId.ofOverride(group, name),
                 Subscription.topics(Map.of(topic, 1)));
-        GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), config, listener);
+        ZkGroupMember member = ZkGroupMember.onZooKeeper(client, ZkLayout.root(), config, listener);
 
         ScheduledExecutorService delivery = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "delivery");

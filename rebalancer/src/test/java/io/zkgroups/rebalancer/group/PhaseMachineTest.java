@@ -77,7 +77,7 @@ class PhaseMachineTest {
         Set<MemberPhase> live = EnumSet.range(MemberPhase.JOINING, MemberPhase.SESSION_LOST);
         for (MemberPhase phase : live) {
             for (MemberPhase always : EnumSet.of(MemberPhase.SESSION_LOST, MemberPhase.REFUSED, MemberPhase.LEAVING,
-                    MemberPhase.HANDING_OFF)) {
+                    MemberPhase.HANDING_OVER)) {
                 assertThat(phase.canMoveTo(always) || phase == always).as("%s -> %s", phase, always).isTrue();
             }
         }

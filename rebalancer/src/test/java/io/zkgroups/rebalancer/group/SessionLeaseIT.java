@@ -99,8 +99,8 @@ class SessionLeaseIT {
                     .create("cut", TopicRegistration.v1(4, List.of(0)));
             Subscription cut = Subscription.topics(Map.of("cut", 1));
             CuratorFramework xClient = ensemble.newClient(x, 1_000);
-            GroupMember behindX = member(xClient, "behind-x", cut);
-            GroupMember onLeader = member(ensemble.newClient(leader, 10_000), "on-leader", cut);
+            ZkGroupMember behindX = member(xClient, "behind-x", cut);
+            ZkGroupMember onLeader = member(ensemble.newClient(leader, 10_000), "on-leader", cut);
             try {
                 behindX.start();
                 onLeader.start();
@@ -132,9 +132,9 @@ class SessionLeaseIT {
         }
     }
 
-    private static GroupMember member(CuratorFramework client, String name, Subscription subscription) {
+    private static ZkGroupMember member(CuratorFramework client, String name, Subscription subscription) {
         GroupMemberConfig config = GroupMemberConfig.of("lease", ConsumerId.ofOverride("lease", name), subscription);
-        return GroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
+        return ZkGroupMember.onZooKeeper(client, ZkLayout.root(), config, MembershipListener.NONE);
     }
 
     @Test
@@ -168,7 +168,7 @@ class SessionLeaseIT {
             member.getConnectionStateListenable().addListener((client, state) -> {
                 if (state == ConnectionState.RECONNECTED) {
                     reconnectedAt.complete(System.nanoTime());
-                    lease.beat(); // as GroupMember does
+                    lease.beat(); // as ZkGroupMember does
                 }
             });
             lease.start(beats);

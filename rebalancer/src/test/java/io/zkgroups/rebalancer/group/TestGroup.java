@@ -34,7 +34,7 @@ final class TestGroup implements AutoCloseable {
     final ZkRegistry observer;
     final Set<Long> deadSessions = ConcurrentHashMap.newKeySet();
     final OwnershipTracker tracker = new OwnershipTracker(session -> !deadSessions.contains(session));
-    final Map<ConsumerId, GroupMember> members = new ConcurrentHashMap<>();
+    final Map<ConsumerId, ZkGroupMember> members = new ConcurrentHashMap<>();
     final Map<ConsumerId, CuratorFramework> clients = new ConcurrentHashMap<>();
     private final int sessionTimeoutMs;
 
@@ -46,22 +46,22 @@ final class TestGroup implements AutoCloseable {
         this.observer = ZkRegistry.of(zk.newClient());
     }
 
-    GroupMember start(String name, Subscription subscription) {
+    ZkGroupMember start(String name, Subscription subscription) {
         return start(name, subscription, UnaryOperator.identity());
     }
 
-    GroupMember start(String name, Subscription subscription, UnaryOperator<GroupMemberConfig> tweak) {
-        GroupMember member = create(name, subscription, tweak);
+    ZkGroupMember start(String name, Subscription subscription, UnaryOperator<GroupMemberConfig> tweak) {
+        ZkGroupMember member = create(name, subscription, tweak);
         member.start();
         return member;
     }
 
-    GroupMember create(String name, Subscription subscription, UnaryOperator<GroupMemberConfig> tweak) {
+    ZkGroupMember create(String name, Subscription subscription, UnaryOperator<GroupMemberConfig> tweak) {
         ConsumerId id = ConsumerId.ofOverride(group, name);
         CuratorFramework client = zk.newClient(sessionTimeoutMs);
         GroupMemberConfig config = tweak.apply(GroupMemberConfig.of(group, id, subscription)
                 .withAssignmentStrategy(strategy));
-        GroupMember member = GroupMember.onZooKeeper(client, ZkLayout.root(), config,
+        ZkGroupMember member = ZkGroupMember.onZooKeeper(client, ZkLayout.root(), config,
                 tracker.listenerFor(id, () -> sessionOf(client)));
         members.put(id, member);
         clients.put(id, client);
@@ -69,7 +69,7 @@ final class TestGroup implements AutoCloseable {
     }
 
     /** Leaves gracefully. */
-    void stop(GroupMember member) {
+    void stop(ZkGroupMember member) {
         member.close();
         members.remove(member.consumerId());
         CuratorFramework client = clients.remove(member.consumerId());
@@ -78,7 +78,7 @@ final class TestGroup implements AutoCloseable {
     }
 
     /** Ends the member's session on the server for real; the member must recover by itself. */
-    void expire(GroupMember member) {
+    void expire(ZkGroupMember member) {
         CuratorFramework client = clients.get(member.consumerId());
         deadSessions.add(sessionOf(client));
         TestZooKeeper.expireSession(client);
@@ -122,7 +122,7 @@ final class TestGroup implements AutoCloseable {
             Map<TopicAndPartition, String> expectedText = new TreeMap<>();
             expected.forEach((tp, thread) -> expectedText.put(tp, thread.toString()));
             assertThat(ownerZnodes()).isEqualTo(expectedText);
-            for (GroupMember m : members.values()) {
+            for (ZkGroupMember m : members.values()) {
                 Set<TopicAndPartition> rows = new java.util.TreeSet<>();
                 expected.forEach((tp, thread) -> {
                     if (thread.consumer().equals(m.consumerId())) {
@@ -146,7 +146,7 @@ final class TestGroup implements AutoCloseable {
 
     @Override
     public void close() {
-        for (GroupMember member : new ArrayList<>(members.values())) {
+        for (ZkGroupMember member : new ArrayList<>(members.values())) {
             member.close();
         }
         members.clear();

@@ -37,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * topic directories are created in {@code multi()} too. A batch is atomic; batches are not.
  * Writes are unconditional, like 0.8.2.2: guarding against rewinds is the caller's business.
  */
-public final class ZkOffsetStore {
+public final class OffsetRegistry {
 
     /** What a read found: offsets of the partitions that have one, and znodes that could not be read. */
     @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
@@ -150,7 +150,7 @@ public final class ZkOffsetStore {
     private final Map<String, Long> checkpoint = new ConcurrentHashMap<>();
     private final Set<String> knownParents = ConcurrentHashMap.newKeySet();
 
-    public ZkOffsetStore(Znodes znodes, ZkLayout layout) {
+    public OffsetRegistry(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
     }

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @Timeout(60)
-class ZkOffsetStoreIT {
+class OffsetRegistryIT {
 
     @RegisterExtension
     static final ZooKeeperExtension zk = new ZooKeeperExtension();
@@ -31,12 +31,12 @@ class ZkOffsetStoreIT {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
 
-        ZkOffsetStore.CommitResult result = registry.offsets().commit("f1", Map.of(tp("T", 0), 286894308L, tp("T", 1), 0L, tp("U", 0), 7L));
+        OffsetRegistry.CommitResult result = registry.offsets().commit("f1", Map.of(tp("T", 0), 286894308L, tp("T", 1), 0L, tp("U", 0), 7L));
 
         assertThat(result.written()).isEqualTo(3);
         assertThat(new String(client.getData().forPath("/consumers/f1/offsets/T/0"), StandardCharsets.US_ASCII)).isEqualTo("286894308");
         assertThat(client.checkExists().forPath("/consumers/f1/offsets/T").getEphemeralOwner()).isZero();
-        ZkOffsetStore fresh = ZkRegistry.of(zk.newClient()).offsets();
+        OffsetRegistry fresh = ZkRegistry.of(zk.newClient()).offsets();
         assertThat(fresh.read("f1", List.of(tp("T", 0), tp("T", 1), tp("T", 2), tp("U", 0))).offsets())
                 .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 286894308L, tp("T", 1), 0L, tp("U", 0), 7L));
         assertThat(fresh.readAll("f1").offsets()).hasSize(3);
@@ -51,7 +51,7 @@ class ZkOffsetStoreIT {
     void anOwnersWriteLandsOnlyWhileItsSessionHoldsTheOwnerZnode() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
-        ZkOffsetStore store = registry.offsets();
+        OffsetRegistry store = registry.offsets();
         client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
                 .forPath("/consumers/f9/owners/T/0", "f9_a-0".getBytes(StandardCharsets.UTF_8));
         long session = registry.znodes().sessionId();
@@ -81,12 +81,12 @@ class ZkOffsetStoreIT {
     @Test
     void unchangedOffsetsAreNotWrittenAgain() throws Exception {
         CuratorFramework client = zk.newClient();
-        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        OffsetRegistry store = ZkRegistry.of(client).offsets();
         store.commit("f2", Map.of(tp("T", 0), 5L, tp("T", 1), 6L));
         int version0 = client.checkExists().forPath("/consumers/f2/offsets/T/0").getVersion();
         int version1 = client.checkExists().forPath("/consumers/f2/offsets/T/1").getVersion();
 
-        ZkOffsetStore.CommitResult again = store.commit("f2", Map.of(tp("T", 0), 5L, tp("T", 1), 9L));
+        OffsetRegistry.CommitResult again = store.commit("f2", Map.of(tp("T", 0), 5L, tp("T", 1), 9L));
 
         assertThat(again.written()).isEqualTo(1);
         assertThat(again.unchanged()).isEqualTo(1);
@@ -97,7 +97,7 @@ class ZkOffsetStoreIT {
     @Test
     void offsetsWrittenBySomeoneElseAreOverwrittenAfterARead() throws Exception {
         CuratorFramework client = zk.newClient();
-        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        OffsetRegistry store = ZkRegistry.of(client).offsets();
         store.commit("f3", Map.of(tp("T", 0), 5L));
         ZkRegistry.of(zk.newClient()).offsets().commit("f3", Map.of(tp("T", 0), 8L)); // e.g. a 0.8.2.2 member
 
@@ -109,7 +109,7 @@ class ZkOffsetStoreIT {
     @Test
     void aDeletedOffsetZnodeIsRecreatedOnTheNextCommit() throws Exception {
         CuratorFramework client = zk.newClient();
-        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        OffsetRegistry store = ZkRegistry.of(client).offsets();
         store.commit("f4", Map.of(tp("T", 0), 1L, tp("T", 1), 1L));
         client.delete().forPath("/consumers/f4/offsets/T/0"); // a tool deleted it
 
@@ -121,13 +121,13 @@ class ZkOffsetStoreIT {
 
     @Test
     void manyOffsetsGoInSeveralBatches() {
-        ZkOffsetStore store = ZkRegistry.of(zk.newClient()).offsets();
+        OffsetRegistry store = ZkRegistry.of(zk.newClient()).offsets();
         Map<TopicAndPartition, Long> offsets = new TreeMap<>();
         for (int i = 0; i < 2_500; i++) {
             offsets.put(tp("topic-" + (i % 5), i / 5), (long) i * 1000);
         }
 
-        ZkOffsetStore.CommitResult result = store.commit("f5", offsets);
+        OffsetRegistry.CommitResult result = store.commit("f5", offsets);
 
         assertThat(result.written()).isEqualTo(2_500);
         assertThat(result.batches()).isGreaterThanOrEqualTo(3);
@@ -144,11 +144,11 @@ class ZkOffsetStoreIT {
         List<TopicAndPartition> wanted = new java.util.ArrayList<>(offsets.keySet());
         wanted.add(tp("T", 5_000)); // never committed: absent from the result
         CuratorFramework client = zk.newClient();
-        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        OffsetRegistry store = ZkRegistry.of(client).offsets();
         store.read("f10", List.of(tp("T", 0))); // the client learns its servers' generation (a request of its own)
         long before = io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client);
 
-        ZkOffsetStore.OffsetRead read = store.read("f10", wanted);
+        OffsetRegistry.OffsetRead read = store.read("f10", wanted);
 
         assertThat(read.offsets()).isEqualTo(offsets);
         assertThat(read.unreadable()).isEmpty();
@@ -160,12 +160,12 @@ class ZkOffsetStoreIT {
     @Test
     void malformedOffsetsAreReportedNotThrown() throws Exception {
         CuratorFramework client = zk.newClient();
-        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        OffsetRegistry store = ZkRegistry.of(client).offsets();
         store.commit("f6", Map.of(tp("T", 0), 3L));
         client.create().forPath("/consumers/f6/offsets/T/1", "12abc".getBytes(StandardCharsets.US_ASCII));
         client.create().forPath("/consumers/f6/offsets/T/x", "1".getBytes(StandardCharsets.US_ASCII));
 
-        ZkOffsetStore.OffsetRead read = store.readAll("f6");
+        OffsetRegistry.OffsetRead read = store.readAll("f6");
 
         assertThat(read.offsets()).containsExactly(Map.entry(tp("T", 0), 3L));
         assertThat(read.unreadable()).extracting(Unreadable::path)
@@ -177,8 +177,8 @@ class ZkOffsetStoreIT {
         CuratorFramework client = zk.newClient();
         ZkRegistry.of(client).offsets().commit("f7", Map.of(tp("T", 0), 1L, tp("T", 1), 1L));
 
-        ZkOffsetStore restarted = ZkRegistry.of(zk.newClient()).offsets(); // knows nothing yet
-        ZkOffsetStore.CommitResult result = restarted.commit("f7", Map.of(tp("T", 0), 2L, tp("T", 1), 3L, tp("T", 2), 4L));
+        OffsetRegistry restarted = ZkRegistry.of(zk.newClient()).offsets(); // knows nothing yet
+        OffsetRegistry.CommitResult result = restarted.commit("f7", Map.of(tp("T", 0), 2L, tp("T", 1), 3L, tp("T", 2), 4L));
 
         assertThat(result.written()).isEqualTo(3);
         assertThat(ZkRegistry.of(zk.newClient()).offsets().readAll("f7").offsets())
@@ -188,7 +188,7 @@ class ZkOffsetStoreIT {
     @Test
     void aDeletedTopicDirectoryIsCreatedAgainOnTheNextCommit() throws Exception {
         CuratorFramework client = zk.newClient();
-        ZkOffsetStore store = ZkRegistry.of(client).offsets();
+        OffsetRegistry store = ZkRegistry.of(client).offsets();
         store.commit("f8", Map.of(tp("T", 0), 1L, tp("U", 0), 1L));
         client.delete().deletingChildrenIfNeeded().forPath("/consumers/f8/offsets/T"); // a tool reset the topic
 
