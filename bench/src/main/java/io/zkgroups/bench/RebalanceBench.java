@@ -410,10 +410,19 @@ public final class RebalanceBench {
 
     private Map<Integer, String> expected(Collection<RebalanceProcess> live, String topic, int p,
                                           Map<ConsumerId, Set<Integer>> rows) {
+        return assignment(options.strategy, live.stream().map(m -> m.id).toList(), topic, p, rows);
+    }
+
+    /**
+     * Partition → owner thread of {@code strategy}'s assignment of {@code p} partitions of {@code topic} to
+     * {@code members} (one stream each); each member's partitions go to {@code rows}.
+     */
+    static Map<Integer, String> assignment(String strategy, Collection<ConsumerId> members, String topic, int p,
+                                           Map<ConsumerId, Set<Integer>> rows) {
         Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
-        live.forEach(m -> subscriptions.put(m.id, Map.of(topic, 1)));
+        members.forEach(id -> subscriptions.put(id, Map.of(topic, 1)));
         // Every bench member runs --strategy: with sticky they all advertise it (other assignors ignore the set).
-        Map<TopicAndPartition, ThreadId> owners = PartitionAssignor.forStrategy(options.strategy)
+        Map<TopicAndPartition, ThreadId> owners = PartitionAssignor.forStrategy(strategy)
                 .assign(new GroupSnapshot(subscriptions, Map.of(topic, p), subscriptions.keySet())).owners();
         Map<Integer, String> text = new TreeMap<>();
         owners.forEach((tp, thread) -> {

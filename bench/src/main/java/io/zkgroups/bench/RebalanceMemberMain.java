@@ -112,7 +112,12 @@ public final class RebalanceMemberMain {
         }
     }
 
-    private static CuratorFramework newClient(String connect, int sessionMs) throws InterruptedException {
+    static CuratorFramework newClient(String connect, int sessionMs) throws InterruptedException {
+        return connected(startClient(connect, sessionMs), connect);
+    }
+
+    /** A started client, connecting in the background. */
+    static CuratorFramework startClient(String connect, int sessionMs) {
         CuratorFramework client = CuratorFrameworkFactory.builder()
                 .connectString(connect)
                 .sessionTimeoutMs(sessionMs)
@@ -120,7 +125,12 @@ public final class RebalanceMemberMain {
                 .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
                 .build();
         client.start();
-        if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
+        return client;
+    }
+
+    /** {@code client} once connected (within 60 s, else an exception naming {@code connect}). */
+    static CuratorFramework connected(CuratorFramework client, String connect) throws InterruptedException {
+        if (!client.blockUntilConnected(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("no connection to " + connect);
         }
         return client;

@@ -1,6 +1,7 @@
 package io.zkgroups.bench;
 
 import io.zkgroups.registry.ZkLayout;
+import io.zkgroups.registry.store.Znodes;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
@@ -35,11 +36,22 @@ final class RebalanceObserver implements AutoCloseable {
     private volatile boolean closed;
 
     RebalanceObserver(CuratorFramework client, ServerRequests requests, String group, String topic) {
+        this(client, requests, group, topic, true);
+    }
+
+    /**
+     * {@code watchRegistrations} false: no watch on the registrations (nothing is known of them), for groups so large
+     * that a listing after each registration would load the server being measured.
+     */
+    RebalanceObserver(CuratorFramework client, ServerRequests requests, String group, String topic,
+                      boolean watchRegistrations) {
         this.client = client;
         this.requests = requests;
         this.idsPath = ZkLayout.root().memberIds(group);
         this.ownersPath = ZkLayout.root().owners(group, topic);
-        watchIds();
+        if (watchRegistrations) {
+            watchIds();
+        }
     }
 
     /** When the registration of {@code consumerId} was first seen (nanoTime), or 0. */
@@ -106,10 +118,15 @@ final class RebalanceObserver implements AutoCloseable {
 
     /** Partition → owner znode value, as it is now. */
     Map<Integer, String> owners() throws Exception {
-        return owners(null);
+        return owners(null, null);
     }
 
-    private Map<Integer, String> owners(Watcher watcher) throws Exception {
+    /**
+     * Partition → owner znode value; when the listing is not exactly {@code expectedPartitions} (if given), only the
+     * listed partitions with empty values: the values cannot match yet, and reading thousands of them at every step of
+     * a rebalance would load the server being measured. Values are read pipelined.
+     */
+    private Map<Integer, String> owners(Watcher watcher, Set<Integer> expectedPartitions) throws Exception {
         Map<Integer, String> owners = new TreeMap<>();
         List<String> children;
         try {
@@ -121,14 +138,17 @@ final class RebalanceObserver implements AutoCloseable {
             }
             return owners;
         }
-        for (String child : children) {
-            try {
-                byte[] data = client.getData().forPath(ownersPath + "/" + child);
-                owners.put(Integer.valueOf(child), data == null ? "" : new String(data, StandardCharsets.UTF_8));
-            } catch (KeeperException.NoNodeException gone) {
-                // released while we read: the watch fires again
-            }
+        Set<Integer> listed = new HashSet<>();
+        children.forEach(child -> listed.add(Integer.valueOf(child)));
+        if (expectedPartitions != null && !listed.equals(expectedPartitions)) {
+            listed.forEach(partition -> owners.put(partition, ""));
+            return owners;
         }
+        List<String> paths = children.stream().map(child -> ownersPath + "/" + child).toList();
+        // released while we read: not in the answer, and the watch fires again
+        new Znodes(client).readAll(paths, null).forEach((path, data) -> owners.put(
+                Integer.valueOf(path.substring(path.lastIndexOf('/') + 1)),
+                data.bytes() == null ? "" : new String(data.bytes(), StandardCharsets.UTF_8)));
         return owners;
     }
 
@@ -143,7 +163,7 @@ final class RebalanceObserver implements AutoCloseable {
         while (true) {
             CountDownLatch changed = new CountDownLatch(1);
             long listed = System.nanoTime();
-            Map<Integer, String> now = owners(event -> changed.countDown());
+            Map<Integer, String> now = owners(event -> changed.countDown(), expected.keySet());
             if (now.equals(expected)) {
                 return listed;
             }

@@ -55,7 +55,7 @@ final class RebalanceProcess implements AutoCloseable {
      * Extra options for member JVMs from {@code BENCH_MEMBER_JVM_OPTS} (space-separated; {@code {name}} becomes the
      * member's name), e.g. {@code -XX:StartFlightRecording=filename=/tmp/{name}.jfr} to profile the members.
      */
-    private static List<String> extraJvmOptions(String name) {
+    static List<String> extraJvmOptions(String name) {
         String opts = System.getenv("BENCH_MEMBER_JVM_OPTS");
         if (opts == null || opts.isBlank()) {
             return List.of();

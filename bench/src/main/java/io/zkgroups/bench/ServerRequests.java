@@ -44,6 +44,37 @@ final class ServerRequests {
         }
     }
 
+    /**
+     * The server-wide traffic and watch counters at one moment (everyone's, the coordinator's included: the scaling
+     * bench takes them before its own reads of the owner znodes). -1 where the server does not count it.
+     */
+    static final class Traffic {
+        final long bytesReceived;
+        final long responseBytes;
+        final long watchBytes;
+        final long watches;
+
+        Traffic(long bytesReceived, long responseBytes, long watchBytes, long watches) {
+            this.bytesReceived = bytesReceived;
+            this.responseBytes = responseBytes;
+            this.watchBytes = watchBytes;
+            this.watches = watches;
+        }
+    }
+
+    /** What the in-process server has counted so far ({@code ServerMetrics}) and the watches armed now (JMX). */
+    Traffic traffic() {
+        org.apache.zookeeper.server.ServerMetrics metrics = org.apache.zookeeper.server.ServerMetrics.getMetrics();
+        long watches;
+        try {
+            watches = ((Number) JMX.getAttribute(new ObjectName(server + ",name1=InMemoryDataTree"), "WatchCount")).longValue();
+        } catch (Exception e) {
+            watches = -1;
+        }
+        return new Traffic(metrics.BYTES_RECEIVED_COUNT.get(), metrics.RESPONSE_BYTES.get(), metrics.WATCH_BYTES.get(),
+                watches);
+    }
+
     /** Requests received so far from every session but the coordinator's. */
     long members() {
         try {

@@ -63,7 +63,9 @@ public final class TestZooKeeper implements AutoCloseable {
             Map<String, Object> props = Map.of(
                     "clientPortAddress", "127.0.0.1",
                     "minSessionTimeout", String.valueOf(2 * TICK_MS),
-                    "maxSessionTimeout", String.valueOf(MAX_SESSION_MS));
+                    "maxSessionTimeout", String.valueOf(MAX_SESSION_MS),
+                    // unlimited connections from one address (the default is 60): benchmarks run hundreds of sessions
+                    "maxClientCnxns", "0");
             InstanceSpec spec = new InstanceSpec(dir.toFile(), InstanceSpec.getRandomPort(), -1, -1, true, 1,
                     TICK_MS, -1, props, "127.0.0.1");
             return new TestZooKeeper(new TestingServer(spec, true), null, dir);

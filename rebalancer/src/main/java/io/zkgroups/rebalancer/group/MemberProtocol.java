@@ -66,6 +66,8 @@ final class MemberProtocol {
     private final MemberExit exit;
     /** What READING reads. */
     private final GroupReads reads;
+    /** The group's members, as this member's reads saw them. */
+    private final MemberList memberList;
     /** The view of the last attempt that ended {@code STABLE}; null before the first. */
     private GroupView lastView;
 
@@ -85,7 +87,8 @@ final class MemberProtocol {
         this.registry = registry;
         PartitionAssignor assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor);
-        MemberList memberList = registry.members().memberList(group);
+        this.memberList = registry.members().memberList(group);
+        memberList.watchDirectory();
         this.phases = phases;
         this.attempts = attempts;
         this.freshness = freshness;
@@ -241,6 +244,7 @@ final class MemberProtocol {
         Map<TopicAndPartition, ThreadId> toClaim = new TreeMap<>(attempt.target);
         toClaim.keySet().removeAll(ledger.owned().keySet());
         attempt.toClaim = toClaim;
+        registry.owners().watchDirectories(OwnerWatchFanOut.affordable(attempt.view.snapshot()));
         PreviousOwnerWait.OwnerWait wait = previousOwners.newWait();
         Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait)
                 .orElse(Collections.<TopicAndPartition>emptySet());
@@ -384,12 +388,33 @@ final class MemberProtocol {
         return MemberPhase.REFUSED;
     }
 
-    /** The session was LOST: everything owned is reported lost, and the member moves to {@code SESSION_LOST}. */
+    /**
+     * The session was LOST: everything owned is reported lost, and the member moves to {@code SESSION_LOST}. Unless
+     * an attempt that ran before this task (it was queued behind one) already registered the member in the session
+     * that followed: then nothing it holds now was in the session that was lost.
+     */
     void sessionLost() {
+        if (session.registered() != 0 && session.registered() == liveSession()) {
+            return;
+        }
         if (!phases.phase().isTerminal()) {
             exit.loseEverything();
             phases.moveTo(MemberPhase.SESSION_LOST);
         }
+    }
+
+    /** The client's session now; 0 while it has none (connecting). */
+    private long liveSession() {
+        try {
+            return registry.znodes().sessionId();
+        } catch (RuntimeException connecting) {
+            return 0;
+        }
+    }
+
+    /** Stops hearing the member list's persistent watch on this client (no request). */
+    void stopWatching() {
+        memberList.stopWatching();
     }
 
     /** LEAVING: revokes what it owns (the listener commits), then deletes its owner znodes and registration. */

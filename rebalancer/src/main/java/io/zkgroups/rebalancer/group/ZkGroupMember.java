@@ -358,6 +358,7 @@ public final class ZkGroupMember implements Closeable {
         client.getConnectionStateListenable().removeListener(connectionListener);
         if (removeWatches) {
             registry.owners().stopWatching(); // persistent watches: removeWatchers() forgets them once they fired
+            protocol.stopWatching();
             if (serverHasWatchRemoval()) { // a 3.4 server would close the connection on checkWatches
                 client.removeWatchers();
             }

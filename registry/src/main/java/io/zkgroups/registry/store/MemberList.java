@@ -8,6 +8,7 @@ import io.zkgroups.registry.codec.DecodeException;
 import io.zkgroups.registry.codec.MemberRegistrationCodec;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.MemberRegistration;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -31,8 +32,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>every create and delete under {@code ids} bumps its cversion, so when the cversion moved by exactly the
  *       number of names that appeared and disappeared, no name was deleted and created again in between;</li>
- *   <li>every registration read arms a data watch, and a fired watch marks that registration for re-reading;</li>
- *   <li>watches do not outlive a session, so a new session reads everything again.</li>
+ *   <li>every registration read arms a data watch (or, after {@link #watchDirectory}, one persistent recursive watch
+ *       covers them all), and a fired watch marks that registration for re-reading;</li>
+ *   <li>watches do not outlive a session, so a new session reads everything again; nor is anything trusted across a
+ *       disconnection, which a persistent watch does not replay.</li>
  * </ul>
  * A steady group of N members thus costs one listing per read instead of N + 1 requests. A single member's leave
  * needs no read at all before the caller acts on it ({@link #afterLeaveHeard}). Not thread-safe: one caller at a time
@@ -166,6 +169,13 @@ public final class MemberList {
     private boolean knownWatched;
     private volatile Watcher onChange;
     private final Watcher watcher = this::changed;
+    /** Whether to watch {@code ids} with one persistent recursive watch instead of a data watch per registration. */
+    private boolean watchDirectory;
+    /** The session the directory's persistent watch was armed in; 0: not armed. */
+    private long directoryWatchSession;
+    /** Disconnections heard through the watches: a persistent watch misses what happens meanwhile (event thread). */
+    private volatile long disconnections;
+    private long knownDisconnections;
     /** What the watches armed by the last read have heard since it: see {@link #afterLeaveHeard}. */
     private final MembershipEvents heard = new MembershipEvents();
 
@@ -173,6 +183,32 @@ public final class MemberList {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
         this.group = Objects.requireNonNull(group, "group cannot be null");
+    }
+
+    /**
+     * From now on, where the servers have persistent watches (3.6+), watches {@code /consumers/G/ids} and every
+     * registration below it with one persistent recursive watch, armed once per session, instead of a data watch per
+     * registration read, and reads the registrations it must in batches (multi-reads of {@value Znodes#MULTI_READ_BATCH}):
+     * a group of N members then holds N such watches instead of N × N, and a member that joins a group of N reads the
+     * N registrations in a few requests instead of N. For a caller that reads the group again and again with a watcher
+     * and calls {@link #stopWatching} when done; the watch lives until then or the session ends.
+     */
+    public void watchDirectory() {
+        this.watchDirectory = true;
+    }
+
+    /** Stops hearing the directory's persistent watch on this client, without a request (see {@link #watchDirectory}). */
+    public void stopWatching() {
+        watchDirectory = false;
+        if (directoryWatchSession != 0) {
+            directoryWatchSession = 0;
+            try {
+                znodes.client().watchers().remove(watcher).ofType(Watcher.WatcherType.Any).locally()
+                        .forPath(layout.memberIds(group));
+            } catch (Exception e) {
+                // the session ends with the client
+            }
+        }
     }
 
     /**
@@ -186,6 +222,8 @@ public final class MemberList {
         String ids = layout.memberIds(group);
         long session = znodes.sessionId();
         heard.clear(); // before the listing: an event that comes while it is answered is kept, which is safe
+        long disconnectionsNow = disconnections;
+        boolean underDirectoryWatch = watch != null && directoryWatched(ids, session);
         Stat stat = new Stat();
         List<String> names;
         try {
@@ -207,6 +245,7 @@ public final class MemberList {
         appeared.removeAll(known.keySet());
         long disappeared = known.keySet().stream().filter(name -> !current.contains(name)).count();
         boolean trusted = knownWatched && session == knownSession && knownCversion >= 0
+                && knownDisconnections == disconnectionsNow
                 && stat.getCversion() - knownCversion == appeared.size() + disappeared;
         Set<String> toRead = new HashSet<>();
         for (String name : names) {
@@ -215,7 +254,8 @@ public final class MemberList {
             }
         }
         changed.retainAll(current); // marks of members gone for good (a name that comes back is read anyway)
-        Map<String, Znodes.Data> read = znodes.readAll(toRead.stream().map(name -> ids + "/" + name).collect(ImmutableList.toImmutableList()), watch);
+        List<String> paths = toRead.stream().map(name -> ids + "/" + name).collect(ImmutableList.toImmutableList());
+        Map<String, Znodes.Data> read = underDirectoryWatch ? znodes.readSmall(paths) : znodes.readAll(paths, watch);
         Map<String, Entry> now = new HashMap<>();
         for (String name : names) {
             String path = ids + "/" + name;
@@ -231,6 +271,7 @@ public final class MemberList {
         knownPzxid = stat.getPzxid();
         knownSession = session;
         knownWatched = watch != null;
+        knownDisconnections = disconnectionsNow;
         return new Read(listingOf(now.values()), stat.getCversion(), toRead.size(), stat.getPzxid());
     }
 
@@ -254,6 +295,28 @@ public final class MemberList {
             after.remove(name);
             return new Read(listingOf(after.values()), knownCversion + 1, 0, knownPzxid);
         });
+    }
+
+    /**
+     * Whether {@code ids} is under this list's persistent recursive watch in {@code session}, arming it if it is wanted
+     * and not armed yet (one request). Armed before the listing and the reads it covers, so nothing they see can change
+     * unheard. False where it is not wanted, the servers lack persistent watches, or arming failed.
+     */
+    private boolean directoryWatched(String ids, long session) {
+        if (!watchDirectory || !znodes.generation().hasPersistentWatches() || !znodes.generation().hasMultiRead()) {
+            return false;
+        }
+        if (directoryWatchSession == session) {
+            return true;
+        }
+        try {
+            znodes.client().watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watcher).forPath(ids);
+            directoryWatchSession = session;
+            return true;
+        } catch (Exception e) {
+            watchDirectory = false; // e.g. a server that refused addWatch: a data watch per registration, as before
+            return false;
+        }
     }
 
     /** The members (sorted by id) and the unreadable registrations among {@code entries}. */
@@ -280,7 +343,8 @@ public final class MemberList {
      */
     public boolean vouchesFor(ConsumerId id, long session) {
         Entry entry = known.get(id.value());
-        return knownWatched && knownSession == session && entry != null && entry.member() != null
+        return knownWatched && knownSession == session && knownDisconnections == disconnections
+                && entry != null && entry.member() != null
                 && entry.member().ephemeralOwner() == session && !changed.contains(id.value());
     }
 
@@ -295,6 +359,10 @@ public final class MemberList {
     }
 
     private void changed(WatchedEvent event) {
+        if (event.getType() == Watcher.Event.EventType.None
+                && event.getState() != Watcher.Event.KeeperState.SyncConnected) {
+            disconnections++; // every armed watch hears it; a persistent one misses what happens meanwhile
+        }
         heard.heard(event, layout.memberIds(group));
         String path = event.getPath();
         if ((event.getType() == Watcher.Event.EventType.NodeDataChanged

@@ -2,6 +2,7 @@ package io.zkgroups.registry.store;
 
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,6 +80,8 @@ final class OwnerDirectoryWatch {
     private final WatchedOwners watched;
     private final Map<String, Armed> armed = new ConcurrentHashMap<>();
     private volatile boolean unsupported;
+    /** False while the group is too large for every member to hear every owner znode change ({@link #wanted}). */
+    private volatile boolean wanted = true;
 
     OwnerDirectoryWatch(Znodes znodes, WatchedOwners watched) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
@@ -91,7 +94,7 @@ final class OwnerDirectoryWatch {
      * caller reads what it claims, as on such a server.
      */
     boolean covers(long session, Collection<String> dirs) {
-        if (unsupported || !znodes.generation().hasPersistentWatches()) {
+        if (unsupported || !wanted || !znodes.generation().hasPersistentWatches()) {
             return false;
         }
         boolean all = true;
@@ -132,6 +135,38 @@ final class OwnerDirectoryWatch {
         }
         armed.put(dir, new Armed(session, disconnection));
         return true;
+    }
+
+    /**
+     * Whether directories are to be watched. Every member's watch hears every owner znode change below: a rebalance
+     * of N members that moves P partitions sends N × P events, where one-shot watches on what each member claims and
+     * waits for send P. When no longer wanted, every armed watch is removed on the server (a request each; if that
+     * fails, on this client only, and the server keeps sending until the session ends), what it told is forgotten,
+     * and whoever waited for a deletion below it is told to look again (a synthetic {@code NodeDeleted}: the claim that
+     * follows decides). Directories are armed again on the next {@link #covers} once wanted again.
+     */
+    void wanted(boolean wanted) {
+        this.wanted = wanted;
+        if (wanted) {
+            return;
+        }
+        for (String dir : armed.keySet()) {
+            armed.remove(dir);
+            try {
+                znodes.client().watchers().remove(watched).ofType(Watcher.WatcherType.Any).quietly().forPath(dir);
+            } catch (Exception e) {
+                LOG.debug("persistent watch on {} not removed on the server: {}", dir, e.toString());
+                try {
+                    znodes.client().watchers().remove(watched).ofType(Watcher.WatcherType.Any).locally().forPath(dir);
+                } catch (Exception locally) {
+                    LOG.debug("persistent watch on {} not removed: {}", dir, locally.toString());
+                }
+            }
+            for (Map.Entry<String, Watcher> waiter : watched.unwatched(dir)) {
+                waiter.getValue().process(new WatchedEvent(Watcher.Event.EventType.NodeDeleted,
+                        Watcher.Event.KeeperState.SyncConnected, waiter.getKey()));
+            }
+        }
     }
 
     /**

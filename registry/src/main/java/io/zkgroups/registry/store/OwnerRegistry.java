@@ -170,6 +170,16 @@ public final class OwnerRegistry {
     }
 
     /**
+     * Whether owner topic directories are watched (persistent recursive watches, see {@link #heldAmong}); true until
+     * told otherwise. A member turns them off where the group is too large for every member to hear every owner
+     * znode change: its claims then read back what they create, under one-shot watches, as on a server without
+     * persistent watches; turning them off removes those armed (a request each).
+     */
+    public void watchDirectories(boolean wanted) {
+        directoryWatch.wanted(wanted);
+    }
+
+    /**
      * Stops the watches on owner topic directories (see {@link #heldAmong}) on this client, for a member that leaves
      * while the client lives on. Claims made afterwards read their owner znodes back, as on a server without them.
      */

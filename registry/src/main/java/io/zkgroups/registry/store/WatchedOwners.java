@@ -1,11 +1,15 @@
 package io.zkgroups.registry.store;
 
+import com.google.common.collect.Maps;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -142,6 +146,25 @@ final class WatchedOwners implements Watcher {
 
     synchronized void stopAwaiting(String path) {
         deletionWaiters.remove(path);
+    }
+
+    /**
+     * The persistent watch on {@code dir} was removed: what it told is forgotten (which znodes exist there, the vouches
+     * below it: they are read before their release again). Returns the deletion waiters below it, removed: nothing
+     * tells them of a deletion any more, so the caller tells them to look again.
+     */
+    synchronized List<Map.Entry<String, Watcher>> unwatched(String dir) {
+        present.remove(dir);
+        vouched.keySet().removeIf(path -> Znodes.parentOf(path).equals(dir));
+        List<Map.Entry<String, Watcher>> waiters = new ArrayList<>();
+        for (Iterator<Map.Entry<String, Watcher>> it = deletionWaiters.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Watcher> waiter = it.next();
+            if (Znodes.parentOf(waiter.getKey()).equals(dir)) {
+                waiters.add(Maps.immutableEntry(waiter.getKey(), waiter.getValue()));
+                it.remove();
+            }
+        }
+        return waiters;
     }
 
     @Override

@@ -267,7 +267,7 @@ public final class Znodes {
     }
 
     /** The most reads one {@link #readSmall} request carries: far below {@code jute.maxbuffer} for small znodes. */
-    private static final int MULTI_READ_BATCH = 500;
+    static final int MULTI_READ_BATCH = 500;
 
     /**
      * Data of every path, as {@link #readAll} without a watcher, for znodes whose data is small (offsets): where the

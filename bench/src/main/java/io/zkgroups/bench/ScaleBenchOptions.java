@@ -1,0 +1,61 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.bench.BenchOptionTypes.GroupSize;
+import io.zkgroups.bench.RebalanceBenchOptions.Impl;
+import io.zkgroups.rebalancer.assign.PartitionAssignor;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/** The options of {@link ScaleBench}: the sizes of the curve, the implementations, how many members share a JVM. */
+@Command(name = "ScaleBench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Coordination cost of N members x P partitions, several members (sessions) per JVM.")
+final class ScaleBenchOptions {
+
+    @Option(names = "--sizes", split = ",", defaultValue = "10x100,100x1000,1000x10000", paramLabel = "MxP",
+            converter = BenchOptionTypes.GroupSizeConverter.class,
+            description = "Group sizes, members x partitions (default: ${DEFAULT-VALUE}).")
+    List<GroupSize> sizes;
+
+    @Option(names = "--impl", split = ",", defaultValue = "ours,legacy", paramLabel = "IMPL",
+            converter = RebalanceBenchOptions.ImplConverter.class,
+            description = "ours (zkgroups), legacy (0.8.2.2), or both (default: ${DEFAULT-VALUE}).")
+    Set<Impl> impls;
+
+    @Option(names = "--reps", description = "Runs of each size (a fresh group each: burst, join, leave, kill -9) "
+            + "(default: ${DEFAULT-VALUE}).")
+    int reps = 3;
+
+    @Option(names = "--members-per-jvm", description = "Members (each its own ZooKeeper session) hosted by one JVM "
+            + "(default: ${DEFAULT-VALUE}).")
+    int membersPerJvm = 50;
+
+    @Option(names = "--session-ms", description = "Session timeout of every member (default: ${DEFAULT-VALUE}).")
+    int sessionMs = 6_000;
+
+    @Option(names = "--debounce-ms", description = "zkgroups members' rebalance debounce (default: ${DEFAULT-VALUE}).")
+    long debounceMs = 0;
+
+    @Option(names = "--strategy", converter = BenchOptionTypes.StrategyConverter.class,
+            description = "range, roundrobin or sticky (default: ${DEFAULT-VALUE}).")
+    String strategy = PartitionAssignor.RANGE;
+
+    @Option(names = "--legacy-backoff-ms", description = "0.8.2.2's rebalance.backoff.ms (default: ${DEFAULT-VALUE}).")
+    long legacyBackoffMs = 2_000;
+
+    @Option(names = "--legacy-retries", description = "0.8.2.2's rebalance.max.retries (default: ${DEFAULT-VALUE}).")
+    int legacyRetries = 4;
+
+    @Option(names = "--wait-s", description = "How long a scenario may take to converge (default: ${DEFAULT-VALUE}).")
+    int waitSeconds = 180;
+
+    @Option(names = "--plot", paramLabel = "PNG", description = "Where the plot goes (default: ${DEFAULT-VALUE}).")
+    Path plot = Path.of("docs", "scaling.png");
+
+    @Option(names = "--legacy-classpath", paramLabel = "CP",
+            description = "legacy-driver and kafka_2.10 0.8.2.2 (bench/scale.sh passes it with --impl legacy).")
+    String legacyClasspath;
+}
