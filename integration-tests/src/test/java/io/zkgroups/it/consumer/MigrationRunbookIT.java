@@ -54,7 +54,8 @@ class MigrationRunbookIT {
             assertThat(cli("migrate", "execute", "--group", GROUP).code).isZero();
             bounce("kafka", "true");
             gate(true);
-            assertThat(describe()).contains("dual-commit");
+            // dual commit shows once the dual-committing members have committed past what the old ones left in ZooKeeper
+            await().atMost(Duration.ofSeconds(30)).until(() -> describe().contains("dual-commit"));
             await().atMost(Duration.ofSeconds(30)).until(() -> cli("migrate", "verify", "--group", GROUP).code == 0);
 
             // step 2: a rolling bounce to Kafka storage only; ZooKeeper offsets go stale
@@ -66,7 +67,7 @@ class MigrationRunbookIT {
             assertThat(cli("migrate", "rollback", "--group", GROUP).code).isZero();
             bounce("kafka", "true");
             gate(true);
-            assertThat(describe()).contains("dual-commit");
+            await().atMost(Duration.ofSeconds(30)).until(() -> describe().contains("dual-commit"));
             // rollback, step 2: back to ZooKeeper storage
             bounce("zookeeper", null);
             gate(false);
