@@ -7,7 +7,7 @@
 #
 #   bench/scale.sh                                         # 10x100, 100x1000, 1000x10000; zkgroups and 0.8.2.2; 3 runs
 #   bench/scale.sh --impl ours --sizes 1000x10000 --reps 3
-#   bench/scale.sh --sizes 10x100 --reps 1 --plot /tmp/s.png   # a quick look
+#   bench/scale.sh --sizes 10x100 --reps 1 --plot bench/target/scaling-quick.png   # a quick look
 #
 # Options (defaults): --sizes 10x100,100x1000,1000x10000 --impl ours,legacy --reps 3 --members-per-jvm 50
 #   --session-ms 6000 --debounce-ms 0 --strategy range --legacy-backoff-ms 2000 --legacy-retries 4 --wait-s 180

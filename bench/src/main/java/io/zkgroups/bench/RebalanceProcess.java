@@ -53,7 +53,7 @@ final class RebalanceProcess implements AutoCloseable {
 
     /**
      * Extra options for member JVMs from {@code BENCH_MEMBER_JVM_OPTS} (space-separated; {@code {name}} becomes the
-     * member's name), e.g. {@code -XX:StartFlightRecording=filename=/tmp/{name}.jfr} to profile the members.
+     * member's name), e.g. {@code -XX:StartFlightRecording=filename=bench/target/{name}.jfr} to profile the members.
      */
     static List<String> extraJvmOptions(String name) {
         String opts = System.getenv("BENCH_MEMBER_JVM_OPTS");
