@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CPU cost of one member's assignment computation (assign + forConsumer), interpreted and with C1, one JVM each.
+# CPU cost of one member's assignment computation (its own share, assignTo), interpreted and with C1, one JVM each.
 # Usage: bench/assignment-cost.sh [--members 10] [--partitions 100] [--strategy range] [--rounds 10] [--calls 50]
 # Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
 set -euo pipefail

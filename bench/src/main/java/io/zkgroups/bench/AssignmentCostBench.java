@@ -12,7 +12,7 @@ import java.util.TreeMap;
 
 /**
  * CPU cost of what every member computes in every rebalance attempt: the whole group's assignment and its own rows
- * ({@code assign(snapshot).forConsumer(me)}), for N members with one stream each on one topic of P partitions.
+ * ({@code assignTo(snapshot, me)}: its own share), for N members with one stream each on one topic of P partitions.
  * Run it in the JIT mode you want to know about (see {@code bench/assignment-cost.sh}): interpreted ({@code -Xint}),
  * which is where a member's rarely-run rebalance code spends its first rebalances, or C1.
  *
@@ -25,7 +25,7 @@ public final class AssignmentCostBench {
     }
 
     @Command(name = "AssignmentCostBench", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "CPU cost of one member's assign(snapshot).forConsumer(me), in this JVM's JIT mode.")
+            description = "CPU cost of one member's assignTo(snapshot, me), in this JVM's JIT mode.")
     static final class Options {
         @Option(names = "--members", description = "Members of the group, one stream each (default: ${DEFAULT-VALUE}).")
         int members = 10;
@@ -64,9 +64,9 @@ public final class AssignmentCostBench {
         for (int round = 1; round <= rounds; round++) {
             long start = System.nanoTime();
             for (int call = 0; call < calls; call++) {
-                rows += assignor.assign(snapshot).forConsumer(me).size();
+                rows += assignor.assignTo(snapshot, me).size();
             }
-            System.out.printf(Locale.ROOT, "  round %d: %.1f us per assign + forConsumer%n", round,
+            System.out.printf(Locale.ROOT, "  round %d: %.1f us per assignTo (one member's share)%n", round,
                     (System.nanoTime() - start) / 1e3 / calls);
         }
         System.out.println("(rows computed: " + rows + ")"); // keeps the work observable

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.assign;
 
+import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
@@ -34,6 +35,18 @@ public interface PartitionAssignor {
      * @throws AssignmentRefusedException when the strategy cannot assign this group the way 0.8.2.2 members would
      */
     Assignment assign(GroupSnapshot group);
+
+    /**
+     * What {@code member} gets of {@link #assign}: equal to {@code assign(group).forConsumer(member).owners()}. A
+     * member computes only its own share on every rebalance; an assignor that can do that without the whole group's
+     * assignment (range: one slice per topic) overrides this, so the work per member does not grow with the
+     * partitions of others.
+     *
+     * @throws AssignmentRefusedException as {@link #assign} does
+     */
+    default Map<TopicAndPartition, ThreadId> assignTo(GroupSnapshot group, ConsumerId member) {
+        return assign(group).forConsumer(member).owners();
+    }
 
     /** How an assignor that treats each topic on its own assigns one topic's partitions to its threads. */
     @FunctionalInterface

@@ -1,10 +1,15 @@
 package io.zkgroups.rebalancer.assign;
 
+import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * 0.8.2.2's default {@code range} strategy (docs/compatibility.md#range), topic by topic.
@@ -39,6 +44,36 @@ public final class RangeAssignor implements PartitionAssignor {
     @Override
     public Assignment assign(GroupSnapshot group) {
         return PartitionAssignor.topicByTopic(group, RangeAssignor::assignTopic);
+    }
+
+    /**
+     * Only {@code member}'s slices: per topic it subscribes to, the threads in order and the partition count are all
+     * a slice needs, so no other thread's partitions are built. Topics are independent under range.
+     */
+    @Override
+    public Map<TopicAndPartition, ThreadId> assignTo(GroupSnapshot group, ConsumerId member) {
+        Objects.requireNonNull(group, "group snapshot cannot be null");
+        Objects.requireNonNull(member, "member cannot be null");
+        SortedMap<TopicAndPartition, ThreadId> mine = new TreeMap<>();
+        for (String topic : group.subscriptionOf(member).keySet()) {
+            List<ThreadId> threads = group.threadsOf(topic);
+            int partitions = group.partitionCount(topic);
+            for (int k = 0; k < threads.size(); k++) {
+                if (threads.get(k).consumer().equals(member)) {
+                    int start = start(k, partitions, threads.size());
+                    int end = start(k + 1, partitions, threads.size());
+                    for (int p = start; p < end; p++) {
+                        mine.put(new TopicAndPartition(topic, p), threads.get(k));
+                    }
+                }
+            }
+        }
+        return Collections.unmodifiableSortedMap(mine);
+    }
+
+    /** Where thread {@code k}'s slice starts (thread {@code threads}: the end of the last slice). */
+    private static int start(int k, int partitions, int threads) {
+        return partitions / threads * k + Math.min(k, partitions % threads);
     }
 
     private static void assignTopic(List<ThreadId> threads, List<TopicAndPartition> partitions,

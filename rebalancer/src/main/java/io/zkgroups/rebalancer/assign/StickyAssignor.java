@@ -1,5 +1,10 @@
 package io.zkgroups.rebalancer.assign;
 
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -23,6 +28,11 @@ public final class StickyAssignor implements PartitionAssignor {
     @Override
     public Assignment assign(GroupSnapshot group) {
         return inEffect(group).assign(group);
+    }
+
+    @Override
+    public Map<TopicAndPartition, ThreadId> assignTo(GroupSnapshot group, ConsumerId member) {
+        return inEffect(group).assignTo(group, member);
     }
 
     /** The assignor this group is assigned by now: rendezvous if every member advertises it, else range. */

@@ -86,7 +86,7 @@ final class MemberProtocol {
         this.client = client;
         this.registry = registry;
         PartitionAssignor assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
-        this.assignments = new AssignmentMemo(assignor);
+        this.assignments = new AssignmentMemo(assignor, me);
         this.memberList = registry.members().memberList(group);
         memberList.watchDirectory();
         this.phases = phases;
@@ -216,7 +216,7 @@ final class MemberProtocol {
                     + me + " registered after them (members: " + view.members().keySet() + ")");
         }
         attempt.view = view;
-        attempt.target = assignments.assign(view.snapshot()).forConsumer(me).owners();
+        attempt.target = assignments.share(view.snapshot());
         if (phases.shown() == MemberState.STABLE && attempt.target.equals(ledger.owned()) && lastView != null
                 && view.snapshot().equals(lastView.snapshot())) {
             lastView = view; // nothing that matters changed

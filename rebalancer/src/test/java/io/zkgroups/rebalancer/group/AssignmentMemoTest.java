@@ -4,6 +4,8 @@ import io.zkgroups.rebalancer.assign.Assignment;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -13,6 +15,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class AssignmentMemoTest {
+
+    private static final ConsumerId A = new ConsumerId("g_a");
 
     /** The range assignor, recording the snapshots it was asked about. */
     private static final class Recording implements PartitionAssignor {
@@ -26,8 +30,13 @@ class AssignmentMemoTest {
 
         @Override
         public Assignment assign(GroupSnapshot group) {
-            asked.add(group);
             return range.assign(group);
+        }
+
+        @Override
+        public Map<TopicAndPartition, ThreadId> assignTo(GroupSnapshot group, ConsumerId member) {
+            asked.add(group);
+            return range.assignTo(group, member);
         }
     }
 
@@ -42,10 +51,10 @@ class AssignmentMemoTest {
     @Test
     void anEqualSnapshotGetsTheAnswerComputedBefore() {
         Recording assignor = new Recording();
-        AssignmentMemo memo = new AssignmentMemo(assignor);
+        AssignmentMemo memo = new AssignmentMemo(assignor, A);
 
-        Assignment expected = memo.assign(group("a", "b"));
-        Assignment afterRegistering = memo.assign(group("b", "a")); // read again: equal, not the same object
+        Map<TopicAndPartition, ThreadId> expected = memo.share(group("a", "b"));
+        Map<TopicAndPartition, ThreadId> afterRegistering = memo.share(group("b", "a")); // equal, not the same object
 
         assertThat(afterRegistering).isSameAs(expected);
         assertThat(assignor.asked).hasSize(1);
@@ -54,12 +63,14 @@ class AssignmentMemoTest {
     @Test
     void aDifferentSnapshotIsAssignedAgain() {
         Recording assignor = new Recording();
-        AssignmentMemo memo = new AssignmentMemo(assignor);
+        AssignmentMemo memo = new AssignmentMemo(assignor, A);
 
-        memo.assign(group("a", "b"));
-        Assignment withC = memo.assign(group("a", "b", "c"));
+        memo.share(group("a", "b"));
+        Map<TopicAndPartition, ThreadId> withC = memo.share(group("a", "b", "c"));
 
         assertThat(assignor.asked).hasSize(2);
-        assertThat(withC).isEqualTo(PartitionAssignor.forStrategy(PartitionAssignor.RANGE).assign(group("a", "b", "c")));
+        assertThat(withC).isEqualTo(PartitionAssignor.forStrategy(PartitionAssignor.RANGE)
+                .assign(group("a", "b", "c")).forConsumer(A).owners())
+                .containsOnlyKeys(new TopicAndPartition("t", 0), new TopicAndPartition("t", 1));
     }
 }
