@@ -17,6 +17,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,14 +48,22 @@ import java.util.stream.Collectors;
  * STATE &lt;name&gt; &lt;nanos&gt; &lt;state&gt; &lt;generation&gt; &lt;p,p,...|-&gt; &lt;cpu&gt;   a member's health changed
  * LEAVING &lt;name&gt; &lt;nanos&gt; / LEFT &lt;name&gt; &lt;nanos&gt;           around ZkGroupMember.close()
  * </pre>
- * cpu: CPU nanos of all the JVM's live threads when the line was printed.
+ * cpu: the JVM's CPU time in nanos when the line was printed (one read of the process's time: summing fifty members'
+ * threads one by one for every line cost the host seconds of CPU per rebalance at 1,000 members).
  */
 public final class ScaleMemberMain {
 
     /** {@code -Dbench.zookeeper.generation=V3_5}: members take the server as that release (no persistent watches). */
     private static final String GENERATION = System.getProperty("bench.zookeeper.generation");
 
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
     private ScaleMemberMain() {
+    }
+
+    private static long processCpuNanos() {
+        return OS.getProcessCpuTime();
     }
 
     public static void main(String[] args) throws Exception {
@@ -113,7 +122,7 @@ public final class ScaleMemberMain {
                             .collect(Collectors.joining(",")));
                     if (!Objects.equals(now, last[0])) {
                         last[0] = now;
-                        out.println("STATE " + name + " " + at + " " + now + " " + RebalanceMemberMain.cpuNanos());
+                        out.println("STATE " + name + " " + at + " " + now + " " + processCpuNanos());
                     }
                 });
             });
@@ -123,7 +132,7 @@ public final class ScaleMemberMain {
             }
         }
         boolean started = autoStart;
-        out.println("READY " + System.nanoTime() + " " + RebalanceMemberMain.cpuNanos());
+        out.println("READY " + System.nanoTime() + " " + processCpuNanos());
         BufferedReader in = new BufferedReader(new InputStreamReader(StandardInput.closedAtExit(), StandardCharsets.UTF_8));
         String line;
         try {

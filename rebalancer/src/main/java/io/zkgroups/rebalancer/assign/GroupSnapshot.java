@@ -1,12 +1,16 @@
 package io.zkgroups.rebalancer.assign;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSortedMap;
+import com.google.common.collect.ImmutableSortedSet;
+import com.google.common.collect.Iterators;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,9 +30,9 @@ import java.util.stream.IntStream;
  */
 public final class GroupSnapshot {
 
-    private final Map<ConsumerId, Map<String, Integer>> subscriptions;
+    private final ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions;
     private final Map<String, Integer> partitionCounts;
-    private final Set<ConsumerId> stickyMembers;
+    private final ImmutableSortedSet<ConsumerId> stickyMembers;
 
     /**
      * Copies and sorts the maps and the set.
@@ -49,7 +53,7 @@ public final class GroupSnapshot {
         this.subscriptions = copySubscriptions(subscriptions);
         this.partitionCounts = copyPartitionCounts(partitionCounts);
         Objects.requireNonNull(stickyMembers, "sticky members cannot be null");
-        this.stickyMembers = Collections.unmodifiableSortedSet(new TreeSet<>(stickyMembers));
+        this.stickyMembers = ImmutableSortedSet.copyOf(stickyMembers);
     }
 
     /** A snapshot in which no member advertises the sticky assignor (every 0.8.2.2 member's case). */
@@ -97,7 +101,7 @@ public final class GroupSnapshot {
 
     /** All members, in String order. */
     public SortedSet<ConsumerId> members() {
-        return Collections.unmodifiableSortedSet(new TreeSet<>(subscriptions.keySet()));
+        return subscriptions.keySet();
     }
 
     /** Topic → stream count of {@code member}; empty if it subscribes to nothing or is not a member. */
@@ -148,8 +152,10 @@ public final class GroupSnapshot {
             return false;
         }
         GroupSnapshot that = (GroupSnapshot) other;
-        return subscriptions.equals(that.subscriptions) && partitionCounts.equals(that.partitionCounts)
-                && stickyMembers.equals(that.stickyMembers);
+        // both sorted alike: compared in step, without a lookup per member
+        return subscriptions.size() == that.subscriptions.size()
+                && Iterators.elementsEqual(subscriptions.entrySet().iterator(), that.subscriptions.entrySet().iterator())
+                && partitionCounts.equals(that.partitionCounts) && stickyMembers.equals(that.stickyMembers);
     }
 
     @Override
@@ -163,16 +169,20 @@ public final class GroupSnapshot {
                 + ", stickyMembers=" + stickyMembers + "]";
     }
 
-    private static Map<ConsumerId, Map<String, Integer>> copySubscriptions(
+    /**
+     * Sorted by member. Linear in the members when {@code subscriptions} iterates in their order already (a sorted
+     * map, or a member list read in order), as a member's rebalance builds it: the sort then only checks the order.
+     */
+    private static ImmutableSortedMap<ConsumerId, Map<String, Integer>> copySubscriptions(
             Map<ConsumerId, Map<String, Integer>> subscriptions) {
         Objects.requireNonNull(subscriptions, "subscriptions cannot be null");
-        SortedMap<ConsumerId, Map<String, Integer>> copy = new TreeMap<>();
+        Map<ConsumerId, Map<String, Integer>> copy = new LinkedHashMap<>();
         subscriptions.forEach((member, subscription) -> {
             Objects.requireNonNull(member, "subscriptions contain a null consumer id");
             Objects.requireNonNull(subscription, () -> "subscription of member " + member + " cannot be null");
             copy.put(member, copyCounts(subscription, 1, "stream count", "member " + member));
         });
-        return Collections.unmodifiableSortedMap(copy);
+        return ImmutableSortedMap.copyOf(copy);
     }
 
     private static Map<String, Integer> copyPartitionCounts(Map<String, Integer> partitionCounts) {

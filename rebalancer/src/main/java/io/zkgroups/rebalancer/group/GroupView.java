@@ -1,6 +1,10 @@
 package io.zkgroups.rebalancer.group;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSortedMap;
+import com.google.common.collect.ImmutableSortedSet;
+import com.google.common.collect.Iterators;
+import com.google.common.collect.PeekingIterator;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.StickyCapability;
 import io.zkgroups.registry.model.ConsumerId;
@@ -36,7 +40,7 @@ final class GroupView {
               GroupSnapshot snapshot) {
         this.malformed = ImmutableList.copyOf(malformed);
         this.unreadableTopics = Collections.unmodifiableMap(new TreeMap<>(unreadableTopics));
-        this.members = members;
+        this.members = ImmutableSortedMap.copyOf(members); // no copy when it is one already
         this.refused = refused;
         this.topics = topics;
         this.partitionCounts = partitionCounts;
@@ -55,10 +59,20 @@ final class GroupView {
         return false;
     }
 
+    /**
+     * Members by id, sorted. Building it from {@code members} in id order (a member list read) takes linear time:
+     * the sort only checks the order. A group of a thousand members is built on every rebalance by each of them.
+     */
+    static ImmutableSortedMap<ConsumerId, Member> byId(Iterable<Member> members) {
+        Map<ConsumerId, Member> inOrder = new LinkedHashMap<>();
+        members.forEach(member -> inOrder.put(member.id(), member));
+        return ImmutableSortedMap.copyOf(inOrder);
+    }
+
     /** Expands every admitted member's subscription against {@code topics} (0.8.2.2 re-evaluates at read time). */
     static Map<ConsumerId, Map<String, Integer>> expand(Map<ConsumerId, Member> admitted, List<String> topics,
                                                         boolean excludeInternal) {
-        Map<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>();
+        Map<ConsumerId, Map<String, Integer>> subscriptions = new LinkedHashMap<>(); // admitted's order: sorted
         admitted.forEach((id, member) -> {
             Map<String, Integer> streams = new LinkedHashMap<>();
             member.registration().subscription().topicStreams(topics, excludeInternal).forEach((topic, count) -> {
@@ -71,31 +85,34 @@ final class GroupView {
         return subscriptions;
     }
 
-    /** The members whose registration says they compute the sticky assignment (see {@link StickyCapability}). */
+    /** The members whose registration says they compute the sticky assignor (see {@link StickyCapability}). */
     static Set<ConsumerId> advertisingSticky(Map<ConsumerId, Member> admitted) {
-        Set<ConsumerId> sticky = new TreeSet<>();
+        List<ConsumerId> sticky = new ArrayList<>();
         admitted.forEach((id, member) -> {
             if (StickyCapability.advertisedBy(member.registration().capabilities())) {
                 sticky.add(id);
             }
         });
-        return sticky;
+        return ImmutableSortedSet.copyOf(sticky);
     }
 
-    /** The first {@code cap} members in registration order (czxid); everyone when {@code cap == 0}. */
+    /**
+     * The first {@code cap} members in registration order (czxid); everyone when {@code cap == 0}. {@code members}
+     * come sorted by id, as a member list is read.
+     */
     static Map<ConsumerId, Member> admitted(List<Member> members, int cap) {
+        if (cap == 0 || members.size() <= cap) {
+            return byId(members);
+        }
         List<Member> byAge = new ArrayList<>(members);
         byAge.sort(Comparator.comparingLong(Member::czxid).thenComparing(Member::id));
-        Map<ConsumerId, Member> admitted = new TreeMap<>();
-        for (Member member : byAge) {
-            if (cap == 0 || admitted.size() < cap) {
-                admitted.put(member.id(), member);
-            }
-        }
-        return admitted;
+        return byId(byAge.subList(0, cap));
     }
 
     static Set<ConsumerId> refused(List<Member> members, Map<ConsumerId, Member> admitted) {
+        if (admitted.size() == members.size()) {
+            return ImmutableSortedSet.of();
+        }
         Set<ConsumerId> refused = new TreeSet<>();
         members.stream().map(Member::id).filter(id -> !admitted.containsKey(id)).forEach(refused::add);
         return refused;
@@ -107,21 +124,24 @@ final class GroupView {
         if (before == null) {
             return causes;
         }
-        for (ConsumerId id : members.keySet()) {
-            Member old = before.members.get(id);
+        // both sorted by id: walked in step, without a lookup per member
+        List<RebalanceCause> left = new ArrayList<>();
+        PeekingIterator<Member> was = Iterators.peekingIterator(before.members.values().iterator());
+        for (Member now : members.values()) {
+            while (was.hasNext() && was.peek().id().compareTo(now.id()) < 0) {
+                left.add(new RebalanceCause.MemberLeft(was.next().id()));
+            }
+            Member old = was.hasNext() && was.peek().id().equals(now.id()) ? was.next() : null;
             if (old == null) {
-                causes.add(new RebalanceCause.MemberJoined(id));
-            } else if (!old.registration().subscription().equals(members.get(id).registration().subscription())) {
-                causes.add(new RebalanceCause.SubscriptionChanged(id));
-            } else if (old.czxid() != members.get(id).czxid()) {
-                causes.add(new RebalanceCause.MemberJoined(id)); // left and came back between two looks
+                causes.add(new RebalanceCause.MemberJoined(now.id()));
+            } else if (!old.registration().subscription().equals(now.registration().subscription())) {
+                causes.add(new RebalanceCause.SubscriptionChanged(now.id()));
+            } else if (old.czxid() != now.czxid()) {
+                causes.add(new RebalanceCause.MemberJoined(now.id())); // left and came back between two looks
             }
         }
-        for (ConsumerId id : before.members.keySet()) {
-            if (!members.containsKey(id)) {
-                causes.add(new RebalanceCause.MemberLeft(id));
-            }
-        }
+        was.forEachRemaining(gone -> left.add(new RebalanceCause.MemberLeft(gone.id())));
+        causes.addAll(left);
         partitionCounts.forEach((topic, count) -> {
             Integer old = before.partitionCounts.get(topic);
             if (old == null) {

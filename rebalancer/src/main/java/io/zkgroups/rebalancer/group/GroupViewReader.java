@@ -9,7 +9,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * What a rebalance attempt assigns from, built from a listing of the group's members: the admitted members'
@@ -39,8 +38,8 @@ final class GroupViewReader {
         TopicMetadata.TopicCounts topicCounts = topicMetadata.counts(
                 subscriptions.getOrDefault(config.consumerId(), Collections.emptyMap()).keySet(), onChange);
         Map<String, Integer> counts = topicCounts.partitionCounts();
-        Map<ConsumerId, Member> members = new TreeMap<>();
-        listing.entries().forEach(m -> members.put(m.id(), m));
+        Map<ConsumerId, Member> members = admitted.size() == listing.entries().size() ? admitted
+                : GroupView.byId(listing.entries());
         return new GroupView(members, listing.unreadable(), GroupView.refused(listing.entries(), admitted), topics,
                 counts, topicCounts.unreadable(),
                 new GroupSnapshot(subscriptions, counts, GroupView.advertisingSticky(admitted)));

@@ -1,9 +1,14 @@
 package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.Unreadable;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +20,39 @@ class GroupViewTest {
     private static GroupView view(Map<String, Integer> counts, Map<String, Unreadable> unreadableTopics) {
         return new GroupView(Map.of(), List.of(), Set.of(), List.of(), counts, unreadableTopics,
                 new GroupSnapshot(Map.of(), counts));
+    }
+
+    private static Member member(String name, long czxid, Map<String, Integer> subscription) {
+        return new Member(new ConsumerId("g_" + name), MemberRegistration.of(Subscription.topics(subscription), 1L),
+                czxid, 7L);
+    }
+
+    private static GroupView view(Member... members) {
+        Map<ConsumerId, Member> byId = new HashMap<>(); // in no particular order
+        for (Member member : members) {
+            byId.put(member.id(), member);
+        }
+        return new GroupView(byId, List.of(), Set.of(), List.of(), Map.of("t", 4), Map.of(),
+                new GroupSnapshot(Map.of(), Map.of("t", 4)));
+    }
+
+    @Test
+    void membersThatJoinedLeftCameBackOrChangedTheirSubscriptionAreCauses() {
+        GroupView before = view(member("a", 1, Map.of("t", 1)), member("b", 2, Map.of("t", 1)),
+                member("c", 3, Map.of("t", 1)), member("d", 4, Map.of("t", 1)), member("f", 5, Map.of("t", 1)));
+        GroupView after = view(member("b", 2, Map.of("t", 2)), member("c", 9, Map.of("t", 1)),
+                member("e", 10, Map.of("t", 1)), member("f", 5, Map.of("t", 1)), member("g", 11, Map.of("t", 1)));
+
+        assertThat(after.changesSince(before)).containsExactly(
+                new RebalanceCause.SubscriptionChanged(new ConsumerId("g_b")),
+                new RebalanceCause.MemberJoined(new ConsumerId("g_c")),
+                new RebalanceCause.MemberJoined(new ConsumerId("g_e")),
+                new RebalanceCause.MemberJoined(new ConsumerId("g_g")),
+                new RebalanceCause.MemberLeft(new ConsumerId("g_a")),
+                new RebalanceCause.MemberLeft(new ConsumerId("g_d")));
+        assertThat(after.changesSince(after)).isEmpty();
+        assertThat(after.members().keySet()).extracting(ConsumerId::value)
+                .containsExactly("g_b", "g_c", "g_e", "g_f", "g_g");
     }
 
     @Test
