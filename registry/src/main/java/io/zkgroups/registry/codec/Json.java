@@ -28,6 +28,9 @@ import java.util.Optional;
 final class Json {
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
+            // Names are not interned or pooled: a topic of 10,000 partitions has 10,000 of them, each seen once.
+            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxNestingDepth(64)
                     .maxStringLength(1 << 20)
