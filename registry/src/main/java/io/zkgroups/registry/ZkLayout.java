@@ -134,8 +134,13 @@ public final class ZkLayout {
 
     /** Parses a partition znode name ({@code "0"}, {@code "12"}); empty for anything else. */
     public static java.util.OptionalInt parsePartition(String name) {
-        if (name == null || name.isEmpty() || name.length() > 10 || !name.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (name == null || name.isEmpty() || name.length() > 10) {
             return java.util.OptionalInt.empty();
+        }
+        for (int i = 0; i < name.length(); i++) { // a loop, not a stream: a topic's registration has thousands
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return java.util.OptionalInt.empty();
+            }
         }
         long value = Long.parseLong(name);
         if (value > Integer.MAX_VALUE || (name.length() > 1 && name.charAt(0) == '0')) {

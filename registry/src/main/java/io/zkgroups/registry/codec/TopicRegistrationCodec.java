@@ -2,11 +2,11 @@ package io.zkgroups.registry.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.TopicRegistration;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -66,11 +66,11 @@ public final class TopicRegistrationCodec {
         if (!node.isArray()) {
             throw new DecodeException(WHAT, name + " must be an array, got " + Json.describe(node));
         }
-        List<Integer> values = new ArrayList<>(node.size());
+        ImmutableList.Builder<Integer> values = ImmutableList.builderWithExpectedSize(node.size());
         for (JsonNode element : node) {
             values.add(Json.asInt(element, name, WHAT));
         }
-        return values;
+        return values.build(); // immutable already: the registration keeps it without a copy
     }
 
     static String intArray(List<Integer> values) {

@@ -2,8 +2,9 @@ package io.zkgroups.registry.model;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSortedMap;
 
-import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,14 +24,15 @@ public final class TopicRegistration {
 
     public TopicRegistration(int version, SortedMap<Integer, List<Integer>> replicas, Optional<String> topicId) {
         Objects.requireNonNull(replicas, "replicas cannot be null");
-        TreeMap<Integer, List<Integer>> copy = new TreeMap<>();
+        // in the order of the given sorted map: linear, where a TreeMap would compare each key again
+        Map<Integer, List<Integer>> copy = new LinkedHashMap<>();
         replicas.forEach((p, r) -> {
             if (p < 0) {
                 throw new IllegalArgumentException("partition must be >= 0, got " + p);
             }
             copy.put(p, ImmutableList.copyOf(r));
         });
-        replicas = Collections.unmodifiableSortedMap(copy);
+        replicas = ImmutableSortedMap.copyOf(copy);
         Objects.requireNonNull(topicId, "topicId cannot be null");
         this.version = version;
         this.replicas = replicas;
