@@ -182,7 +182,7 @@ public final class RebalanceBench {
                             + "strategy %s, debounce %d ms, modes %s (warm: %d warm-up rounds per member JVM)%n",
                     started, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                    options.sessionMs, options.legacySessionMs(), options.strategy, options.debounceMs, options.modes,
+                    options.sessionMs, options.legacySessionMs(), options.protocol.strategy, options.debounceMs, options.modes,
                     options.warmUpRounds);
             ColdRounds cold = new ColdRounds(bench, options.coldReps, options.coldBurstReps);
             for (GroupSize size : options.sizes) {
@@ -279,7 +279,7 @@ public final class RebalanceBench {
                 progress(size, "join/leave", rep);
             }
             ownershipMoves.add(String.format(Locale.ROOT, "%s %s, strategy %s: %d ownership moves over %d joins and %d"
-                    + " leaves (each rep: one member joins, then the oldest leaves)", "zkgroups", size, options.strategy,
+                    + " leaves (each rep: one member joins, then the oldest leaves)", "zkgroups", size, options.protocol.strategy,
                     moves, options.reps, options.reps));
 
             live.add(launchOurs(group, topic));
@@ -358,7 +358,7 @@ public final class RebalanceBench {
     /** {@code warmUpRounds} 0 and {@code autoStart}: a fresh process that joins the moment it is connected. */
     RebalanceProcess launchOurs(String group, String topic, int warmUpRounds, boolean autoStart) {
         RebalanceProcess process = RebalanceProcess.ours(zk.connectString(), group, "m" + names.incrementAndGet(), topic,
-                options.sessionMs, options.strategy, options.debounceMs, warmUpRounds, autoStart, logDir);
+                options.sessionMs, options.protocol.strategy, options.debounceMs, warmUpRounds, autoStart, logDir);
         everything.add(process);
         return process;
     }
@@ -372,7 +372,7 @@ public final class RebalanceBench {
     }
 
     String legacyLabel() {
-        return "0.8.2.2 (backoff " + options.legacyBackoffMs + " ms, retries " + options.legacyRetries + ")";
+        return "0.8.2.2 (backoff " + options.protocol.legacyBackoffMs + " ms, retries " + options.protocol.legacyRetries + ")";
     }
 
     long awaitStable(String what, List<RebalanceProcess> live, String topic, int p, RebalanceObserver observer)
@@ -410,7 +410,7 @@ public final class RebalanceBench {
 
     private Map<Integer, String> expected(Collection<RebalanceProcess> live, String topic, int p,
                                           Map<ConsumerId, Set<Integer>> rows) {
-        return assignment(options.strategy, live.stream().map(m -> m.id).toList(), topic, p, rows);
+        return assignment(options.protocol.strategy, live.stream().map(m -> m.id).toList(), topic, p, rows);
     }
 
     /**
@@ -531,12 +531,12 @@ public final class RebalanceBench {
     }
 
     RebalanceProcess launchLegacy(String group, String topic) {
-        if (options.legacyClasspath == null) {
+        if (options.protocol.legacyClasspath == null) {
             throw new IllegalStateException("--legacy-classpath is needed for 0.8.2.2 consumers");
         }
-        RebalanceProcess process = RebalanceProcess.legacy(options.legacyClasspath, zk.connectString(), group,
-                "c" + names.incrementAndGet(), topic, options.legacySessionMs(), options.strategy,
-                options.legacyBackoffMs, options.legacyRetries, logDir);
+        RebalanceProcess process = RebalanceProcess.legacy(options.protocol.legacyClasspath, zk.connectString(), group,
+                "c" + names.incrementAndGet(), topic, options.legacySessionMs(), options.protocol.strategy,
+                options.protocol.legacyBackoffMs, options.protocol.legacyRetries, logDir);
         everything.add(process);
         return process;
     }

@@ -1,8 +1,8 @@
 package io.zkgroups.bench;
 
 import io.zkgroups.bench.BenchOptionTypes.GroupSize;
-import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.List;
@@ -95,19 +95,9 @@ final class RebalanceBenchOptions {
             + "(default: ${DEFAULT-VALUE}).")
     int warmUpRounds = 150;
 
-    @Option(names = "--strategy", converter = BenchOptionTypes.StrategyConverter.class,
-            description = "range, roundrobin or sticky (default: ${DEFAULT-VALUE}).")
-    String strategy = PartitionAssignor.RANGE;
-
-    @Option(names = "--legacy-backoff-ms", description = "0.8.2.2's rebalance.backoff.ms (default: ${DEFAULT-VALUE}).")
-    long legacyBackoffMs = 2_000;
-
-    @Option(names = "--legacy-retries", description = "0.8.2.2's rebalance.max.retries (default: ${DEFAULT-VALUE}).")
-    int legacyRetries = 4;
-
-    @Option(names = "--legacy-classpath", paramLabel = "CP",
-            description = "legacy-driver and kafka_2.10 0.8.2.2 (bench/rebalance.sh passes it with --impl legacy).")
-    String legacyClasspath;
+    /** Strategy, and 0.8.2.2's backoff, retries and classpath. */
+    @Mixin
+    GroupProtocolOptions protocol = new GroupProtocolOptions();
 
     /** The session timeout of 0.8.2.2 consumers: {@code --legacy-session-ms}, else {@code --session-ms}. */
     int legacySessionMs() {

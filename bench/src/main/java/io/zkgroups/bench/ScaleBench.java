@@ -71,7 +71,7 @@ public final class ScaleBench {
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         ScaleBenchOptions options = BenchCommand.parse(new ScaleBenchOptions(), args);
-        if (options.impls.contains(Impl.LEGACY) && options.legacyClasspath == null) {
+        if (options.impls.contains(Impl.LEGACY) && options.protocol.legacyClasspath == null) {
             System.err.println("ScaleBench: --impl legacy needs --legacy-classpath (bench/scale.sh passes it)");
             System.exit(2);
         }
@@ -80,7 +80,7 @@ public final class ScaleBench {
         System.out.printf("scale bench: %s, %d cores, Java %s, load average %.2f, session %d ms, strategy %s, "
                         + "debounce %d ms, %d members per JVM%n", ZonedDateTime.now(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), ScaleReport.load(),
-                options.sessionMs, options.strategy, options.debounceMs, options.membersPerJvm);
+                options.sessionMs, options.protocol.strategy, options.debounceMs, options.membersPerJvm);
         Set<Impl> converging = new LinkedHashSet<>(options.impls);
         try {
             // No broker runs: nobody fetches, and one would spend minutes creating 10,000 partitions. The znodes
@@ -184,9 +184,9 @@ public final class ScaleBench {
 
     private ScaleHost launch(boolean legacy, String group, String topic, int first, int count, boolean autoStart) {
         ScaleHost host = legacy
-                ? ScaleHost.legacy(options.legacyClasspath, zk.connectString(), group, first, count, topic,
-                options.sessionMs, options.strategy, options.legacyBackoffMs, options.legacyRetries, logDir)
-                : ScaleHost.ours(zk.connectString(), group, first, count, topic, options.sessionMs, options.strategy,
+                ? ScaleHost.legacy(options.protocol.legacyClasspath, zk.connectString(), group, first, count, topic,
+                options.sessionMs, options.protocol.strategy, options.protocol.legacyBackoffMs, options.protocol.legacyRetries, logDir)
+                : ScaleHost.ours(zk.connectString(), group, first, count, topic, options.sessionMs, options.protocol.strategy,
                 options.debounceMs, autoStart, logDir);
         everything.add(host);
         return host;
@@ -202,7 +202,7 @@ public final class ScaleBench {
         Map<ConsumerId, Set<Integer>> rows = new TreeMap<>();
         Map<String, ConsumerId> ids = new HashMap<>();
         live.forEach(name -> ids.put(name, ConsumerId.ofOverride(group, name)));
-        Map<Integer, String> expected = RebalanceBench.assignment(options.strategy, ids.values(), topic, p, rows);
+        Map<Integer, String> expected = RebalanceBench.assignment(options.protocol.strategy, ids.values(), topic, p, rows);
         long end;
         if (legacy) {
             end = observer.awaitOwners(expected, wait);

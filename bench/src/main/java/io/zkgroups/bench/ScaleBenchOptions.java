@@ -2,8 +2,8 @@ package io.zkgroups.bench;
 
 import io.zkgroups.bench.BenchOptionTypes.GroupSize;
 import io.zkgroups.bench.RebalanceBenchOptions.Impl;
-import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -36,26 +36,16 @@ final class ScaleBenchOptions {
     @Option(names = "--session-ms", description = "Session timeout of every member (default: ${DEFAULT-VALUE}).")
     int sessionMs = 6_000;
 
-    @Option(names = "--debounce-ms", description = "zkgroups members' rebalance debounce (default: ${DEFAULT-VALUE}).")
-    long debounceMs = 0;
-
-    @Option(names = "--strategy", converter = BenchOptionTypes.StrategyConverter.class,
-            description = "range, roundrobin or sticky (default: ${DEFAULT-VALUE}).")
-    String strategy = PartitionAssignor.RANGE;
-
-    @Option(names = "--legacy-backoff-ms", description = "0.8.2.2's rebalance.backoff.ms (default: ${DEFAULT-VALUE}).")
-    long legacyBackoffMs = 2_000;
-
-    @Option(names = "--legacy-retries", description = "0.8.2.2's rebalance.max.retries (default: ${DEFAULT-VALUE}).")
-    int legacyRetries = 4;
-
     @Option(names = "--wait-s", description = "How long a scenario may take to converge (default: ${DEFAULT-VALUE}).")
     int waitSeconds = 180;
 
     @Option(names = "--plot", paramLabel = "PNG", description = "Where the plot goes (default: ${DEFAULT-VALUE}).")
     Path plot = Path.of("docs", "scaling.png");
 
-    @Option(names = "--legacy-classpath", paramLabel = "CP",
-            description = "legacy-driver and kafka_2.10 0.8.2.2 (bench/scale.sh passes it with --impl legacy).")
-    String legacyClasspath;
+    @Option(names = "--debounce-ms", description = "zkgroups members' rebalance debounce (default: ${DEFAULT-VALUE}).")
+    long debounceMs = 0;
+
+    /** Strategy, and 0.8.2.2's backoff, retries and classpath. */
+    @Mixin
+    GroupProtocolOptions protocol = new GroupProtocolOptions();
 }

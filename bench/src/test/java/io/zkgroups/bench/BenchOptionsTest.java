@@ -20,8 +20,8 @@ class BenchOptionsTest {
         assertThat(options.impls).containsExactly(Impl.OURS);
         assertThat(options.modes).containsExactly(Mode.COLD);
         assertThat(options.coldReps).isEqualTo(5);
-        assertThat(options.strategy).isEqualTo("range");
-        assertThat(options.legacyClasspath).isNull();
+        assertThat(options.protocol.strategy).isEqualTo("range");
+        assertThat(options.protocol.legacyClasspath).isNull();
     }
 
     @Test
@@ -40,7 +40,7 @@ class BenchOptionsTest {
         assertThat(options.sizes).containsExactly(new GroupSize(2, 8));
         assertThat(options.implOrder()).containsExactly(Impl.OURS, Impl.LEGACY);
         assertThat(options.modes).containsExactlyInAnyOrder(Mode.COLD, Mode.WARM);
-        assertThat(options.strategy).isEqualTo("sticky");
+        assertThat(options.protocol.strategy).isEqualTo("sticky");
     }
 
     @Test

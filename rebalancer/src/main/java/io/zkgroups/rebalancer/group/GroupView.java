@@ -85,7 +85,7 @@ final class GroupView {
         return subscriptions;
     }
 
-    /** The members whose registration says they compute the sticky assignor (see {@link StickyCapability}). */
+    /** The members whose registration says they compute the sticky assignment (see {@link StickyCapability}). */
     static Set<ConsumerId> advertisingSticky(Map<ConsumerId, Member> admitted) {
         List<ConsumerId> sticky = new ArrayList<>();
         admitted.forEach((id, member) -> {
