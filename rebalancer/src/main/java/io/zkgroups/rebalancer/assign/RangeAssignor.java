@@ -71,20 +71,23 @@ public final class RangeAssignor implements PartitionAssignor {
         return Collections.unmodifiableSortedMap(mine);
     }
 
-    /** Where thread {@code k}'s slice starts (thread {@code threads}: the end of the last slice). */
+    /**
+     * Where thread {@code k}'s slice starts, in 0.8.2.2's form ({@code nPartsPerConsumer * k + min(k,
+     * nConsumersWithExtraPart)}, docs/compatibility.md#range); thread {@code k + 1}'s start is its end, which gives
+     * 0.8.2.2's length {@code nPartsPerConsumer + (k + 1 > nConsumersWithExtraPart ? 0 : 1)}.
+     */
     private static int start(int k, int partitions, int threads) {
-        return partitions / threads * k + Math.min(k, partitions % threads);
+        int perThread = partitions / threads;
+        int withExtra = partitions % threads;
+        return perThread * k + Math.min(k, withExtra);
     }
 
     private static void assignTopic(List<ThreadId> threads, List<TopicAndPartition> partitions,
                                     Map<TopicAndPartition, ThreadId> owners) {
-        int perThread = partitions.size() / threads.size();
-        int withExtra = partitions.size() % threads.size();
         for (int k = 0; k < threads.size(); k++) {
-            // Kept in 0.8.2.2's exact form so it can be compared line by line with docs/compatibility.md#range.
-            int start = perThread * k + Math.min(k, withExtra);
-            int count = perThread + (k + 1 > withExtra ? 0 : 1);
-            for (TopicAndPartition partition : partitions.subList(start, start + count)) {
+            int start = start(k, partitions.size(), threads.size());
+            int end = start(k + 1, partitions.size(), threads.size());
+            for (TopicAndPartition partition : partitions.subList(start, end)) {
                 owners.put(partition, threads.get(k));
             }
         }
