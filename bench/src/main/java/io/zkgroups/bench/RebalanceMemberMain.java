@@ -8,6 +8,7 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
+import io.zkgroups.registry.security.ZkClientSecurity;
 import io.zkgroups.testing.StandardInput;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -116,14 +117,19 @@ public final class RebalanceMemberMain {
         return connected(startClient(connect, sessionMs), connect);
     }
 
-    /** A started client, connecting in the background. */
+    /**
+     * A started client, connecting in the background, set up as the consumer's own ({@code ZooKeeperConnection.build}):
+     * ZooKeeper's client configuration without the TLS set-up nobody asked for, and no ensemble tracker (which would
+     * read {@code /zookeeper/config} on every connection). A bare Curator client pays both, and the product does not.
+     */
     static CuratorFramework startClient(String connect, int sessionMs) {
-        CuratorFramework client = CuratorFrameworkFactory.builder()
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(connect)
                 .sessionTimeoutMs(sessionMs)
                 .connectionTimeoutMs(Math.min(sessionMs, 15_000))
-                .retryPolicy(new ExponentialBackoffRetry(50, 10, 500))
-                .build();
+                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000))
+                .ensembleTracker(false);
+        CuratorFramework client = ZkClientSecurity.none().applyTo(builder, ZkLayout.root()).build();
         client.start();
         return client;
     }
