@@ -66,11 +66,9 @@ public final class ZkTopicMetadata implements TopicMetadata {
     @Override
     public TopicCounts counts(Collection<String> wanted, Runnable onChange) {
         if (onChange == null) {
-            TopicRegistry.Registrations read = topics.readAll(wanted, null);
-            Map<String, Integer> result = new TreeMap<>();
-            read.registrations().forEach((topic, registration) -> result.put(topic, registration.partitionCount()));
+            TopicRegistry.PartitionCounts read = topics.partitionCounts(wanted, null);
             log(wanted, read.unreadable());
-            return new TopicCounts(result, read.unreadable());
+            return new TopicCounts(new TreeMap<>(read.counts()), read.unreadable());
         }
         long session = topics.sessionId();
         if (onChange != cachedFor || session != cachedSession) {
@@ -96,8 +94,8 @@ public final class ZkTopicMetadata implements TopicMetadata {
             long before = invalidationCount();
             Map<String, Integer> read = new HashMap<>();
             missing.forEach(topic -> read.put(topic, ABSENT));
-            TopicRegistry.Registrations registrations = topics.readAll(missing, new Invalidating(this, onChange));
-            registrations.registrations().forEach((topic, registration) -> read.put(topic, registration.partitionCount()));
+            TopicRegistry.PartitionCounts registrations = topics.partitionCounts(missing, new Invalidating(this, onChange));
+            read.putAll(registrations.counts());
             read.keySet().removeAll(registrations.unreadable().keySet());
             read.forEach((topic, count) -> {
                 if (count != ABSENT) {

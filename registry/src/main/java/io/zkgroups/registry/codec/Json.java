@@ -65,6 +65,11 @@ final class Json {
     }
 
     /** The whole of {@code data} as one JSON value (null if there is none); anything after it is an error. */
+    /** A streaming parser of {@code data}, under the same limits as {@link #parseObject}. */
+    static JsonParser parser(byte[] data) throws IOException {
+        return FACTORY.createParser(data);
+    }
+
     private static JsonNode readTree(byte[] data) throws IOException {
         try (JsonParser parser = FACTORY.createParser(data)) {
             if (parser.nextToken() == null) {

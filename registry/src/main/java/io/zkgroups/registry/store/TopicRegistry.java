@@ -157,11 +157,55 @@ public final class TopicRegistry {
      * of the others: it is reported in {@link Registrations#unreadable()}.
      */
     public Registrations readAll(Collection<String> topics, Watcher watcher) {
+        Map<String, TopicRegistration> registrations = new TreeMap<>();
+        Map<String, Unreadable> unreadable = new TreeMap<>();
+        readEach(topics, watcher, TopicRegistrationCodec::decode, registrations, unreadable);
+        return new Registrations(registrations, unreadable);
+    }
+
+    /** The partition counts of {@code topics} and nothing else: see {@link TopicRegistrationCodec#partitionCount}. */
+    public static final class PartitionCounts {
+        private final Map<String, Integer> counts;
+        private final Map<String, Unreadable> unreadable;
+
+        PartitionCounts(Map<String, Integer> counts, Map<String, Unreadable> unreadable) {
+            this.counts = Collections.unmodifiableMap(counts);
+            this.unreadable = Collections.unmodifiableMap(unreadable);
+        }
+
+        /** By topic, the partition count of each readable registration; topics not registered are absent. */
+        public Map<String, Integer> counts() {
+            return counts;
+        }
+
+        /** By topic, the registrations that exist but cannot be decoded (path and reason). */
+        public Map<String, Unreadable> unreadable() {
+            return unreadable;
+        }
+    }
+
+    /**
+     * As {@link #readAll}, but only how many partitions each topic has, which is all a group member needs: a
+     * registration of thousands of partitions is counted without building its replica lists.
+     */
+    public PartitionCounts partitionCounts(Collection<String> topics, Watcher watcher) {
+        Map<String, Integer> counts = new TreeMap<>();
+        Map<String, Unreadable> unreadable = new TreeMap<>();
+        readEach(topics, watcher, TopicRegistrationCodec::partitionCount, counts, unreadable);
+        return new PartitionCounts(counts, unreadable);
+    }
+
+    /** What {@link #readAll} and {@link #partitionCounts} make of one registration's bytes. */
+    private interface Decoder<T> {
+        T decode(byte[] data) throws DecodeException;
+    }
+
+    /** Reads {@code topics}' registrations at once and decodes each into {@code decoded} or {@code unreadable}. */
+    private <T> void readEach(Collection<String> topics, Watcher watcher, Decoder<T> decoder, Map<String, T> decoded,
+                              Map<String, Unreadable> unreadable) {
         Map<String, String> byPath = new TreeMap<>();
         topics.forEach(topic -> byPath.put(layout.topic(topic), topic));
         Map<String, Znodes.Data> read = znodes.readAll(byPath.keySet(), watcher);
-        Map<String, TopicRegistration> registrations = new TreeMap<>();
-        Map<String, Unreadable> unreadable = new TreeMap<>();
         byPath.forEach((path, topic) -> {
             Znodes.Data data = read.get(path);
             if (data == null && watcher != null && znodes.existsWatch(path, watcher)) {
@@ -169,13 +213,12 @@ public final class TopicRegistry {
             }
             if (data != null) {
                 try {
-                    registrations.put(topic, TopicRegistrationCodec.decode(data.bytes()));
+                    decoded.put(topic, decoder.decode(data.bytes()));
                 } catch (DecodeException e) {
                     unreadable.put(topic, new Unreadable(path, e.getMessage()));
                 }
             }
         });
-        return new Registrations(registrations, unreadable);
     }
 
     /** Names of every registered topic (children of {@code /brokers/topics}); arms {@code watcher} if given. */
