@@ -1,7 +1,6 @@
 package io.zkgroups.registry.store;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.codec.DecodeException;
@@ -254,15 +253,18 @@ public final class MemberList {
             }
         }
         changed.retainAll(current); // marks of members gone for good (a name that comes back is read anyway)
-        List<String> paths = toRead.stream().map(name -> ids + "/" + name).collect(ImmutableList.toImmutableList());
+        Map<String, String> pathOf = new HashMap<>(toRead.size() * 2);
+        toRead.forEach(name -> pathOf.put(name, ids + "/" + name));
+        Collection<String> paths = pathOf.values();
         Map<String, Znodes.Data> read = underDirectoryWatch ? znodes.readSmall(paths) : znodes.readAll(paths, watch);
-        Map<String, Entry> now = new HashMap<>();
+        Map<String, Entry> now = new HashMap<>(names.size() * 2);
         for (String name : names) {
-            String path = ids + "/" + name;
-            if (!toRead.contains(name)) {
+            String path = pathOf.get(name);
+            Znodes.Data data = path == null ? null : read.get(path);
+            if (path == null) {
                 now.put(name, known.get(name));
-            } else if (read.containsKey(path)) {
-                now.put(name, decode(name, path, read.get(path)));
+            } else if (data != null) {
+                now.put(name, decode(name, path, data));
             } // else: left between the listing and the read; the watch tells the caller
         }
         known.clear();
