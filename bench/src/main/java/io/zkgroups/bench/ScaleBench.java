@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -231,6 +232,9 @@ public final class ScaleBench {
             }
             countersAtEnd = Counters.now(requests);
             end = done ? latest[0] : -1;
+            if (!done) {
+                describeUnsettled(live, hostOf, ids, rows, observer);
+            }
             if (done && !observer.owners().equals(expected) && observer.awaitOwners(expected, Duration.ofSeconds(10)) < 0) {
                 anomalies.add(group + " " + what + ": members stable but the owner znodes are not the assignment");
             }
@@ -240,6 +244,30 @@ public final class ScaleBench {
             System.out.println("  TIMEOUT " + group + " " + what);
         }
         return end;
+    }
+
+    /**
+     * After a wait that timed out: for the first few members not settled, what they report, what the assignment gives
+     * them and who holds those partitions now (owner znode values), to tell a wait for a holder from a claim never sent.
+     */
+    private static void describeUnsettled(Set<String> live, Map<String, ScaleHost> hostOf, Map<String, ConsumerId> ids,
+                                          Map<ConsumerId, Set<Integer>> rows, RebalanceObserver observer) throws Exception {
+        Map<Integer, String> owners = observer.owners();
+        int shown = 0;
+        for (String name : new TreeSet<>(live)) {
+            RebalanceProcess.Status s = hostOf.get(name).status.get(name);
+            Set<Integer> mine = rows.getOrDefault(ids.get(name), Set.of());
+            if (s != null && s.state().equals("STABLE") && s.owned().equals(mine)) {
+                continue;
+            }
+            Map<Integer, String> holders = new TreeMap<>();
+            mine.forEach(partition -> holders.put(partition, owners.getOrDefault(partition, "(none)")));
+            System.out.println("    unsettled " + name + ": reports " + (s == null ? "nothing" : s.state() + " owning "
+                    + s.owned()) + "; assigned " + mine + ", held by " + holders);
+            if (++shown == 10) {
+                break;
+            }
+        }
     }
 
     /** How many of {@code live} report each state (STABLE: with its partitions of the assignment or not). */
