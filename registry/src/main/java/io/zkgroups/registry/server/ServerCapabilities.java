@@ -12,13 +12,15 @@ import java.util.WeakHashMap;
 
 /**
  * The {@link ServerGeneration} each ZooKeeper client works with: declared by its owner (the setting
- * {@code zkgroups.zookeeper.server.version}) or learned once by {@link ServerProbe} on first use. Kept per Curator
- * connection, so every view of one client (a watcher-removing facade, the stores) agrees.
+ * {@code zkgroups.zookeeper.server.version}) or learned by {@link ServerProbe} on first use, and learned again later
+ * if that rested on a server's silence ({@link LearnedGeneration}). Kept per Curator connection, so every view of one
+ * client (a watcher-removing facade, the stores) agrees.
  */
 public final class ServerCapabilities {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerCapabilities.class);
-    private static final Map<CuratorZookeeperClient, ServerGeneration> KNOWN = new WeakHashMap<>();
+    private static final Map<CuratorZookeeperClient, ServerGeneration> DECLARED = new WeakHashMap<>();
+    private static final Map<CuratorZookeeperClient, LearnedGeneration> LEARNED = new WeakHashMap<>();
 
     private ServerCapabilities() {
     }
@@ -26,8 +28,8 @@ public final class ServerCapabilities {
     /** Uses {@code generation} for {@code client} instead of learning it from the servers. */
     public static void declare(CuratorFramework client, ServerGeneration generation) {
         Objects.requireNonNull(generation, "generation cannot be null");
-        synchronized (KNOWN) {
-            KNOWN.put(client.getZookeeperClient(), generation);
+        synchronized (DECLARED) {
+            DECLARED.put(client.getZookeeperClient(), generation);
         }
         LOG.info("ZooKeeper servers taken as {} (zkgroups.zookeeper.server.version){}", generation, consequences(generation));
     }
@@ -39,26 +41,26 @@ public final class ServerCapabilities {
      */
     public static ServerGeneration of(CuratorFramework client) {
         CuratorZookeeperClient key = client.getZookeeperClient();
-        synchronized (KNOWN) {
-            ServerGeneration known = KNOWN.get(key);
-            if (known != null) {
-                return known;
+        LearnedGeneration learned;
+        synchronized (DECLARED) {
+            ServerGeneration declared = DECLARED.get(key);
+            if (declared != null) {
+                return declared;
             }
+            learned = LEARNED.computeIfAbsent(key, k -> new LearnedGeneration());
         }
-        ServerProbe.Finding finding;
+        LearnedGeneration.Learned now;
         try {
-            finding = ServerProbe.probe(client);
+            now = learned.get(System.nanoTime(), () -> ServerProbe.probe(client));
         } catch (Exception e) {
             throw RegistryException.of("learning the version of", "the ZooKeeper servers", e);
         }
-        synchronized (KNOWN) {
-            ServerGeneration raced = KNOWN.putIfAbsent(key, finding.generation());
-            if (raced != null) {
-                return raced;
-            }
+        if (now.news != null) {
+            java.time.Duration again = learned.holdsFor();
+            LOG.info("ZooKeeper servers are {}: {}{}{}", now.generation, now.news.evidence(), consequences(now.generation),
+                    again == null ? "" : "; asked again in " + again.getSeconds() + " s");
         }
-        LOG.info("ZooKeeper servers are {}: {}{}", finding.generation(), finding.evidence(), consequences(finding.generation()));
-        return finding.generation();
+        return now.generation;
     }
 
     private static String consequences(ServerGeneration generation) {

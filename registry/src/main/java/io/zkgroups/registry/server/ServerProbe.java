@@ -14,7 +14,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -32,10 +34,17 @@ import java.util.regex.Pattern;
  *   answer (down, {@code srvr} not in {@code 4lw.commands.whitelist}, a TLS-only port) may be a 3.5: then only 3.5's
  *   requests are used, and the setting {@code zkgroups.zookeeper.server.version} can say more.</li>
  * </ol>
+ * Silence is not an answer. The client's own read has just gone through, so when no server answers {@code srvr} within
+ * a second they are more likely busy (a thousand members starting at once) than old: they are asked once more, with
+ * {@value #PATIENT_SRVR_TIMEOUT_MS} ms to answer. A finding that still rests on silence is {@link Finding#provisional()}
+ * ({@link ServerCapabilities} asks again later), as a member taken for a 3.5 client reads every registration and
+ * owner znode one by one with a watch each: at 1,000 members that is a million requests where a 3.6+ client sends a
+ * few thousand.
  */
 public final class ServerProbe {
 
     private static final int SRVR_TIMEOUT_MS = 1_000;
+    static final int PATIENT_SRVR_TIMEOUT_MS = 5_000;
     private static final Pattern SRVR_VERSION = Pattern.compile("Zookeeper version: ([0-9][^ ,\\s]*)");
 
     /** What was found, and how (for the log and health). */
@@ -43,10 +52,22 @@ public final class ServerProbe {
     public static final class Finding {
         private final ServerGeneration generation;
         private final String evidence;
+        private final boolean provisional;
 
         public Finding(ServerGeneration generation, String evidence) {
+            this(generation, evidence, false);
+        }
+
+        /** @param provisional whether it rests on a server that did not answer, which may answer later */
+        public Finding(ServerGeneration generation, String evidence, boolean provisional) {
             this.generation = generation;
             this.evidence = evidence;
+            this.provisional = provisional;
+        }
+
+        /** Whether it rests on a server's silence: then the servers are to be asked again later. */
+        public boolean provisional() {
+            return provisional;
         }
 
         public ServerGeneration generation() {
@@ -67,7 +88,8 @@ public final class ServerProbe {
             }
             Finding that = (Finding) o;
             return Objects.equals(generation, that.generation)
-                    && Objects.equals(evidence, that.evidence);
+                    && Objects.equals(evidence, that.evidence)
+                    && provisional == that.provisional;
         }
 
         @Override
@@ -75,12 +97,13 @@ public final class ServerProbe {
             int h = 0;
             h = 31 * h + Objects.hashCode(generation);
             h = 31 * h + Objects.hashCode(evidence);
+            h = 31 * h + Boolean.hashCode(provisional);
             return h;
         }
 
         @Override
         public String toString() {
-            return "Finding[generation=" + generation + ", evidence=" + evidence + "]";
+            return "Finding[generation=" + generation + ", evidence=" + evidence + ", provisional=" + provisional + "]";
         }
     }
 
@@ -101,29 +124,83 @@ public final class ServerProbe {
         if (!hasConfigZnode) {
             return new Finding(ServerGeneration.V3_4, "the server has no /zookeeper/config (a 3.4 server)");
         }
-        List<String> versions = new ArrayList<>();
-        List<String> silent = new ArrayList<>();
-        ServerGeneration oldest = ServerGeneration.V3_6_OR_LATER;
-        for (InetSocketAddress server : servers(client)) {
-            Optional<String> version = srvrVersion(server);
-            if (!version.isPresent()) {
-                silent.add(server.getHostString() + ":" + server.getPort());
-                continue;
-            }
-            versions.add(server.getHostString() + ":" + server.getPort() + " " + version.get());
-            ServerGeneration g = generationOf(version.get());
-            if (g.compareTo(oldest) < 0) {
-                oldest = g;
+        List<InetSocketAddress> servers = servers(client);
+        Map<InetSocketAddress, SrvrAnswer> answers = new LinkedHashMap<>();
+        for (InetSocketAddress server : servers) {
+            answers.put(server, srvr(server, SRVR_TIMEOUT_MS));
+        }
+        if (answers.values().stream().allMatch(SrvrAnswer::silent)) {
+            for (InetSocketAddress server : servers) {
+                answers.put(server, srvr(server, PATIENT_SRVR_TIMEOUT_MS)); // busy, most likely: ask once more
             }
         }
-        if (!silent.isEmpty() && oldest == ServerGeneration.V3_6_OR_LATER) {
+        return finding(answers);
+    }
+
+    /** What the {@code srvr} answers of a 3.5+ ensemble's servers add up to. */
+    static Finding finding(Map<InetSocketAddress, SrvrAnswer> answers) {
+        List<String> versions = new ArrayList<>();
+        List<String> unversioned = new ArrayList<>();
+        List<String> silent = new ArrayList<>();
+        ServerGeneration oldest = ServerGeneration.V3_6_OR_LATER;
+        for (Map.Entry<InetSocketAddress, SrvrAnswer> entry : answers.entrySet()) {
+            String server = entry.getKey().getHostString() + ":" + entry.getKey().getPort();
+            SrvrAnswer answer = entry.getValue();
+            if (answer.silent()) {
+                silent.add(server);
+            } else if (!answer.version().isPresent()) {
+                unversioned.add(server);
+            } else {
+                versions.add(server + " " + answer.version().get());
+                ServerGeneration g = generationOf(answer.version().get());
+                if (g.compareTo(oldest) < 0) {
+                    oldest = g;
+                }
+            }
+        }
+        ServerGeneration answered = oldest;
+        boolean unknown = !silent.isEmpty() || !unversioned.isEmpty();
+        if (unknown && oldest == ServerGeneration.V3_6_OR_LATER) {
             oldest = ServerGeneration.V3_5;
         }
         String evidence = "/zookeeper/config exists (3.5+)"
                 + (versions.isEmpty() ? "" : "; srvr: " + String.join(", ", versions))
-                + (silent.isEmpty() ? "" : "; no srvr answer from " + String.join(", ", silent)
-                + " (counted as 3.5)");
-        return new Finding(oldest, evidence);
+                + (unversioned.isEmpty() ? "" : "; srvr answered without a version by " + String.join(", ", unversioned))
+                + (silent.isEmpty() ? "" : "; no srvr answer from " + String.join(", ", silent))
+                + (unknown && oldest == ServerGeneration.V3_5 ? " (counted as 3.5)" : "");
+        // Silence may end; a refusal will not. Only a 3.5 that rests on silence is worth asking about again.
+        return new Finding(oldest, evidence, !silent.isEmpty() && unversioned.isEmpty()
+                && answered == ServerGeneration.V3_6_OR_LATER);
+    }
+
+    /** A server's answer to {@code srvr}: the version it names, if any; silent if it gave none in time. */
+    static final class SrvrAnswer {
+        private static final SrvrAnswer SILENT = new SrvrAnswer(true, Optional.empty());
+        private final boolean silent;
+        private final Optional<String> version;
+
+        private SrvrAnswer(boolean silent, Optional<String> version) {
+            this.silent = silent;
+            this.version = version;
+        }
+
+        static SrvrAnswer silence() {
+            return SILENT;
+        }
+
+        /** An answer; {@code text} without a version line: {@code srvr} is refused (not in the whitelist). */
+        static SrvrAnswer of(String text) {
+            Matcher m = SRVR_VERSION.matcher(text);
+            return new SrvrAnswer(false, m.find() ? Optional.of(m.group(1)) : Optional.empty());
+        }
+
+        boolean silent() {
+            return silent;
+        }
+
+        Optional<String> version() {
+            return version;
+        }
     }
 
     private static ServerGeneration generationOf(String version) {
@@ -138,17 +215,17 @@ public final class ServerProbe {
         return new ConnectStringParser(client.getZookeeperClient().getCurrentConnectionString()).getServerAddresses();
     }
 
-    /** The version a server's {@code srvr} answer names, empty if it gives none within a second. */
-    static Optional<String> srvrVersion(InetSocketAddress server) {
+    /** What a server answers to {@code srvr} within {@code timeoutMs} (to connect, then to answer). */
+    static SrvrAnswer srvr(InetSocketAddress server, int timeoutMs) {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(server.getHostString(), server.getPort()), SRVR_TIMEOUT_MS);
-            socket.setSoTimeout(SRVR_TIMEOUT_MS);
+            socket.connect(new InetSocketAddress(server.getHostString(), server.getPort()), timeoutMs);
+            socket.setSoTimeout(timeoutMs);
             socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
-            Matcher m = SRVR_VERSION.matcher(readAll(socket.getInputStream()));
-            return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+            String text = readAll(socket.getInputStream());
+            return text.isEmpty() ? SrvrAnswer.silence() : SrvrAnswer.of(text);
         } catch (IOException | RuntimeException unanswered) {
-            return Optional.empty();
+            return SrvrAnswer.silence();
         }
     }
 
