@@ -6,6 +6,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.WeakHashMap;
@@ -56,7 +57,7 @@ public final class ServerCapabilities {
             throw RegistryException.of("learning the version of", "the ZooKeeper servers", e);
         }
         if (now.news != null) {
-            java.time.Duration again = learned.holdsFor();
+            Duration again = learned.holdsFor();
             LOG.info("ZooKeeper servers are {}: {}{}{}", now.generation, now.news.evidence(), consequences(now.generation),
                     again == null ? "" : "; asked again in " + again.getSeconds() + " s");
         }
