@@ -2,6 +2,7 @@ package io.zkgroups.bench;
 
 import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
+import io.zkgroups.rebalancer.group.MemberClients;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MembershipListener;
 import io.zkgroups.registry.ZkLayout;
@@ -11,8 +12,6 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.security.ZkClientSecurity;
 import io.zkgroups.testing.StandardInput;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
@@ -117,19 +116,10 @@ public final class RebalanceMemberMain {
         return connected(startClient(connect, sessionMs), connect);
     }
 
-    /**
-     * A started client, connecting in the background, set up as the consumer's own ({@code ZooKeeperConnection.build}):
-     * ZooKeeper's client configuration without the TLS set-up nobody asked for, and no ensemble tracker (which would
-     * read {@code /zookeeper/config} on every connection). A bare Curator client pays both, and the product does not.
-     */
+    /** A started client, connecting in the background, set up as the consumer's own ({@link MemberClients}). */
     static CuratorFramework startClient(String connect, int sessionMs) {
-        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-                .connectString(connect)
-                .sessionTimeoutMs(sessionMs)
-                .connectionTimeoutMs(Math.min(sessionMs, 15_000))
-                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000))
-                .ensembleTracker(false);
-        CuratorFramework client = ZkClientSecurity.none().applyTo(builder, ZkLayout.root()).build();
+        CuratorFramework client = MemberClients.builder(connect, sessionMs, Math.min(sessionMs, 15_000),
+                ZkClientSecurity.none()).build();
         client.start();
         return client;
     }

@@ -1,11 +1,9 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.rebalancer.group.MemberClients;
 import io.zkgroups.rebalancer.restart.HandoverZooKeeperFactory;
-import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.server.ServerCapabilities;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
@@ -51,16 +49,7 @@ final class ZooKeeperConnection {
 
     /** The client, not started: building it connects to nothing. */
     static CuratorFramework build(ZkConsumerConfig config, HandoverZooKeeperFactory handles) {
-        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
-                .zookeeperFactory(handles)
-                .connectString(config.zookeeperConnect())
-                .sessionTimeoutMs(config.sessionTimeoutMs())
-                .connectionTimeoutMs(config.connectionTimeoutMs())
-                .retryPolicy(new ExponentialBackoffRetry(100, 29, 1_000))
-                // as 0.8.2.2: the connect string is the one configured. Curator's tracker would read and watch
-                // /zookeeper/config on every connection and could replace the string (proxies, DNS names, chroot)
-                .ensembleTracker(false);
-        // the chroot is in the connect string: the layout the client sees starts at its root
-        return config.zooKeeperSecurity().applyTo(builder, ZkLayout.root()).build();
+        return MemberClients.builder(config.zookeeperConnect(), config.sessionTimeoutMs(), config.connectionTimeoutMs(),
+                config.zooKeeperSecurity()).zookeeperFactory(handles).build();
     }
 }
