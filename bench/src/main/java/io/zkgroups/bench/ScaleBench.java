@@ -116,13 +116,14 @@ public final class ScaleBench {
         String group = "scale-" + impl + "-" + size + "-r" + rep;
         int n = size.members();
         int p = size.partitions();
+        int width = options.padNames ? Integer.toString(n + 1).length() : 0;
         List<ScaleHost> hosts = new ArrayList<>();
         Map<String, ScaleHost> hostOf = new HashMap<>();
         try (RebalanceObserver observer = new RebalanceObserver(client, requests, group, topic, legacy)) {
             Window burst = new Window(List.of());
             long wallStart = System.currentTimeMillis();
             for (int first = 1; first <= n; first += options.membersPerJvm) {
-                ScaleHost host = launch(legacy, group, topic, first, Math.min(options.membersPerJvm, n - first + 1), true);
+                ScaleHost host = launch(legacy, group, topic, first, Math.min(options.membersPerJvm, n - first + 1), width, true);
                 hosts.add(host);
                 host.names.forEach(name -> hostOf.put(name, host));
             }
@@ -134,7 +135,7 @@ public final class ScaleBench {
             ScaleReport.Sample sample = burst.close(impl, size, "burst (from first process start)", end, hosts);
             samples.add(sample.withLastRegistration(lastRegistrationMillis(group, wallStart)));
 
-            ScaleHost joiner = launch(legacy, group, topic, n + 1, 1, legacy);
+            ScaleHost joiner = launch(legacy, group, topic, n + 1, 1, width, legacy);
             hostOf.put(joiner.names.get(0), joiner);
             hosts.add(joiner);
             Window join;
@@ -150,7 +151,7 @@ public final class ScaleBench {
             live.add(joiner.names.get(0));
             end = awaitStable(legacy, group, topic, p, hostOf, live, observer, "join");
             if (end > 0) {
-                samples.add(join.close(impl, size, "join", legacy ? join.start : joiner.startingAt, end, hosts));
+                samples.add(join.close(impl, size, options.padNames ? "join (sorting last)" : "join", legacy ? join.start : joiner.startingAt, end, hosts));
             }
 
             String leaving = hosts.get(0).names.get(0);
@@ -183,11 +184,12 @@ public final class ScaleBench {
         return true;
     }
 
-    private ScaleHost launch(boolean legacy, String group, String topic, int first, int count, boolean autoStart) {
+    private ScaleHost launch(boolean legacy, String group, String topic, int first, int count, int width,
+                             boolean autoStart) {
         ScaleHost host = legacy
-                ? ScaleHost.legacy(options.protocol.legacyClasspath, zk.connectString(), group, first, count, topic,
+                ? ScaleHost.legacy(options.protocol.legacyClasspath, zk.connectString(), group, first, count, width, topic,
                 options.sessionMs, options.protocol.strategy, options.protocol.legacyBackoffMs, options.protocol.legacyRetries, logDir)
-                : ScaleHost.ours(zk.connectString(), group, first, count, topic, options.sessionMs, options.protocol.strategy,
+                : ScaleHost.ours(zk.connectString(), group, first, count, width, topic, options.sessionMs, options.protocol.strategy,
                 options.debounceMs, autoStart, logDir);
         everything.add(host);
         return host;

@@ -45,6 +45,11 @@ final class ScaleBenchOptions {
     @Option(names = "--debounce-ms", description = "zkgroups members' rebalance debounce (default: ${DEFAULT-VALUE}).")
     long debounceMs = 0;
 
+    @Option(names = "--pad-names", description = "Zero-pad member numbers (m0001..m1000): the joiner, numbered N+1, "
+            + "then sorts after every member, so range moves only the last members' partitions; without it the "
+            + "joiner (m1001 after m1000) sorts near the front and range moves nearly every member's.")
+    boolean padNames;
+
     /** Strategy, and 0.8.2.2's backoff, retries and classpath. */
     @Mixin
     GroupProtocolOptions protocol = new GroupProtocolOptions();

@@ -46,33 +46,43 @@ final class ScaleHost {
         this.jvm = builder.jvmOptions(jvmOptions).heapMb(256).stderrTo(log).onLine(this::parse).onEnd(this::end).start();
     }
 
-    /** {@code count} of ours, {@code m<first>}.., starting as soon as connected if {@code autoStart}. */
-    static ScaleHost ours(String connect, String group, int first, int count, String topic, int sessionMs, String strategy,
-                          long debounceMs, boolean autoStart, Path logDir) {
+    /**
+     * {@code count} of ours, {@code m<first>}.. (numbers zero-padded to {@code width} digits; 0: not padded), starting
+     * as soon as connected if {@code autoStart}.
+     */
+    static ScaleHost ours(String connect, String group, int first, int count, int width, String topic, int sessionMs,
+                          String strategy, long debounceMs, boolean autoStart, Path logDir) {
         List<String> args = List.of(connect, group, Integer.toString(first), Integer.toString(count), topic,
-                Integer.toString(sessionMs), strategy, Long.toString(debounceMs), Boolean.toString(autoStart));
-        return new ScaleHost(names("m", first, count), false,
+                Integer.toString(sessionMs), strategy, Long.toString(debounceMs), Boolean.toString(autoStart),
+                Integer.toString(width));
+        return new ScaleHost(names("m", first, count, width), false,
                 ChildJvm.builder(group + "-m" + first, ScaleMemberMain.class.getName()).args(args),
                 logDir.resolve(group + "-m" + first + ".log"));
     }
 
-    /** {@code count} real 0.8.2.2 connectors {@code c<first>}.., with {@code legacyClasspath}. */
-    static ScaleHost legacy(String legacyClasspath, String connect, String group, int first, int count, String topic,
-                            int sessionMs, String strategy, long backoffMs, int retries, Path logDir) {
+    /** {@code count} real 0.8.2.2 connectors {@code c<first>}.. (padded as by {@link #ours}), with {@code legacyClasspath}. */
+    static ScaleHost legacy(String legacyClasspath, String connect, String group, int first, int count, int width,
+                            String topic, int sessionMs, String strategy, long backoffMs, int retries, Path logDir) {
         List<String> args = List.of(connect, group, topic, Integer.toString(first), Integer.toString(count),
-                Integer.toString(sessionMs), strategy, Long.toString(backoffMs), Integer.toString(retries));
-        return new ScaleHost(names("c", first, count), true,
+                Integer.toString(sessionMs), strategy, Long.toString(backoffMs), Integer.toString(retries),
+                Integer.toString(width));
+        return new ScaleHost(names("c", first, count, width), true,
                 ChildJvm.builder(group + "-c" + first, "io.zkgroups.legacy.LegacyConnectorsMain")
                         .classpath(legacyClasspath).args(args),
                 logDir.resolve(group + "-c" + first + ".log"));
     }
 
-    private static List<String> names(String prefix, int first, int count) {
+    private static List<String> names(String prefix, int first, int count, int width) {
         List<String> names = new ArrayList<>();
         for (int i = first; i < first + count; i++) {
-            names.add(prefix + i);
+            names.add(name(prefix, i, width));
         }
         return names;
+    }
+
+    /** Member {@code i}'s name: {@code prefix} and {@code i}, zero-padded to {@code width} digits (0: not padded). */
+    static String name(String prefix, int i, int width) {
+        return width > 0 ? prefix + String.format("%0" + width + "d", i) : prefix + i;
     }
 
     void send(String line) {

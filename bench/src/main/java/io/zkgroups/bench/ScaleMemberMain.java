@@ -37,10 +37,11 @@ import java.util.stream.Collectors;
  * two cores without a JVM each.
  *
  * <pre>
- * ScaleMemberMain CONNECT GROUP FIRST COUNT TOPIC SESSION_MS STRATEGY DEBOUNCE_MS AUTOSTART
+ * ScaleMemberMain CONNECT GROUP FIRST COUNT TOPIC SESSION_MS STRATEGY DEBOUNCE_MS AUTOSTART [WIDTH]
  * </pre>
- * Members are named {@code m<FIRST>} to {@code m<FIRST+COUNT-1>}. It connects every client side by side, starts each
- * member as soon as its client is connected if AUTOSTART is {@code true}, and prints {@code READY}. Commands: {@code start} (every member not started
+ * Members are named {@code m<FIRST>} to {@code m<FIRST+COUNT-1>}, the numbers zero-padded to WIDTH digits if given. It
+ * connects every client side by side, starts each member as soon as its client is connected if AUTOSTART is
+ * {@code true}, and prints {@code READY}. Commands: {@code start} (every member not started
  * yet), {@code leave NAME} (closes that member), {@code exit}. Events, stamped with {@code System.nanoTime()}:
  * <pre>
  * READY &lt;nanos&gt; &lt;cpu&gt;
@@ -67,8 +68,8 @@ public final class ScaleMemberMain {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 9) {
-            System.err.println("usage: ScaleMemberMain CONNECT GROUP FIRST COUNT TOPIC SESSION_MS STRATEGY DEBOUNCE_MS AUTOSTART");
+        if (args.length != 9 && args.length != 10) {
+            System.err.println("usage: ScaleMemberMain CONNECT GROUP FIRST COUNT TOPIC SESSION_MS STRATEGY DEBOUNCE_MS AUTOSTART [WIDTH]");
             System.exit(2);
         }
         String connect = args[0];
@@ -80,6 +81,7 @@ public final class ScaleMemberMain {
         String strategy = args[6];
         long debounceMs = Long.parseLong(args[7]);
         boolean autoStart = Boolean.parseBoolean(args[8]);
+        int width = args.length == 10 ? Integer.parseInt(args[9]) : 0;
 
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         ExecutorService printer = Executors.newSingleThreadExecutor(r -> {
@@ -96,7 +98,7 @@ public final class ScaleMemberMain {
             out.println("STARTING " + System.nanoTime());
         }
         for (int i = first; i < first + count; i++) {
-            String name = "m" + i;
+            String name = ScaleHost.name("m", i, width);
             CuratorFramework client = clients.get(i - first);
             try {
                 RebalanceMemberMain.connected(client, connect);

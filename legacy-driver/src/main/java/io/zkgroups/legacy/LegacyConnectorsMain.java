@@ -20,9 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * one-connector driver that delivers messages.
  *
  * <pre>
- * LegacyConnectorsMain ZK_CONNECT GROUP TOPIC FIRST COUNT SESSION_MS STRATEGY BACKOFF_MS RETRIES
+ * LegacyConnectorsMain ZK_CONNECT GROUP TOPIC FIRST COUNT SESSION_MS STRATEGY BACKOFF_MS RETRIES [WIDTH]
  * </pre>
- * Connectors are named (consumer.id) {@code c<FIRST>} to {@code c<FIRST+COUNT-1>}; each is created and subscribed
+ * Connectors are named (consumer.id) {@code c<FIRST>} to {@code c<FIRST+COUNT-1>}, the numbers zero-padded to WIDTH
+ * digits if given; each is created and subscribed
  * to TOPIC with one stream on a thread of its own, all at once. Events on stdout: {@code CREATED <name>} when a
  * connector's createMessageStreams returned, {@code ERROR <name> <text>} when it threw. Commands on stdin:
  * {@code shutdown <name>} (then {@code CLOSED <name>}), {@code exit} (shuts every connector down and exits; end of
@@ -35,28 +36,30 @@ public final class LegacyConnectorsMain {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
-        if (args.length != 9) {
+        if (args.length != 9 && args.length != 10) {
             out.println("ERROR usage: LegacyConnectorsMain ZK_CONNECT GROUP TOPIC FIRST COUNT SESSION_MS STRATEGY "
-                    + "BACKOFF_MS RETRIES");
+                    + "BACKOFF_MS RETRIES [WIDTH]");
             System.exit(2);
         }
         final String topic = args[2];
         int first;
         int count;
+        int width;
         try {
             first = Integer.parseInt(args[3]);
             count = Integer.parseInt(args[4]);
+            width = args.length == 10 ? Integer.parseInt(args[9]) : 0;
             Integer.parseInt(args[5]);
             Long.parseLong(args[7]);
             Integer.parseInt(args[8]);
         } catch (NumberFormatException e) {
-            out.println("ERROR FIRST, COUNT, SESSION_MS, BACKOFF_MS and RETRIES must be numbers: " + e.getMessage());
+            out.println("ERROR FIRST, COUNT, SESSION_MS, BACKOFF_MS, RETRIES and WIDTH must be numbers: " + e.getMessage());
             System.exit(2);
             return;
         }
         final Map<String, ZookeeperConsumerConnector> connectors = new ConcurrentHashMap<>();
         for (int i = first; i < first + count; i++) {
-            final String name = "c" + i;
+            final String name = width > 0 ? String.format("c%0" + width + "d", i) : "c" + i;
             Properties props = new Properties();
             props.setProperty("zookeeper.connect", args[0]);
             props.setProperty("group.id", args[1]);
