@@ -108,8 +108,10 @@ class FrozenMemberIT {
                     .as("deliveries under the old session").isNotEmpty()
                     .allSatisfy(e -> assertThat(e.nanos()).as("an old-session delivery after the freeze: " + e)
                             .isLessThan(stoppedAt));
-            int mark = child.indexOf(l -> l.startsWith("MARK "));
-            assertThat(child.lines().subList(mark, child.lines().size())).filteredOn(l -> l.startsWith("DELIVER "))
+            List<String> lines = child.lines(); // one copy: the child goes on printing
+            int mark = IntStream.range(0, lines.size()).filter(i -> lines.get(i).startsWith("MARK ")).findFirst()
+                    .orElseThrow();
+            assertThat(lines.subList(mark, lines.size())).filteredOn(l -> l.startsWith("DELIVER "))
                     .allSatisfy(l -> assertThat(Line.parse(l).session()).isNotEqualTo(old));
             assertThat(events).filteredOn(e -> e.kind().equals("REVOKED") && e.nanos() > stoppedAt)
                     .as("commits (REVOKED) after the freeze: the lost partitions must not be committed").isEmpty();
@@ -427,11 +429,6 @@ class FrozenMemberIT {
 
         List<String> lines() {
             return stdout.lines();
-        }
-
-        int indexOf(Predicate<String> matcher) {
-            List<String> all = lines();
-            return IntStream.range(0, all.size()).filter(i -> matcher.test(all.get(i))).findFirst().orElse(-1);
         }
 
         /** Waits for a line at {@code from} or later that matches; returns its index. */
