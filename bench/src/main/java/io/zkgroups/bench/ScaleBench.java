@@ -123,7 +123,8 @@ public final class ScaleBench {
             Window burst = new Window(List.of());
             long wallStart = System.currentTimeMillis();
             for (int first = 1; first <= n; first += options.membersPerJvm) {
-                ScaleHost host = launch(legacy, group, topic, first, Math.min(options.membersPerJvm, n - first + 1), width, true);
+                int count = Math.min(options.membersPerJvm, n - first + 1);
+                ScaleHost host = launch(legacy, group, topic, first, count, width, true);
                 hosts.add(host);
                 host.names.forEach(name -> hostOf.put(name, host));
             }
@@ -151,7 +152,8 @@ public final class ScaleBench {
             live.add(joiner.names.get(0));
             end = awaitStable(legacy, group, topic, p, hostOf, live, observer, "join");
             if (end > 0) {
-                samples.add(join.close(impl, size, options.padNames ? "join (sorting last)" : "join", legacy ? join.start : joiner.startingAt, end, hosts));
+                String scenario = options.padNames ? "join (sorting last)" : "join";
+                samples.add(join.close(impl, size, scenario, legacy ? join.start : joiner.startingAt, end, hosts));
             }
 
             String leaving = hosts.get(0).names.get(0);
@@ -187,10 +189,11 @@ public final class ScaleBench {
     private ScaleHost launch(boolean legacy, String group, String topic, int first, int count, int width,
                              boolean autoStart) {
         ScaleHost host = legacy
-                ? ScaleHost.legacy(options.protocol.legacyClasspath, zk.connectString(), group, first, count, width, topic,
-                options.sessionMs, options.protocol.strategy, options.protocol.legacyBackoffMs, options.protocol.legacyRetries, logDir)
-                : ScaleHost.ours(zk.connectString(), group, first, count, width, topic, options.sessionMs, options.protocol.strategy,
-                options.debounceMs, autoStart, logDir);
+                ? ScaleHost.legacy(options.protocol.legacyClasspath, zk.connectString(), group, first, count, width,
+                        topic, options.sessionMs, options.protocol.strategy, options.protocol.legacyBackoffMs,
+                        options.protocol.legacyRetries, logDir)
+                : ScaleHost.ours(zk.connectString(), group, first, count, width, topic, options.sessionMs,
+                        options.protocol.strategy, options.debounceMs, autoStart, logDir);
         everything.add(host);
         return host;
     }
