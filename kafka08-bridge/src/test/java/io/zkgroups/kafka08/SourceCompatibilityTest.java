@@ -27,7 +27,7 @@ class SourceCompatibilityTest {
     @TempDir
     Path out;
 
-    private static final Path LEGACY_SOURCES = Path.of("..", "legacy-driver", "src", "main", "java", "io", "zkgroups", "legacy");
+    private static final Path LEGACY_SOURCES = Path.of("..", "testing", "legacy-driver", "src", "main", "java", "io", "zkgroups", "legacy");
 
     @Test
     void theConsumerGroupExampleCompilesUnchangedAgainstTheBridge() throws IOException {

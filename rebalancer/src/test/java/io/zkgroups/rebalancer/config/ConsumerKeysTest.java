@@ -31,7 +31,7 @@ class ConsumerKeysTest {
     /** key → value of every property line, commented ({@code #key=value}) or not. */
     private static Map<String, String> shippedProperties() throws IOException {
         Map<String, String> lines = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(ROOT.resolve("distribution/src/conf/consumer.properties"),
+        for (String line : Files.readAllLines(ROOT.resolve("tools/distribution/src/conf/consumer.properties"),
                 StandardCharsets.UTF_8)) {
             Matcher m = PROPERTY_LINE.matcher(line);
             if (m.matches()) {
@@ -65,7 +65,7 @@ class ConsumerKeysTest {
     @Test
     void theShippedFileIsAValidConfigurationAsItIs() throws IOException {
         Properties props = new Properties();
-        props.load(Files.newBufferedReader(ROOT.resolve("distribution/src/conf/consumer.properties")));
+        props.load(Files.newBufferedReader(ROOT.resolve("tools/distribution/src/conf/consumer.properties")));
         assertThat(ZkConsumerConfig.from(props).warnings()).isEmpty();
     }
 
