@@ -1,5 +1,8 @@
 package io.zkgroups.bench;
 
+import io.zkgroups.bench.RebalanceReport.Probe;
+import io.zkgroups.bench.RebalanceReport.Result;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +24,15 @@ import java.util.Map;
 final class ColdRounds {
 
     private final RebalanceBench bench;
+    private final ZooKeeperSampler sampler;
+    private final RebalanceReport report;
     private final int reps;
     private final int burstReps;
 
-    ColdRounds(RebalanceBench bench, int reps, int burstReps) {
+    ColdRounds(RebalanceBench bench, ZooKeeperSampler sampler, RebalanceReport report, int reps, int burstReps) {
         this.bench = bench;
+        this.sampler = sampler;
+        this.report = report;
         this.reps = reps;
         this.burstReps = burstReps;
     }
@@ -39,10 +46,10 @@ final class ColdRounds {
         final List<Double> kill = new ArrayList<>();
         final List<Double> burstFirst = new ArrayList<>();
         final List<Double> burstLast = new ArrayList<>();
-        final RebalanceBench.Probe joinProbe = new RebalanceBench.Probe();
-        final RebalanceBench.Probe leaveProbe = new RebalanceBench.Probe();
-        final RebalanceBench.Probe killProbe = new RebalanceBench.Probe();
-        final RebalanceBench.Probe burstProbe = new RebalanceBench.Probe();
+        final Probe joinProbe = new Probe();
+        final Probe leaveProbe = new Probe();
+        final Probe killProbe = new Probe();
+        final Probe burstProbe = new Probe();
     }
 
     void run(boolean legacy, int n, int p, String topic) throws Exception {
@@ -51,30 +58,30 @@ final class ColdRounds {
         Figures f = new Figures();
         for (int rep = 0; rep < reps; rep++) {
             joinLeaveKill(legacy, n, p, topic, impl + "-cold-" + size + "-" + rep, f);
-            RebalanceBench.progress(size, (legacy ? "0.8.2.2 " : "") + "cold join/leave/kill", rep);
+            RebalanceReport.progress(size, (legacy ? "0.8.2.2 " : "") + "cold join/leave/kill", rep);
         }
         for (int rep = 0; rep < burstReps; rep++) {
             burst(legacy, n, p, topic, impl + "-cold-" + size + "-burst" + rep, f);
-            RebalanceBench.progress(size, (legacy ? "0.8.2.2 " : "") + "cold burst", rep);
+            RebalanceReport.progress(size, (legacy ? "0.8.2.2 " : "") + "cold burst", rep);
         }
         String label = legacy ? bench.legacyLabel() : "zkgroups";
         String cold = "cold: ";
-        bench.results.add(new RebalanceBench.Result(label, size, cold + "join (from registration seen)", f.join, "",
+        report.add(new Result(label, size, cold + "join (from registration seen)", f.join, "",
                 f.joinProbe, "cold join"));
         if (!legacy) {
-            bench.results.add(new RebalanceBench.Result(label, size, cold + "join (from start())", f.joinFromStart, "", null));
+            report.add(new Result(label, size, cold + "join (from start())", f.joinFromStart, "", null));
         }
-        bench.results.add(new RebalanceBench.Result(label, size, cold + "graceful leave (from registration gone)", f.leave,
+        report.add(new Result(label, size, cold + "graceful leave (from registration gone)", f.leave,
                 "", f.leaveProbe, "cold leave"));
         if (!legacy) {
-            bench.results.add(new RebalanceBench.Result(label, size, cold + "graceful leave (from close())", f.leaveFromClose,
+            report.add(new Result(label, size, cold + "graceful leave (from close())", f.leaveFromClose,
                     "", null));
         }
-        bench.results.add(new RebalanceBench.Result(label, size, cold + "kill -9 (from SIGKILL)", f.kill, "", f.killProbe,
+        report.add(new Result(label, size, cold + "kill -9 (from SIGKILL)", f.kill, "", f.killProbe,
                 "cold kill -9"));
-        bench.results.add(new RebalanceBench.Result(label, size, cold + "burst of " + n + " (from first registration)",
+        report.add(new Result(label, size, cold + "burst of " + n + " (from first registration)",
                 f.burstFirst, "", f.burstProbe, "cold burst (from first)"));
-        bench.results.add(new RebalanceBench.Result(label, size, cold + "burst of " + n + " (from last registration)",
+        report.add(new Result(label, size, cold + "burst of " + n + " (from last registration)",
                 f.burstLast, "", null, "cold burst (from last)"));
     }
 
@@ -101,7 +108,7 @@ final class ColdRounds {
                 return;
             }
 
-            Map<RebalanceProcess, Long> cpu = RebalanceBench.memberCpu(live); // the joiner's counts from its READY
+            Map<RebalanceProcess, Long> cpu = ZooKeeperSampler.memberCpu(live); // the joiner's counts from its READY
             RebalanceProcess joining = launch(legacy, group, topic);
             live.add(joining);
             String joiner = joining.id.value();
@@ -109,41 +116,41 @@ final class ColdRounds {
             RebalanceProcess.await(() -> observer.registeredAt(joiner) != 0, RebalanceBench.WAIT);
             long end = awaitGroup(legacy, "cold join " + size, live, topic, p, observer);
             if (end > 0) {
-                bench.probe(f.joinProbe, observer.registeredAt(joiner), observer.requestsAtRegistration(joiner), end);
+                sampler.probe(f.joinProbe, observer.registeredAt(joiner), observer.requestsAtRegistration(joiner), end);
                 if (!legacy) {
-                    bench.cpuProbe(f.joinProbe, cpu, live, coordinatorCpu);
-                    f.joinFromStart.add(RebalanceBench.millis(end - joining.startingAt));
+                    sampler.cpuProbe(f.joinProbe, cpu, live, coordinatorCpu);
+                    f.joinFromStart.add(RebalanceReport.millis(end - joining.startingAt));
                 }
-                f.join.add(RebalanceBench.millis(end - observer.registeredAt(joiner)));
+                f.join.add(RebalanceReport.millis(end - observer.registeredAt(joiner)));
             }
             RebalanceBench.awaitReady(List.of(joining)); // 0.8.2.2 says READY after its first rebalance
 
             RebalanceProcess leaving = live.remove(0);
             String leaver = leaving.id.value();
-            cpu = RebalanceBench.memberCpu(live);
+            cpu = ZooKeeperSampler.memberCpu(live);
             coordinatorCpu = RebalanceMemberMain.cpuNanos();
             leaving.send(legacy ? "shutdown" : "leave");
             RebalanceProcess.await(() -> observer.unregisteredAt(leaver) != 0, RebalanceBench.WAIT);
             end = awaitGroup(legacy, "cold leave " + size, live, topic, p, observer);
             if (end > 0) {
-                bench.probe(f.leaveProbe, observer.unregisteredAt(leaver), observer.requestsAtUnregistration(leaver), end);
+                sampler.probe(f.leaveProbe, observer.unregisteredAt(leaver), observer.requestsAtUnregistration(leaver), end);
                 if (!legacy) {
-                    bench.cpuProbe(f.leaveProbe, cpu, live, coordinatorCpu);
+                    sampler.cpuProbe(f.leaveProbe, cpu, live, coordinatorCpu);
                     RebalanceProcess.await(() -> leaving.leavingAt != 0, RebalanceBench.WAIT);
-                    f.leaveFromClose.add(RebalanceBench.millis(end - leaving.leavingAt));
+                    f.leaveFromClose.add(RebalanceReport.millis(end - leaving.leavingAt));
                 }
-                f.leave.add(RebalanceBench.millis(end - observer.unregisteredAt(leaver)));
+                f.leave.add(RebalanceReport.millis(end - observer.unregisteredAt(leaver)));
             }
             leaving.awaitExit(RebalanceBench.WAIT);
 
             RebalanceProcess victim = live.remove(0);
-            long requests = bench.packets();
+            long requests = sampler.packets();
             long killedAt = System.nanoTime();
             victim.kill();
             end = awaitGroup(legacy, "cold kill " + size, live, topic, p, observer);
             if (end > 0) {
-                bench.probe(f.killProbe, killedAt, requests, end);
-                f.kill.add(RebalanceBench.millis(end - killedAt));
+                sampler.probe(f.killProbe, killedAt, requests, end);
+                f.kill.add(RebalanceReport.millis(end - killedAt));
             }
             RebalanceBench.closeAll(live);
         }
@@ -167,9 +174,9 @@ final class ColdRounds {
                     last = Math.max(last, at);
                 }
                 long firstAt = observer.registeredAt(first.id.value());
-                bench.probe(f.burstProbe, firstAt, observer.requestsAtRegistration(first.id.value()), end);
-                f.burstFirst.add(RebalanceBench.millis(end - firstAt));
-                f.burstLast.add(RebalanceBench.millis(end - last));
+                sampler.probe(f.burstProbe, firstAt, observer.requestsAtRegistration(first.id.value()), end);
+                f.burstFirst.add(RebalanceReport.millis(end - firstAt));
+                f.burstLast.add(RebalanceReport.millis(end - last));
             }
             RebalanceBench.closeAll(all);
         }

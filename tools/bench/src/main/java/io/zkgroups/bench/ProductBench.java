@@ -78,7 +78,7 @@ public final class ProductBench implements Callable<Integer> {
     private ServerRequests requests;
     private EmbeddedKafka kafka;
     private Deliveries deliveries;
-    private final Path logDir = Path.of("bench", "target", "product-logs").toAbsolutePath();
+    private final Path logDir = Path.of("tools", "bench", "target", "product-logs").toAbsolutePath();
     private final List<Phase> phases = new ArrayList<>();
     private final List<String> anomalies = new ArrayList<>();
     private final List<ProductMember> everyone = new ArrayList<>();

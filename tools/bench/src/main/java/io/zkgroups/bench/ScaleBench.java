@@ -64,7 +64,7 @@ public final class ScaleBench {
         this.zk = TestZooKeeper.start();
         this.client = zk.newClient(30_000);
         this.requests = new ServerRequests(zk.connectString(), client);
-        this.logDir = Path.of("bench", "target", "scale-logs").toAbsolutePath();
+        this.logDir = Path.of("tools", "bench", "target", "scale-logs").toAbsolutePath();
         this.wait = Duration.ofSeconds(options.waitSeconds);
         Files.createDirectories(logDir);
     }

@@ -106,7 +106,7 @@ public final class BounceMain implements Callable<Integer> {
                 System.err.println("bounce: --session-ms must be 1000..10000 (the ensemble's tick is 500 ms), not " + sessionMs);
                 return 2;
             }
-            Path dir = (out != null ? out : Path.of("chaos", "target", "bounce-runs",
+            Path dir = (out != null ? out : Path.of("tools", "chaos", "target", "bounce-runs",
                     LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-" + config.label()))
                     .toAbsolutePath();
             System.out.println("bounce: " + config.label() + ", run directory " + dir);

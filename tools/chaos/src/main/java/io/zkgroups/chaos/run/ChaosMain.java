@@ -124,7 +124,7 @@ public final class ChaosMain implements Callable<Integer> {
             return 2;
         }
         long s = seed != null ? seed : System.nanoTime() & 0xffffffL;
-        Path dir = out != null ? out : Path.of("chaos", "target", "chaos-runs",
+        Path dir = out != null ? out : Path.of("tools", "chaos", "target", "chaos-runs",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-seed" + s);
         System.out.println("chaos: seed " + s + ", " + faults + " faults, run directory " + dir.toAbsolutePath());
         ChaosCluster.Settings settings = new ChaosCluster.Settings(dir.toAbsolutePath(), "chaos", "chaos-t", partitions,
