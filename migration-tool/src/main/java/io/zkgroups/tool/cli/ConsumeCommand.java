@@ -53,7 +53,7 @@ final class ConsumeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--group", description = "Group id (default: zkgroups-console-<random>, removed on exit like 0.8's "
+    @Option(names = "--group", paramLabel = "G", description = "Group id (default: zkgroups-console-<random>, removed on exit like 0.8's "
             + "console consumer's).")
     String group;
 
@@ -61,10 +61,10 @@ final class ConsumeCommand implements Callable<Integer> {
     Subscription subscription;
 
     static final class Subscription {
-        @Option(names = "--topic", required = true, split = ",", description = "Topic(s) to consume.")
+        @Option(names = "--topic", paramLabel = "T", required = true, split = ",", description = "Topic(s) to consume.")
         List<String> topics;
 
-        @Option(names = "--whitelist", required = true, description = "Regex of topics to consume (0.8 white_list).")
+        @Option(names = "--whitelist", paramLabel = "REGEX", required = true, description = "Regex of topics to consume (0.8 white_list).")
         String whitelist;
     }
 

@@ -20,14 +20,14 @@ import java.util.List;
                 + "Runs until interrupted."})
 final class ExporterCommand extends AbstractCommand {
 
-    @Option(names = "--port", defaultValue = "9308", description = "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "9308", description = "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int port;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1",
+    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
             description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     String bind;
 
-    @Option(names = "--group", paramLabel = "GROUP", description = "A group (repeatable; default: every group under /consumers).")
+    @Option(names = "--group", paramLabel = "G", description = "A group (repeatable; default: every group under /consumers).")
     List<String> groups;
 
     @Option(names = "--min-interval", paramLabel = "DURATION", defaultValue = "10s", converter = DurationParser.class,
@@ -42,7 +42,7 @@ final class ExporterCommand extends AbstractCommand {
             description = "An offset with backlog unchanged for longer than this is STALL or STOP (default: ${DEFAULT-VALUE}).")
     Duration idleAfter;
 
-    @Option(names = "--stale-after", defaultValue = "5m", converter = DurationParser.class,
+    @Option(names = "--stale-after", paramLabel = "DURATION", defaultValue = "5m", converter = DurationParser.class,
             description = "Phase inference: a ZooKeeper offset older than this is stale (default: ${DEFAULT-VALUE}).")
     Duration staleAfter;
 

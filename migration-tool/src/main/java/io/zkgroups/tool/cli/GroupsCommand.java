@@ -48,7 +48,7 @@ final class GroupsCommand extends ParentCommand {
             "Exit 3 for an unknown group (with several, after printing the others), 7 (after printing) when znodes "
                     + "cannot be decoded, 11 (after printing the ZooKeeper half) when Kafka does not answer."})
     static final class Describe extends AbstractCommand {
-        @Option(names = "--group", description = "A group; repeatable.")
+        @Option(names = "--group", paramLabel = "G", description = "A group; repeatable.")
         List<String> groups = new ArrayList<>();
 
         @Option(names = "--all-groups", description = "Every group under /consumers.")
@@ -73,12 +73,12 @@ final class GroupsCommand extends ParentCommand {
             }
         }
 
-        @Option(names = "--strategy", completionCandidates = Strategies.Names.class,
+        @Option(names = "--strategy", paramLabel = "STRATEGY", completionCandidates = Strategies.Names.class,
                 description = "${COMPLETION-CANDIDATES}: the assignor the state is checked against "
                 + "(default: what the members advertise, else range).")
         String strategy;
 
-        @Option(names = "--stale-after", defaultValue = "5m", converter = DurationParser.class,
+        @Option(names = "--stale-after", paramLabel = "DURATION", defaultValue = "5m", converter = DurationParser.class,
                 description = "A ZooKeeper offset not written for this long counts as stale in the phase inference "
                         + "(default: ${DEFAULT-VALUE}).")
         Duration staleAfter;
@@ -135,10 +135,10 @@ final class GroupsCommand extends ParentCommand {
             "Delete an inactive group's ZooKeeper data (/consumers/G), or one topic's owners and offsets. Prints the "
                     + "plan; deletes only with --execute. Refused (exit 4) while members are registered."})
     static final class Delete extends AbstractCommand {
-        @Option(names = "--group", required = true, description = "The group.")
+        @Option(names = "--group", paramLabel = "G", required = true, description = "The group.")
         String group;
 
-        @Option(names = "--topic", description = "Only this topic's /owners/T and /offsets/T.")
+        @Option(names = "--topic", paramLabel = "T", description = "Only this topic's /owners/T and /offsets/T.")
         String topic;
 
         @Option(names = "--include-kafka", description = "Also delete the group's Kafka offsets (of --topic, or all).")

@@ -27,7 +27,7 @@ import java.util.Map;
         "--wait blocks until healthy or the time is up, re-checking on ZooKeeper events."})
 final class HealthCommand extends AbstractCommand {
 
-    @Option(names = "--group", required = true, description = "The group.")
+    @Option(names = "--group", paramLabel = "G", required = true, description = "The group.")
     String group;
 
     @Option(names = "--expect-members", paramLabel = "N", description = "Healthy only with exactly N registered members.")
@@ -41,7 +41,7 @@ final class HealthCommand extends AbstractCommand {
             description = "Healthy only after DURATION without any change in the group (default: ${DEFAULT-VALUE}).")
     Duration settle;
 
-    @Option(names = "--strategy", completionCandidates = Strategies.Names.class,
+    @Option(names = "--strategy", paramLabel = "STRATEGY", completionCandidates = Strategies.Names.class,
             description = "${COMPLETION-CANDIDATES} (default: what every member advertises, else range).")
     String strategy;
 
@@ -52,7 +52,7 @@ final class HealthCommand extends AbstractCommand {
     @Option(names = "--no-store-check", description = "Do not compare the stores (e.g. during the rolling bounces).")
     boolean noStoreCheck;
 
-    @Option(names = "--stale-after", defaultValue = "5m", converter = DurationParser.class,
+    @Option(names = "--stale-after", paramLabel = "DURATION", defaultValue = "5m", converter = DurationParser.class,
             description = "Phase inference: a ZooKeeper offset older than this is stale (default: ${DEFAULT-VALUE}).")
     Duration staleAfter;
 

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
         "Exit 3 for a --group that does not exist, 11 when Kafka did not answer (the ZooKeeper half is printed)."})
 final class LagCommand extends AbstractCommand {
 
-    @Option(names = "--group", paramLabel = "GROUP", description = "A group (repeatable; default: every group under /consumers).")
+    @Option(names = "--group", paramLabel = "G", description = "A group (repeatable; default: every group under /consumers).")
     List<String> groups;
 
     @Option(names = "--samples", paramLabel = "N", defaultValue = "3",
@@ -51,7 +51,7 @@ final class LagCommand extends AbstractCommand {
                     + "two 0.8.2.2 auto-commit intervals).")
     Duration idleAfter;
 
-    @Option(names = "--stale-after", defaultValue = "5m", converter = DurationParser.class,
+    @Option(names = "--stale-after", paramLabel = "DURATION", defaultValue = "5m", converter = DurationParser.class,
             description = "Phase inference: a ZooKeeper offset older than this is stale (default: ${DEFAULT-VALUE}).")
     Duration staleAfter;
 

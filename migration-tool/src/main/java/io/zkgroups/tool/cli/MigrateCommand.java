@@ -30,17 +30,17 @@ final class MigrateCommand extends ParentCommand {
 
     /** Options shared by the four subcommands. */
     abstract static class Base extends AbstractCommand {
-        @Option(names = "--group", description = "A group; repeatable.")
+        @Option(names = "--group", paramLabel = "G", description = "A group; repeatable.")
         List<String> groups = new ArrayList<>();
 
         @Option(names = "--all-groups", description = "Every group under /consumers.")
         boolean allGroups;
 
-        @Option(names = "--parallelism", defaultValue = "8",
+        @Option(names = "--parallelism", paramLabel = "N", defaultValue = "8",
                 description = "Groups read and written at a time (default: ${DEFAULT-VALUE}).")
         int parallelism;
 
-        @Option(names = "--batch-size", defaultValue = "50",
+        @Option(names = "--batch-size", paramLabel = "N", defaultValue = "50",
                 description = "Groups per batched Kafka offset fetch (default: ${DEFAULT-VALUE}).")
         int batchSize;
 
@@ -186,7 +186,7 @@ final class MigrateCommand extends ParentCommand {
         @Option(names = "--rollback", description = "Verify the rollback direction: Kafka is the source, ZooKeeper the target.")
         boolean rollback;
 
-        @Option(names = "--tolerance", defaultValue = "0", description = "Largest |target - source| that still agrees (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--tolerance", paramLabel = "N", defaultValue = "0", description = "Largest |target - source| that still agrees (default: ${DEFAULT-VALUE}).")
         long tolerance;
 
         @Override

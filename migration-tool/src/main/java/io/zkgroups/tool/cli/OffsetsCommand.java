@@ -52,7 +52,7 @@ final class OffsetsCommand extends ParentCommand {
             "Stores: both in the dual-commit phase (0.8.2.2 reads the max of both, so a one-store rewind would be "
                     + "undone), else the phase's store plus any store already holding an offset; --store overrides."})
     static final class Reset extends AbstractCommand {
-        @Option(names = "--group", required = true, description = "The group.")
+        @Option(names = "--group", paramLabel = "G", required = true, description = "The group.")
         String group;
 
         @Option(names = "--all-topics", description = "Every topic the group has offsets or owners for.")
@@ -93,7 +93,7 @@ final class OffsetsCommand extends ParentCommand {
         @Option(names = "--store", paramLabel = "STORE", description = "zookeeper, kafka or both: write these stores only.")
         StoreChoice store;
 
-        @Option(names = "--stale-after", defaultValue = "5m", converter = DurationParser.class,
+        @Option(names = "--stale-after", paramLabel = "DURATION", defaultValue = "5m", converter = DurationParser.class,
                 description = "Phase inference: a ZooKeeper offset older than this is stale (default: ${DEFAULT-VALUE}).")
         Duration staleAfter;
 
@@ -194,20 +194,20 @@ final class OffsetsCommand extends ParentCommand {
                     + "(kafka-consumer-groups --reset-offsets --from-file): topic,partition,offset for one group, "
                     + "group,topic,partition,offset for several. Offsets are the next offset to consume."})
     static final class Export extends AbstractCommand {
-        @Option(names = "--group", description = "A group; repeatable.")
+        @Option(names = "--group", paramLabel = "G", description = "A group; repeatable.")
         List<String> groups = new ArrayList<>();
 
         @Option(names = "--all-groups", description = "Every group under /consumers.")
         boolean allGroups;
 
-        @Option(names = "--format", defaultValue = "zk", description = "zk or csv (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "zk", description = "zk or csv (default: ${DEFAULT-VALUE}).")
         String format;
 
         @Option(names = "--no-header", description = "With --format csv: Kafka's layout, no header line, and no group "
                 + "column when one group is exported.")
         boolean noHeader;
 
-        @Option(names = "--from", defaultValue = "zookeeper", description = "zookeeper or kafka (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--from", paramLabel = "FROM", defaultValue = "zookeeper", description = "zookeeper or kafka (default: ${DEFAULT-VALUE}).")
         String from;
 
         @Option(names = "--file", paramLabel = "FILE", description = "Write here instead of stdout.")
@@ -264,14 +264,14 @@ final class OffsetsCommand extends ParentCommand {
         @Option(names = "--file", required = true, paramLabel = "FILE", description = "The offsets file.")
         Path file;
 
-        @Option(names = "--group", description = "The group of topic,partition,offset lines (Kafka's layout); other "
+        @Option(names = "--group", paramLabel = "G", description = "The group of topic,partition,offset lines (Kafka's layout); other "
                 + "lines must then name this group.")
         String group;
 
         @Option(names = "--store", paramLabel = "STORE", description = "zookeeper, kafka or both: write these stores only.")
         StoreChoice store;
 
-        @Option(names = "--stale-after", defaultValue = "5m", converter = DurationParser.class,
+        @Option(names = "--stale-after", paramLabel = "DURATION", defaultValue = "5m", converter = DurationParser.class,
                 description = "Phase inference: a ZooKeeper offset older than this is stale (default: ${DEFAULT-VALUE}).")
         Duration staleAfter;
 

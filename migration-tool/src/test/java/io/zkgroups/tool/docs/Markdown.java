@@ -37,7 +37,8 @@ final class Markdown {
      * The {@code zkgroups …} command lines of a page: each line of a code block that starts with {@code zkgroups} (or
      * a path ending in {@code /zkgroups}, or {@code $ zkgroups}), joined with its {@code \} continuations, and each
      * inline code span that starts so, whose first word is a command or an option. Left out: lines with shell syntax
-     * that is not one command (pipes, substitutions, alternatives written {@code a|b}) and the launcher's own
+     * that is not one command (pipes, substitutions, alternatives written {@code a|b}), synopses with optional parts
+     * in brackets, and the launcher's own
      * {@code demo}.
      */
     static List<Command> commands(String page) {
@@ -70,7 +71,8 @@ final class Markdown {
 
     private static java.util.Optional<Command> command(String text, int line, boolean inBlock) {
         if (!COMMAND.matcher(text).matches() || text.contains("|") || text.contains("$(") || text.contains("`")
-                || text.contains(">") || text.contains("&&") || text.contains(";")) {
+                || text.contains(">") || text.contains("&&") || text.contains(";")
+                || text.contains(" [") || text.contains(" (")) { // a synopsis: zkgroups lag [--group G...]
             return java.util.Optional.empty();
         }
         List<String> words = words(text.replaceFirst("^\\$\\s+", ""));
