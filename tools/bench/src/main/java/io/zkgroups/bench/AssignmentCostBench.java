@@ -55,7 +55,8 @@ public final class AssignmentCostBench {
         for (int i = 0; i < members; i++) {
             subscriptions.put(ConsumerId.ofOverride("g", "m" + (i + 10)), Map.of("t", 1));
         }
-        GroupSnapshot snapshot = new GroupSnapshot(subscriptions, Map.of("t", partitions));
+        // every member advertises sticky, or the sticky strategy would compute range (as in a mixed group)
+        GroupSnapshot snapshot = new GroupSnapshot(subscriptions, Map.of("t", partitions), subscriptions.keySet());
         PartitionAssignor assignor = PartitionAssignor.forStrategy(strategy);
         ConsumerId me = ConsumerId.ofOverride("g", "m" + (10 + members / 2));
         int rows = 0;
