@@ -50,6 +50,7 @@ class HealthCliIT {
         c.kafka.createTopic("hb", 2);
         c.kafka.createTopic("hs", 4);
         c.kafka.createTopic("hset", 2);
+        c.kafka.createTopic("hwho", 3);
     }
 
     @AfterAll
@@ -248,6 +249,42 @@ class HealthCliIT {
         JsonNode doc = JSON.readTree(out.toString(StandardCharsets.UTF_8));
         assertThat(doc.path("evaluations").asInt()).isGreaterThanOrEqualTo(2);
         assertThat(doc.path("elapsedMillis").asLong()).isLessThan(30_000);
+    }
+
+    @Test
+    void aWaitForTheExpectedMembersNamesThoseThatLeftMeanwhile() throws Exception {
+        String g = "gwho";
+        CliCluster.Member a = c.member(g, "a", Map.of("hwho", 1));
+        CliCluster.Member b = c.member(g, "b", Map.of("hwho", 1));
+        a.claim("hwho", 0, 0);
+        b.claim("hwho", 0, 1);
+        CountDownLatch named = new CountDownLatch(1);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        OutputStream watchingErr = new OutputStream() {
+            @Override
+            public synchronized void write(int b) {
+                err.write(b);
+                if (err.toString(StandardCharsets.UTF_8).contains("gone now: gwho_b")) {
+                    named.countDown();
+                }
+            }
+        };
+        // three expected, two there (and partition 2 unowned): it waits, and sees b leave
+        CompletableFuture<Integer> waiting = CompletableFuture.supplyAsync(() -> Main.run(new String[]{
+                "health", "--group", g, "--expect-members", "3", "--wait", "60s", "--progress", "--zookeeper",
+                c.zookeeper()}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(watchingErr, true, StandardCharsets.UTF_8)));
+        await().atMost(Duration.ofSeconds(30)).until(() -> err.toString(StandardCharsets.UTF_8).contains("progress: health gwho 20"));
+        b.leave();
+
+        assertThat(named.await(30, TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isTrue();
+        assertThat(err.toString(StandardCharsets.UTF_8)).doesNotContain("gone now: gwho_a");
+        // the restarted b and a third member come back, with the range assignment of three
+        CliCluster.Member b2 = c.member(g, "b", Map.of("hwho", 1));
+        CliCluster.Member c3 = c.member(g, "c", Map.of("hwho", 1));
+        b2.claim("hwho", 0, 1);
+        c3.claim("hwho", 0, 2);
+        assertThat(waiting.get(60, TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isZero();
     }
 
     @Test

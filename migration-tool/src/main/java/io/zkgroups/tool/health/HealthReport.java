@@ -34,6 +34,13 @@ public record HealthReport(String group, String strategy, int members, int parti
         return new HealthReport(group, strategy, members, partitions, owned, all, storeStatus, unreadable);
     }
 
+    /** This report with {@code detail} added to the message of each finding of {@code condition}. */
+    public HealthReport withDetail(HealthCondition condition, String detail) {
+        List<Finding> all = findings.stream()
+                .map(f -> f.condition() == condition ? new Finding(condition, f.message() + "; " + detail) : f).toList();
+        return new HealthReport(group, strategy, members, partitions, owned, all, storeStatus, unreadable);
+    }
+
     public boolean healthy() {
         return findings.isEmpty();
     }

@@ -75,6 +75,7 @@ public final class HealthService {
         long start = System.nanoTime();
         long deadline = start + request.waitFor().toNanos();
         int evaluations = 0;
+        Set<String> seenMembers = new TreeSet<>();
         try {
             while (true) {
                 long seen = signal.version();
@@ -88,6 +89,7 @@ public final class HealthService {
                 PartitionAssignor assignor = PartitionAssignor.forStrategy(choice.strategy());
                 HealthReport report = HealthCheck.evaluate(GroupAssessment.input(view, assignor, request.expectMembers(),
                         request.storeCheck() ? GroupAssessment.stores(view, request.tolerance()) : null));
+                report = nameMissing(report, view, seenMembers);
                 String kafkaProblem = view.kafkaProblem();
                 Optional<Instant> judgeableAt = Optional.empty();
                 if (stalls != null && kafkaProblem == null) {
@@ -143,6 +145,24 @@ public final class HealthService {
             Thread.currentThread().interrupt();
             throw new CliException(ExitCode.INTERNAL, "interrupted while waiting for group " + request.group(), e);
         }
+    }
+
+    /**
+     * With too few members, names those registered at an earlier evaluation of this run and gone now: what a bounce
+     * script is waiting for (a restarted member may come back under a new consumer id). Adds this evaluation's members
+     * to {@code seen}.
+     */
+    static HealthReport nameMissing(HealthReport report, GroupView view, Set<String> seen) {
+        Set<String> now = new TreeSet<>();
+        view.members().entries().forEach(m -> now.add(m.id().value()));
+        Set<String> gone = new TreeSet<>(seen);
+        gone.removeAll(now);
+        seen.addAll(now);
+        if (gone.isEmpty() || !report.has(HealthCondition.MEMBERS)) {
+            return report;
+        }
+        return report.withDetail(HealthCondition.MEMBERS, "registered earlier in this check and gone now: "
+                + HealthCheck.shortList(List.copyOf(gone)) + " (a restarted member may come back under a new id)");
     }
 
     /** A healthy evaluation whose group changed again within the settle time, when the wait is over. */
