@@ -192,8 +192,7 @@ public final class OwnershipFence {
     public synchronized Set<TopicAndPartition> deliverable(Map<TopicAndPartition, Long> epochs) {
         Set<TopicAndPartition> result = new TreeSet<>();
         epochs.forEach((tp, epoch) -> {
-            Grant grant = grants.get(tp);
-            if (grant != null && grant.epoch() == epoch && !grant.revoking() && leaseHolds(grant.session())) {
+            if (handOut(tp, epoch) == HandOut.ALLOWED) {
                 result.add(tp);
             }
         });
