@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
@@ -11,8 +12,6 @@ import org.apache.curator.framework.WatcherRemoveCuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.Watcher;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.time.Duration;
@@ -82,8 +81,7 @@ import java.util.function.Consumer;
  */
 public final class ZkGroupMember implements Closeable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class);
-
+    private final MemberContext member;
     private final GroupMemberConfig config;
     private final ConsumerId me;
     private final String group;
@@ -122,19 +120,26 @@ public final class ZkGroupMember implements Closeable {
      */
     public ZkGroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
                        TopicMetadata topicMetadata, MembershipListener listener) {
+        this(client, layout, config, topicMetadata, listener, Time.SYSTEM);
+    }
+
+    /** As above, reading {@code time} wherever the member reads the clock (leases, deadlines, backoffs, timestamps). */
+    public ZkGroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
+                       TopicMetadata topicMetadata, MembershipListener listener, Time time) {
         Objects.requireNonNull(client, "client cannot be null");
         this.config = Objects.requireNonNull(config, "config cannot be null");
+        this.member = new MemberContext(config, Objects.requireNonNull(time, "time cannot be null"));
         this.me = config.consumerId();
-        this.health = new HealthPublisher(me);
+        this.health = new HealthPublisher(member);
         this.group = config.group();
         this.client = client.newWatcherRemoveCuratorFramework();
-        this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"));
-        this.lease = new SessionLease(client, config.leaseMargin());
-        this.fence = new OwnershipFence(lease);
-        this.threads = new MemberThreads(me);
-        this.phases = new PhaseMachine(me, this::phaseMoved);
-        this.attempts = new AttemptSchedule(threads.loop(), this::attempt);
-        this.protocol = new MemberProtocol(config, this.client, registry,
+        this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"), time);
+        this.lease = new SessionLease(client, config.leaseMargin(), time);
+        this.fence = new OwnershipFence(lease, time);
+        this.threads = new MemberThreads(member);
+        this.phases = new PhaseMachine(member, this::phaseMoved);
+        this.attempts = new AttemptSchedule(threads.loop(), this::attempt, time);
+        this.protocol = new MemberProtocol(member, this.client, registry,
                 Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null"), lease, fence,
                 Objects.requireNonNull(listener, "listener cannot be null"), phases, attempts, freshness,
                 membershipWatcher, this::publishHealth, this::reportUnreadable);
@@ -389,7 +394,7 @@ public final class ZkGroupMember implements Closeable {
             try {
                 listener.moved(from, to);
             } catch (RuntimeException e) {
-                LOG.warn("[{}] phase listener {} failed: {}", me, listener, e.toString());
+                member.log().warn("phase listener {} failed: {}", listener, e.toString());
             }
         }
     }

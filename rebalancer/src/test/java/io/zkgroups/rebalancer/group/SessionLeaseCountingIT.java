@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.registry.ManualTime;
 import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ZooKeeper;
@@ -12,7 +13,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,14 +33,14 @@ class SessionLeaseCountingIT {
     @Test
     void theFirstBeatProvesNothingAndTheSecondRenewsFromTheFirst() throws Exception {
         CuratorFramework client = zk.newClient(SESSION_MS);
-        AtomicLong clock = new AtomicLong(ms(1_000));
-        SessionLease lease = new SessionLease(client, MARGIN, clock::get);
+        ManualTime time = new ManualTime(ms(1_000), 0);
+        SessionLease lease = new SessionLease(client, MARGIN, time);
 
         lease.beat();
         awaitAnswersTo(client);
         assertThat(lease.isValid()).as("valid after one beat").isFalse();
 
-        clock.set(ms(1_300));
+        time.advance(Duration.ofMillis(300));
         lease.beat();
         await().atMost(Duration.ofSeconds(10)).until(lease::isValid);
         // From the first beat: 1 000 + 0.75 x 2 000 - 1 300.
@@ -51,8 +51,8 @@ class SessionLeaseCountingIT {
     @Test
     void beatsCloserThanAPeriodCountFromOnePeriodBack() {
         CuratorFramework client = zk.newClient(SESSION_MS);
-        long now = ms(5_000);
-        SessionLease lease = new SessionLease(client, MARGIN, () -> now); // every beat is sent "now"
+        ManualTime time = new ManualTime(ms(5_000), 0);
+        SessionLease lease = new SessionLease(client, MARGIN, time); // every beat is sent "now"
         ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
         try {
             lease.start(beats);
