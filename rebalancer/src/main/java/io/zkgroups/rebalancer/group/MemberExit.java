@@ -80,7 +80,7 @@ final class MemberExit {
                 Set<TopicAndPartition> mine = ledger.ownedCopy();
                 boolean revoked = letGo(mine);
                 if (!revoked) {
-                    ledger.keepUntilSessionEnds(mine); // as before: a lost partition's znode is left to the session's end
+                    ledger.keepUntilSessionEnds(mine); // lost: the session may be gone, so its end removes the znode
                 }
             }
             long registered = session.registered();

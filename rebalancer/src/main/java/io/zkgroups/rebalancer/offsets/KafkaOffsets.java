@@ -34,6 +34,8 @@ import java.util.concurrent.TimeoutException;
  * error says so instead of Kafka's misleading "unknown member". Reads are refused the same way before anything
  * is read when Kafka's group has members or was used by Kafka's own protocol ({@link KafkaGroupCheck}): the
  * offsets such consumers committed are not ours to resume from.
+ * <p>
+ * Thread-safe: Kafka's {@code Admin} client is, and the group check keeps its verdicts in a concurrent map.
  */
 public final class KafkaOffsets implements OffsetStore {
 

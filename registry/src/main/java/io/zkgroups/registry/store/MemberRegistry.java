@@ -31,6 +31,8 @@ import java.util.concurrent.TimeUnit;
  * client's next session removes and rewrites nothing; the node it makes is that client's own, in its current session,
  * and a member compares the session it registered in with its current one before it trusts the registration (the
  * claims check it too).
+ * <p>
+ * Thread-safe: it keeps no state of its own.
  */
 public final class MemberRegistry {
 

@@ -40,6 +40,9 @@ import java.util.function.ToIntFunction;
  * (from the checkpoint, else from one listing per topic directory), {@code create} for the others; missing
  * topic directories are created in {@code multi()} too. A batch is atomic; batches are not.
  * Writes are unconditional, like 0.8.2.2: guarding against rewinds is the caller's business.
+ * <p>
+ * Thread-safe: the checkpoint and the known directories are concurrent; two commits of one partition at once land in
+ * no defined order.
  */
 public final class OffsetRegistry {
 
@@ -373,10 +376,10 @@ public final class OffsetRegistry {
      * Makes sure the topic directories of {@code paths} exist and returns which of {@code paths} exist already.
      * Known paths and directories come from the checkpoint; the rest from one pipelined listing of the topic
      * directories (and of {@code /consumers/G/offsets}), not from one round trip per path, and missing
-     * directories are created together in {@code multi()}s. Before the offsets themselves, a commit of 10,000
-     * offsets (20 topics) from a fresh store thus costs one pipelined round of 21 listings (plus, for a new
-     * group, its parent directories and one {@code multi()}), not 10,000 existence checks and 20 synchronous
-     * creates (each a transaction-log sync on the server, even when it fails with NodeExists).
+     * directories are created together in {@code multi()}s. Before the offsets themselves, a commit from a fresh
+     * store thus costs one pipelined round of listings, one per topic and one of the group's offsets directory (plus,
+     * for a new group, its parent directories and one {@code multi()}), not an existence check per offset and a
+     * synchronous create per topic (each a transaction-log sync on the server, even when it fails with NodeExists).
      */
     private Set<String> prepare(String group, Collection<String> paths) {
         Set<String> existing = new HashSet<>();

@@ -39,6 +39,8 @@ import java.util.function.BiConsumer;
  * <p>
  * No request goes out that the client's servers do not implement ({@link ServerGeneration}): on 3.4 a create is a
  * one-operation transaction instead of Curator's {@code create2}.
+ * <p>
+ * Thread-safe: it keeps no state of its own beyond the client, which is.
  */
 public final class Znodes {
 
