@@ -49,6 +49,25 @@ class SessionLeaseCountingIT {
     }
 
     @Test
+    void aProcessFrozenPastTheLeaseWakesWithItRunOutBeforeAnythingIsHeard() throws Exception {
+        CuratorFramework client = zk.newClient(SESSION_MS);
+        ManualTime time = new ManualTime(ms(1_000), 0);
+        SessionLease lease = new SessionLease(client, MARGIN, time);
+        lease.beat();
+        time.advance(Duration.ofMillis(300));
+        lease.beat();
+        await().atMost(Duration.ofSeconds(10)).until(lease::isValid);
+        long session = lease.session();
+
+        time.advance(Duration.ofMillis(1_199)); // frozen: no beat sent, nothing answered
+        assertThat(lease.holds(session)).isTrue();
+        time.advance(Duration.ofMillis(1));
+        // From the first beat: 1 000 + 0.75 x 2 000 = 2 500, the time now.
+        assertThat(lease.remainingNanos()).isZero();
+        assertThat(lease.holds(session)).as("run out with the session still alive on the server").isFalse();
+    }
+
+    @Test
     void beatsCloserThanAPeriodCountFromOnePeriodBack() {
         CuratorFramework client = zk.newClient(SESSION_MS);
         ManualTime time = new ManualTime(ms(5_000), 0);
