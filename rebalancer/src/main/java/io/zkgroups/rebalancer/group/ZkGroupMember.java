@@ -89,8 +89,6 @@ public final class ZkGroupMember implements Closeable {
 
     private final MemberContext member;
     private final GroupMemberConfig config;
-    private final ConsumerId me;
-    private final String group;
     private final WatcherRemoveCuratorFramework client;
     private final ZkRegistry registry;
     private final SessionLease lease;
@@ -129,15 +127,13 @@ public final class ZkGroupMember implements Closeable {
         this(client, layout, config, topicMetadata, listener, Time.SYSTEM);
     }
 
-    /** As above, reading {@code time} wherever the member reads the clock (leases, deadlines, backoffs, timestamps). */
+    /** As above, reading {@code time} wherever the member reads the clock (lease, commit deadlines, attempts, timestamps). */
     public ZkGroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
                        TopicMetadata topicMetadata, MembershipListener listener, Time time) {
         Objects.requireNonNull(client, "client cannot be null");
         this.config = Objects.requireNonNull(config, "config cannot be null");
         this.member = new MemberContext(config, Objects.requireNonNull(time, "time cannot be null"));
-        this.me = config.consumerId();
         this.health = new HealthPublisher(member);
-        this.group = config.group();
         this.client = client.newWatcherRemoveCuratorFramework();
         this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"), time);
         this.lease = new SessionLease(client, config.leaseMargin(), time);
@@ -200,11 +196,11 @@ public final class ZkGroupMember implements Closeable {
     }
 
     public ConsumerId consumerId() {
-        return me;
+        return member.me();
     }
 
     public String group() {
-        return group;
+        return member.group();
     }
 
     /** Partitions owned now (a snapshot). */
