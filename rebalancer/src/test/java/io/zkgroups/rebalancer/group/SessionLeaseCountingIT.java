@@ -33,16 +33,7 @@ class SessionLeaseCountingIT {
     @Test
     void theFirstBeatProvesNothingAndTheSecondRenewsFromTheFirst() throws Exception {
         CuratorFramework client = zk.newClient(SESSION_MS);
-        ManualTime time = new ManualTime(ms(1_000), 0);
-        SessionLease lease = new SessionLease(client, MARGIN, time);
-
-        lease.beat();
-        awaitAnswersTo(client);
-        assertThat(lease.isValid()).as("valid after one beat").isFalse();
-
-        time.advance(Duration.ofMillis(300));
-        lease.beat();
-        await().atMost(Duration.ofSeconds(10)).until(lease::isValid);
+        SessionLease lease = beatenAt1000And1300(client, new ManualTime(ms(1_000), 0));
         // From the first beat: 1 000 + 0.75 x 2 000 - 1 300.
         assertThat(lease.remainingNanos()).isEqualTo(ms(1_200));
         assertThat(lease.session()).isEqualTo(client.getZookeeperClient().getZooKeeper().getSessionId());
@@ -50,13 +41,8 @@ class SessionLeaseCountingIT {
 
     @Test
     void aProcessFrozenPastTheLeaseWakesWithItRunOutBeforeAnythingIsHeard() throws Exception {
-        CuratorFramework client = zk.newClient(SESSION_MS);
         ManualTime time = new ManualTime(ms(1_000), 0);
-        SessionLease lease = new SessionLease(client, MARGIN, time);
-        lease.beat();
-        time.advance(Duration.ofMillis(300));
-        lease.beat();
-        await().atMost(Duration.ofSeconds(10)).until(lease::isValid);
+        SessionLease lease = beatenAt1000And1300(zk.newClient(SESSION_MS), time);
         long session = lease.session();
 
         time.advance(Duration.ofMillis(1_199)); // frozen: no beat sent, nothing answered
@@ -82,6 +68,22 @@ class SessionLeaseCountingIT {
             lease.close();
             beats.shutdownNow();
         }
+    }
+
+    /**
+     * A lease on {@code client} that beat at 1 000 ms (which proves nothing by itself) and at 1 300 ms on {@code time},
+     * once the second beat's answer renewed it.
+     */
+    private static SessionLease beatenAt1000And1300(CuratorFramework client, ManualTime time) throws Exception {
+        SessionLease lease = new SessionLease(client, MARGIN, time);
+        lease.beat();
+        awaitAnswersTo(client);
+        assertThat(lease.isValid()).as("valid after one beat").isFalse();
+
+        time.advance(Duration.ofMillis(300));
+        lease.beat();
+        await().atMost(Duration.ofSeconds(10)).until(lease::isValid);
+        return lease;
     }
 
     /** Returns once every request sent before it on {@code client}'s connection has been answered. */
