@@ -70,11 +70,12 @@ final class MemberProtocol {
     private GroupView lastView;
 
     /**
+     * @param registry          the stores on the member's own client, whose session and servers it asks about too
      * @param membershipWatcher armed by every read of the member list
      * @param healthChanged     publishes the member's health (on the event loop)
      * @param unreadable        reports unreadable znodes of a source, as {@link ZkGroupMember#reportUnreadable} does
      */
-    MemberProtocol(MemberContext member, CuratorFramework client, ZkRegistry registry, TopicMetadata topicMetadata,
+    MemberProtocol(MemberContext member, ZkRegistry registry, TopicMetadata topicMetadata,
                    SessionLease lease, OwnershipFence fence, MembershipListener listener, PhaseMachine phases,
                    AttemptSchedule attempts, ViewFreshness freshness, Watcher membershipWatcher,
                    Runnable healthChanged, BiConsumer<String, List<Unreadable>> unreadable) {
@@ -82,7 +83,7 @@ final class MemberProtocol {
         this.config = member.config();
         this.me = member.me();
         this.group = member.group();
-        this.client = client;
+        this.client = registry.znodes().client();
         this.registry = registry;
         PartitionAssignor assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor, me);

@@ -141,7 +141,7 @@ public final class ZkGroupMember implements Closeable {
         this.threads = new MemberThreads(member);
         this.phases = new PhaseMachine(member, this::phaseMoved);
         this.attempts = new AttemptSchedule(threads.loop(), this::attempt, time);
-        this.protocol = new MemberProtocol(member, this.client, registry,
+        this.protocol = new MemberProtocol(member, registry,
                 Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null"), lease, fence,
                 Objects.requireNonNull(listener, "listener cannot be null"), phases, attempts, freshness,
                 membershipWatcher, this::publishHealth, this::reportUnreadable);
