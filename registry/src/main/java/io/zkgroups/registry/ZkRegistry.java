@@ -21,11 +21,16 @@ public final class ZkRegistry {
     private final OffsetRegistry offsets;
 
     public ZkRegistry(CuratorFramework client, ZkLayout layout) {
+        this(client, layout, Time.SYSTEM);
+    }
+
+    /** @param time the clock the stores measure their waits with */
+    public ZkRegistry(CuratorFramework client, ZkLayout layout, Time time) {
         this.layout = layout;
         this.znodes = new Znodes(client);
         this.brokers = new BrokerRegistry(znodes, layout);
         this.topics = new TopicRegistry(znodes, layout);
-        this.members = new MemberRegistry(znodes, layout);
+        this.members = new MemberRegistry(znodes, layout, time);
         this.owners = new OwnerRegistry(znodes, layout);
         this.offsets = new OffsetRegistry(znodes, layout);
     }

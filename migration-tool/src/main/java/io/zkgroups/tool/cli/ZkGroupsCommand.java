@@ -1,19 +1,20 @@
 package io.zkgroups.tool.cli;
 
 import io.zkgroups.tool.ExitCode;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code zkgroups}: the root command; its subcommands do the work. */
 @Command(name = "zkgroups", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "Operate Kafka 0.8-style ZooKeeper consumer groups: describe, reset, export/import, delete, "
                 + "health for rolling bounces, lag and a Prometheus exporter, and ZooKeeper <-> Kafka offset migration.",
-        footer = {"", "Exit codes: see docs/cli.md (0 ok, 2 usage, 3 not found, 4 group active, 5 unreachable, "
-                + "6 bad file, 7 unreadable znode, 8 divergence, 9 rewind skipped, 10 Kafka refused, 11 Kafka unreachable: "
-                + "ZooKeeper half only, 12 undecodable record (consume), 20-27 unhealthy)."},
+        modelTransformer = ZkGroupsCommand.ExitCodeHelp.class,
         subcommands = {GroupsCommand.class, OffsetsCommand.class, MigrateCommand.class, HealthCommand.class, LagCommand.class,
                 ExporterCommand.class, ConsumeCommand.class})
 public final class ZkGroupsCommand implements Callable<Integer> {
@@ -25,5 +26,18 @@ public final class ZkGroupsCommand implements Callable<Integer> {
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
         return ExitCode.USAGE.code();
+    }
+
+    /** Ends the help with the list of {@link ExitCode}s, so that the help and the codes cannot disagree. */
+    static final class ExitCodeHelp implements CommandLine.IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            Map<String, String> codes = new LinkedHashMap<>();
+            for (ExitCode code : ExitCode.values()) {
+                codes.put(Integer.toString(code.code()), code.meaning());
+            }
+            spec.usageMessage().exitCodeListHeading("%nExit codes (docs/cli.md):%n").exitCodeList(codes);
+            return spec;
+        }
     }
 }

@@ -1,8 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
-import io.zkgroups.registry.model.ConsumerId;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 
@@ -14,19 +12,17 @@ import java.time.Duration;
  */
 final class AttemptRetries {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
-
-    private final ConsumerId me;
+    private final Logger log;
     private final Duration maxBackoff;
     private final Backoff backoff;
     private final RebalanceRecord record;
     private final AttemptSchedule attempts;
     private final Runnable healthChanged;
 
-    AttemptRetries(GroupMemberConfig config, RebalanceRecord record, AttemptSchedule attempts, Runnable healthChanged) {
-        this.me = config.consumerId();
-        this.maxBackoff = config.maxBackoff();
-        this.backoff = new Backoff(config.initialBackoff(), config.maxBackoff());
+    AttemptRetries(MemberContext member, RebalanceRecord record, AttemptSchedule attempts, Runnable healthChanged) {
+        this.log = member.log();
+        this.maxBackoff = member.config().maxBackoff();
+        this.backoff = new Backoff(member.config().initialBackoff(), maxBackoff);
         this.record = record;
         this.attempts = attempts;
         this.healthChanged = healthChanged;
@@ -69,9 +65,9 @@ final class AttemptRetries {
         int failures = record.failed(error);
         Duration delay = fixedDelay != null ? fixedDelay : backoff.delay(failures);
         if (routine) {
-            LOG.debug("[{}] rebalance attempt {} waits, retrying in {} ms at the latest: {}", me, failures, delay.toMillis(), error);
+            log.debug("rebalance attempt {} waits, retrying in {} ms at the latest: {}", failures, delay.toMillis(), error);
         } else {
-            LOG.info("[{}] rebalance attempt {} failed, retrying in {} ms: {}", me, failures,
+            log.info("rebalance attempt {} failed, retrying in {} ms: {}", failures,
                     delay.toMillis(), error);
         }
         healthChanged.run();

@@ -1,5 +1,7 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.registry.Time;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,14 +20,16 @@ final class AttemptSchedule {
 
     private final ScheduledExecutorService loop;
     private final Runnable attempt;
+    private final Time time;
     private final List<RebalanceCause> pending = new ArrayList<>();
     private ScheduledFuture<?> next;
     private long nextDueNanos;
     private boolean stopped;
 
-    AttemptSchedule(ScheduledExecutorService loop, Runnable attempt) {
+    AttemptSchedule(ScheduledExecutorService loop, Runnable attempt, Time time) {
         this.loop = loop;
         this.attempt = attempt;
+        this.time = time;
     }
 
     /** Adds {@code cause} (none if null) to the next attempt's and makes sure one runs within {@code delay}. */
@@ -43,7 +47,7 @@ final class AttemptSchedule {
         if (stopped) {
             return;
         }
-        long due = System.nanoTime() + delay.toNanos();
+        long due = time.nanoseconds() + delay.toNanos();
         if (next != null && !next.isDone() && nextDueNanos <= due) {
             return;
         }

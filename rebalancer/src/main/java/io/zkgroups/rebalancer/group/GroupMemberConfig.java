@@ -60,8 +60,8 @@ public final class GroupMemberConfig {
 
     /**
      * A builder with the defaults of the consumer's keys ({@link ConsumerKeys}): range, internal topics excluded, no
-     * debounce (an event is acted on at once: on the product bench a 5 ms one cost joins, leaves and bursts time and
-     * saved no requests), a backoff of min(50 ms, {@code rebalance.backoff.ms}) up to {@code rebalance.backoff.ms}, no
+     * debounce (an event is acted on at once: a debounce delays joins, leaves and bursts and saves no requests), a
+     * backoff of min(50 ms, {@code rebalance.backoff.ms}) up to {@code rebalance.backoff.ms}, no
      * size cap, no advertised capabilities.
      */
     public static Builder builder(String group, ConsumerId consumerId, Subscription subscription) {

@@ -2,14 +2,11 @@ package io.zkgroups.rebalancer.group;
 
 import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.ZkRegistry;
-import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.MemberList;
 import io.zkgroups.registry.store.Unreadable;
 import org.apache.zookeeper.Watcher;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -22,15 +19,12 @@ import java.util.function.BiConsumer;
  */
 final class GroupReads {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
-
     /** Asks for another attempt within a delay, which reads the group again. */
     interface Again {
         void again(RebalanceCause cause, Duration delay);
     }
 
-    private final ConsumerId me;
-    private final String group;
+    private final MemberContext member;
     private final ZkRegistry registry;
     private final MemberList memberList;
     private final GroupViewReader viewReader;
@@ -41,11 +35,10 @@ final class GroupReads {
     private final BiConsumer<String, List<Unreadable>> unreadable;
     private final Again again;
 
-    GroupReads(ConsumerId me, String group, ZkRegistry registry, MemberList memberList, GroupViewReader viewReader,
+    GroupReads(MemberContext member, ZkRegistry registry, MemberList memberList, GroupViewReader viewReader,
                ViewFreshness freshness, Watcher membershipWatcher, RebalanceRecord record, MemberSession session,
                BiConsumer<String, List<Unreadable>> unreadable, Again again) {
-        this.me = me;
-        this.group = group;
+        this.member = member;
         this.registry = registry;
         this.memberList = memberList;
         this.viewReader = viewReader;
@@ -91,13 +84,14 @@ final class GroupReads {
     }
 
     private GroupView viewOf(Listing<Member> listing) {
-        if (listing.entries().stream().noneMatch(m -> m.id().equals(me))) {
+        if (listing.entries().stream().noneMatch(m -> m.id().equals(member.me()))) {
             session.unregistered(); // our registration is gone: register again on the next attempt
-            throw new IllegalStateException("own registration " + registry.layout().member(group, me) + " disappeared");
+            throw new IllegalStateException("own registration " + registry.layout().member(member.group(), member.me())
+                    + " disappeared");
         }
         GroupView view = viewReader.read(listing);
         if (!view.malformed().isEmpty() && !view.malformed().equals(record.malformed())) {
-            LOG.warn("[{}] left out of the assignment, unreadable registrations: {}", me, view.malformed());
+            member.log().warn("left out of the assignment, unreadable registrations: {}", view.malformed());
         }
         record.malformed(view.malformed());
         unreadable.accept("topics", ImmutableList.copyOf(view.unreadableTopics().values()));

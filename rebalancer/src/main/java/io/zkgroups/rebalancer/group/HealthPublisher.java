@@ -1,10 +1,8 @@
 package io.zkgroups.rebalancer.group;
 
 import com.google.common.collect.ImmutableList;
-import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.store.Unreadable;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,16 +20,14 @@ import java.util.function.Supplier;
  */
 final class HealthPublisher {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log, as before
-
-    private final ConsumerId me;
+    private final Logger log;
     private volatile MemberHealth health;
     private final List<Consumer<MemberHealth>> listeners = new CopyOnWriteArrayList<>();
     private final Object publishing = new Object();
     private final Map<String, List<Unreadable>> unreadableBySource = new ConcurrentSkipListMap<>();
 
-    HealthPublisher(ConsumerId me) {
-        this.me = me;
+    HealthPublisher(MemberContext member) {
+        this.log = member.log();
     }
 
     /** The value published last. */
@@ -73,7 +69,7 @@ final class HealthPublisher {
                 try {
                     listener.accept(next);
                 } catch (RuntimeException e) {
-                    LOG.warn("[{}] health listener {} failed: {}", me, listener, e.toString());
+                    log.warn("health listener {} failed: {}", listener, e.toString());
                 }
             }
         }

@@ -5,7 +5,6 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.MemberList;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.Optional;
 import java.util.Set;
@@ -17,8 +16,7 @@ import java.util.Set;
  */
 final class MemberExit {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
-
+    private final Logger log;
     private final ConsumerId me;
     private final String group;
     private final ZkRegistry registry;
@@ -29,10 +27,11 @@ final class MemberExit {
     private final OwnershipChanges changes;
     private final MemberSession session;
 
-    MemberExit(ConsumerId me, String group, ZkRegistry registry, MemberList memberList, OwnedPartitions ledger,
+    MemberExit(MemberContext member, ZkRegistry registry, MemberList memberList, OwnedPartitions ledger,
                RebalanceRecord record, PreviousOwnerWait previousOwners, OwnershipChanges changes, MemberSession session) {
-        this.me = me;
-        this.group = group;
+        this.log = member.log();
+        this.me = member.me();
+        this.group = member.group();
         this.registry = registry;
         this.memberList = memberList;
         this.ledger = ledger;
@@ -58,7 +57,7 @@ final class MemberExit {
 
     /** Refused by the group or the server: gives up what it owns and its registration. */
     void refuse(String error) {
-        LOG.error("[{}] {}", me, error);
+        log.error("{}", error);
         previousOwners.clearAwaited();
         record.error(error);
         if (!ledger.isEmpty()) {
@@ -68,7 +67,7 @@ final class MemberExit {
             ledger.releaseLetGo();
             registry.members().unregister(group, me);
         } catch (RuntimeException e) {
-            LOG.warn("[{}] could not unregister after being refused: {}", me, e.getMessage());
+            log.warn("could not unregister after being refused: {}", e.getMessage());
         }
         session.ended();
     }
@@ -81,7 +80,7 @@ final class MemberExit {
                 Set<TopicAndPartition> mine = ledger.ownedCopy();
                 boolean revoked = letGo(mine);
                 if (!revoked) {
-                    ledger.keepUntilSessionEnds(mine); // as before: a lost partition's znode is left to the session's end
+                    ledger.keepUntilSessionEnds(mine); // lost: the session may be gone, so its end removes the znode
                 }
             }
             long registered = session.registered();
@@ -92,7 +91,7 @@ final class MemberExit {
                 ledger.releaseLetGo();
             }
         } catch (RuntimeException e) {
-            LOG.warn("[{}] error while leaving group {} (the session's end will clean up): {}", me, group, e.getMessage());
+            log.warn("error while leaving group {} (the session's end will clean up): {}", group, e.getMessage());
         } finally {
             session.ended();
         }

@@ -15,7 +15,6 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -41,8 +40,7 @@ import java.util.stream.Collectors;
  */
 final class MemberProtocol {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
-
+    private final Logger log;
     private final GroupMemberConfig config;
     private final ConsumerId me;
     private final String group;
@@ -57,7 +55,7 @@ final class MemberProtocol {
 
     // --- the event loop's ---------------------------------------------------------------------------
     private final OwnedPartitions ledger;
-    private final RebalanceRecord record = new RebalanceRecord();
+    private final RebalanceRecord record;
     private final PreviousOwnerWait previousOwners;
     private final OwnershipChanges changes;
     /** Where it is registered and owns (its {@code canDeliver()} is read on any thread). */
@@ -72,18 +70,20 @@ final class MemberProtocol {
     private GroupView lastView;
 
     /**
+     * @param registry          the stores on the member's own client, whose session and servers it asks about too
      * @param membershipWatcher armed by every read of the member list
      * @param healthChanged     publishes the member's health (on the event loop)
      * @param unreadable        reports unreadable znodes of a source, as {@link ZkGroupMember#reportUnreadable} does
      */
-    MemberProtocol(GroupMemberConfig config, CuratorFramework client, ZkRegistry registry, TopicMetadata topicMetadata,
+    MemberProtocol(MemberContext member, ZkRegistry registry, TopicMetadata topicMetadata,
                    SessionLease lease, OwnershipFence fence, MembershipListener listener, PhaseMachine phases,
                    AttemptSchedule attempts, ViewFreshness freshness, Watcher membershipWatcher,
                    Runnable healthChanged, BiConsumer<String, List<Unreadable>> unreadable) {
-        this.config = config;
-        this.me = config.consumerId();
-        this.group = config.group();
-        this.client = client;
+        this.log = member.log();
+        this.config = member.config();
+        this.me = member.me();
+        this.group = member.group();
+        this.client = registry.znodes().client();
         this.registry = registry;
         PartitionAssignor assignor = PartitionAssignor.forStrategy(config.assignmentStrategy());
         this.assignments = new AssignmentMemo(assignor, me);
@@ -93,16 +93,17 @@ final class MemberProtocol {
         this.attempts = attempts;
         this.freshness = freshness;
         this.healthChanged = healthChanged;
-        this.retries = new AttemptRetries(config, record, attempts, healthChanged);
+        this.record = new RebalanceRecord(member.time());
+        this.retries = new AttemptRetries(member, record, attempts, healthChanged);
         this.ledger = new OwnedPartitions(registry.owners(), group);
         this.previousOwners = new PreviousOwnerWait(registry, group, this::ownersLetGo);
-        this.changes = new OwnershipChanges(me, fence, listener, ledger, registry.znodes(), healthChanged);
-        MemberRegistrar registrar = new MemberRegistrar(registry, config, assignor, topicMetadata,
+        this.changes = new OwnershipChanges(member, fence, listener, ledger, registry.znodes(), healthChanged);
+        MemberRegistrar registrar = new MemberRegistrar(member, registry, assignor, topicMetadata,
                 this::staleRegistrationWait);
-        this.session = new MemberSession(me, registrar, lease, ledger, changes);
-        this.exit = new MemberExit(me, group, registry, memberList, ledger, record, previousOwners, changes, session);
+        this.session = new MemberSession(member, registrar, lease, ledger, changes);
+        this.exit = new MemberExit(member, registry, memberList, ledger, record, previousOwners, changes, session);
         GroupViewReader viewReader = new GroupViewReader(config, topicMetadata, () -> again(null, config.debounce()));
-        this.reads = new GroupReads(me, group, registry, memberList, viewReader, freshness, membershipWatcher, record,
+        this.reads = new GroupReads(member, registry, memberList, viewReader, freshness, membershipWatcher, record,
                 session, unreadable, this::again);
     }
 
@@ -223,7 +224,7 @@ final class MemberProtocol {
             record.unchanged();
             return MemberPhase.STABLE;
         }
-        LOG.info("[{}] rebalancing: {}", me, describe(attempt.causes));
+        log.info("rebalancing: {}", describe(attempt.causes));
         return MemberPhase.REVOKING;
     }
 
@@ -311,7 +312,7 @@ final class MemberProtocol {
         changes.gain(attempt.toClaim, registeredSession);
         lastView = attempt.view;
         long generation = record.succeeded();
-        LOG.info("[{}] stable (generation {}): owns {}", me, generation, ledger.owned().keySet());
+        log.info("stable (generation {}): owns {}", generation, ledger.owned().keySet());
         return MemberPhase.STABLE;
     }
 
@@ -343,7 +344,7 @@ final class MemberProtocol {
             return;
         }
         if (e instanceof Error) {
-            LOG.error("[{}] rebalance attempt failed with an error (it will be retried)", me, e);
+            log.error("rebalance attempt failed with an error (it will be retried)", e);
         }
         retries.failed(e.getMessage() == null ? e.toString() : e.getMessage());
     }

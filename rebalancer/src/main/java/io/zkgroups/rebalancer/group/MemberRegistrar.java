@@ -13,8 +13,6 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.Znodes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -33,10 +31,9 @@ import java.util.stream.Collectors;
  */
 final class MemberRegistrar {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log, as before
-
     private final ZkRegistry registry;
     private final GroupMemberConfig config;
+    private final MemberContext member;
     private final ConsumerId me;
     private final String group;
     private final PartitionAssignor assignor;
@@ -44,12 +41,13 @@ final class MemberRegistrar {
     private final Supplier<Duration> staleRegistrationWait;
 
     /** @param staleRegistrationWait how long to wait for a registration of a previous session of ours to go */
-    MemberRegistrar(ZkRegistry registry, GroupMemberConfig config, PartitionAssignor assignor,
+    MemberRegistrar(MemberContext member, ZkRegistry registry, PartitionAssignor assignor,
                     TopicMetadata topicMetadata, Supplier<Duration> staleRegistrationWait) {
         this.registry = registry;
-        this.config = config;
-        this.me = config.consumerId();
-        this.group = config.group();
+        this.member = member;
+        this.config = member.config();
+        this.me = member.me();
+        this.group = member.group();
         this.assignor = assignor;
         this.topicMetadata = topicMetadata;
         this.staleRegistrationWait = staleRegistrationWait;
@@ -57,7 +55,7 @@ final class MemberRegistrar {
 
     /** Writes this member's registration as of now, replacing one of a previous session of ours. */
     void register() {
-        MemberRegistration registration = MemberRegistration.of(config.subscription(), System.currentTimeMillis())
+        MemberRegistration registration = MemberRegistration.of(config.subscription(), member.time().milliseconds())
                 .withCapabilities(config.capabilities());
         registry.members().register(group, me, registration, staleRegistrationWait.get());
     }
@@ -71,7 +69,7 @@ final class MemberRegistrar {
         long session = handedOver.session();
         Optional<Znodes.Data> node = registry.znodes().read(registry.layout().member(group, me));
         if (!node.isPresent() || node.get().stat().getEphemeralOwner() != session) {
-            LOG.warn("[{}] the registration handed over with session 0x{} is gone: joining anew", me, Long.toHexString(session));
+            member.log().warn("the registration handed over with session 0x{} is gone: joining anew", Long.toHexString(session));
             return Optional.empty();
         }
         MemberRegistration current;
@@ -82,7 +80,7 @@ final class MemberRegistrar {
         }
         if (current == null || !current.subscription().equals(config.subscription())
                 || !current.capabilities().equals(config.capabilities())) {
-            LOG.info("[{}] subscription differs from the registration handed over: updating it", me);
+            member.log().info("subscription differs from the registration handed over: updating it");
             register();
         }
         return Optional.of(handedOver.stillHeld(registry.owners().owners(group, handedOver.owned().keySet(), null)));

@@ -1,10 +1,8 @@
 package io.zkgroups.rebalancer.group;
 
-import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.Optional;
 import java.util.SortedMap;
@@ -17,9 +15,7 @@ import java.util.SortedMap;
  */
 final class MemberSession {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
-
-    private final ConsumerId me;
+    private final Logger log;
     private final MemberRegistrar registrar;
     private final SessionLease lease;
     private final OwnedPartitions ledger;
@@ -31,9 +27,9 @@ final class MemberSession {
     /** The session what it owns is owned in; 0: none. */
     private volatile long owning;
 
-    MemberSession(ConsumerId me, MemberRegistrar registrar, SessionLease lease, OwnedPartitions ledger,
+    MemberSession(MemberContext member, MemberRegistrar registrar, SessionLease lease, OwnedPartitions ledger,
                   OwnershipChanges changes) {
-        this.me = me;
+        this.log = member.log();
         this.registrar = registrar;
         this.lease = lease;
         this.ledger = ledger;
@@ -112,7 +108,7 @@ final class MemberSession {
         }
         SortedMap<TopicAndPartition, ThreadId> held = kept.get();
         registeredIn(session); // owner znodes of the session that were not handed over go to the next release
-        LOG.info("[{}] resumed session 0x{}: kept registration and partitions {}", me, Long.toHexString(session), held.keySet());
+        log.info("resumed session 0x{}: kept registration and partitions {}", Long.toHexString(session), held.keySet());
         changes.gain(held, session);
         return true;
     }

@@ -2,7 +2,6 @@ package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.registry.model.ConsumerId;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -22,17 +21,17 @@ import java.util.concurrent.TimeoutException;
  */
 final class MemberThreads {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-    private final ConsumerId me;
+    private final Logger log;
     private final ScheduledExecutorService loop;
     /** The loop's thread, once it exists. */
     private volatile Thread loopThread;
     private final ScheduledExecutorService beats;
 
-    MemberThreads(ConsumerId me) {
-        this.me = me;
+    MemberThreads(MemberContext member) {
+        this.log = member.log();
+        ConsumerId me = member.me();
         this.loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = daemon("zkgroups-member-" + me).newThread(runnable);
             loopThread = thread;
@@ -74,7 +73,7 @@ final class MemberThreads {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("[{}] {} did not finish cleanly: {}", me, what, e.toString());
+            log.warn("{} did not finish cleanly: {}", what, e.toString());
         }
         return Optional.empty();
     }
@@ -92,7 +91,7 @@ final class MemberThreads {
         }
         try {
             if (!loop.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("[{}] the event loop did not stop within {}", me, CLOSE_TIMEOUT);
+                log.warn("the event loop did not stop within {}", CLOSE_TIMEOUT);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

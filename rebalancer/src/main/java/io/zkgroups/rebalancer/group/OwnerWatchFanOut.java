@@ -14,7 +14,7 @@ final class OwnerWatchFanOut {
 
     /**
      * Members × partitions of the group's topics up to which directories are watched: 10 members × 100 partitions and
-     * 20 × 1,000 are; 100 × 1,000, where a join sent 15 MB of events and cost the members 3 times the CPU, is not.
+     * 20 × 1,000 are; 100 × 1,000 is not: a rebalance there sends about 2 × 1,000 events to each of 100 members.
      */
     static final long MAX_MEMBERS_TIMES_PARTITIONS = 20_000;
 

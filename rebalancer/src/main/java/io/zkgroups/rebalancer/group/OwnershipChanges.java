@@ -1,11 +1,9 @@
 package io.zkgroups.rebalancer.group;
 
-import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Znodes;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.Collections;
 import java.util.Map;
@@ -31,9 +29,7 @@ import java.util.TreeMap;
  */
 final class OwnershipChanges {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log, as before
-
-    private final ConsumerId me;
+    private final Logger log;
     private final OwnershipFence fence;
     private final MembershipListener listener;
     private final OwnedPartitions ledger;
@@ -41,9 +37,9 @@ final class OwnershipChanges {
     private final Runnable healthChanged;
 
     /** @param healthChanged publishes the member's health (it reads the ledger) */
-    OwnershipChanges(ConsumerId me, OwnershipFence fence, MembershipListener listener, OwnedPartitions ledger,
+    OwnershipChanges(MemberContext member, OwnershipFence fence, MembershipListener listener, OwnedPartitions ledger,
                      Znodes znodes, Runnable healthChanged) {
-        this.me = me;
+        this.log = member.log();
         this.fence = fence;
         this.listener = listener;
         this.ledger = ledger;
@@ -79,7 +75,7 @@ final class OwnershipChanges {
             }
         } else {
             fence.withdraw(gone);
-            LOG.warn("[{}] ownership lease ran out before partitions {} could be let go of: reporting them lost", me, gone);
+            log.warn("ownership lease ran out before partitions {} could be let go of: reporting them lost", gone);
             listener.onLost(gone);
         }
         awaitCommits(gone);
@@ -102,7 +98,7 @@ final class OwnershipChanges {
         fence.withdraw(lost);
         ledger.clear();
         healthChanged.run();
-        LOG.warn("[{}] session lost: partitions {} are no longer ours", me, lost);
+        log.warn("session lost: partitions {} are no longer ours", lost);
         listener.onLost(lost);
     }
 
@@ -116,7 +112,7 @@ final class OwnershipChanges {
         try {
             ledger.releaseLetGo();
         } catch (RuntimeException e) {
-            LOG.warn("[{}] could not delete owner znodes {} before the hand-over (the successor will): {}", me,
+            log.warn("could not delete owner znodes {} before the hand-over (the successor will): {}",
                     ledger.unreleased(), e.getMessage());
         }
         long session = registeredSession;

@@ -3,6 +3,7 @@ package io.zkgroups.rebalancer.group;
 import com.google.common.collect.ImmutableSet;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
@@ -130,12 +131,19 @@ public final class OwnershipFence {
     }
 
     private final Lease lease;
+    private final Time time;
     private final Map<TopicAndPartition, Grant> grants = new HashMap<>();
     private final Set<CommitPermit> inFlight = new HashSet<>();
     private long nextEpoch = 1;
 
     public OwnershipFence(Lease lease) {
+        this(lease, Time.SYSTEM);
+    }
+
+    /** @param time the monotonic clock of the lease: commit deadlines are on it */
+    public OwnershipFence(Lease lease, Time time) {
         this.lease = lease;
+        this.time = time;
         lease.onRenewal(this::changed);
     }
 
@@ -192,8 +200,7 @@ public final class OwnershipFence {
     public synchronized Set<TopicAndPartition> deliverable(Map<TopicAndPartition, Long> epochs) {
         Set<TopicAndPartition> result = new TreeSet<>();
         epochs.forEach((tp, epoch) -> {
-            Grant grant = grants.get(tp);
-            if (grant != null && grant.epoch() == epoch && !grant.revoking() && leaseHolds(grant.session())) {
+            if (handOut(tp, epoch) == HandOut.ALLOWED) {
                 result.add(tp);
             }
         });
@@ -251,8 +258,8 @@ public final class OwnershipFence {
         if (!refused.isEmpty()) {
             throw new FencedException(refused);
         }
-        long deadline = System.nanoTime() + Math.max(0, lease.remainingNanos());
-        CommitPermit permit = new CommitPermit(session, deadline, ImmutableSet.copyOf(epochs.keySet()), this::finished);
+        long deadline = time.nanoseconds() + Math.max(0, lease.remainingNanos());
+        CommitPermit permit = new CommitPermit(session, deadline, ImmutableSet.copyOf(epochs.keySet()), this::finished, time);
         inFlight.add(permit);
         return permit;
     }
@@ -270,7 +277,7 @@ public final class OwnershipFence {
     public synchronized void awaitCommits(Collection<TopicAndPartition> partitions) throws InterruptedException {
         Set<TopicAndPartition> watched = new HashSet<>(partitions);
         while (true) {
-            long now = System.nanoTime();
+            long now = time.nanoseconds();
             long wait = Long.MAX_VALUE;
             for (CommitPermit permit : inFlight) {
                 long left = permit.deadlineNanos() - now;

@@ -2,7 +2,6 @@ package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.registry.model.ConsumerId;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
@@ -23,15 +22,16 @@ final class PhaseMachine {
         void moved(MemberPhase from, MemberPhase to);
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class); // the member's log
 
+    private final Logger log;
     private final ConsumerId me;
     private final Hook hook;
     private final AtomicReference<Position> position =
             new AtomicReference<>(new Position(MemberPhase.LATENT, MemberState.LATENT));
 
-    PhaseMachine(ConsumerId me, Hook hook) {
-        this.me = me;
+    PhaseMachine(MemberContext member, Hook hook) {
+        this.log = member.log();
+        this.me = member.me();
         this.hook = hook;
     }
 
@@ -65,14 +65,14 @@ final class PhaseMachine {
             }
             if (!from.phase.canMoveTo(next)) {
                 if (from.phase.isTerminal()) {
-                    LOG.debug("[{}] phase {} -> {} ignored: {} is final", me, from.phase, next, from.phase);
+                    log.debug("phase {} -> {} ignored: {} is final", from.phase, next, from.phase);
                     return null;
                 }
                 throw new IllegalStateException("member " + me + " cannot move from phase " + from.phase + " to " + next);
             }
             Position to = new Position(next, next.shownAfter(from.shown));
             if (position.compareAndSet(from, to)) {
-                LOG.debug("[{}] phase {} -> {} (state {})", me, from.phase, next, to.shown);
+                log.debug("phase {} -> {} (state {})", from.phase, next, to.shown);
                 hook.moved(from.phase, next);
                 return from.phase;
             }

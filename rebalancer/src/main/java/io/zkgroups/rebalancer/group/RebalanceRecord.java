@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.group;
 
 import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
 
@@ -19,6 +20,7 @@ import java.util.SortedSet;
  */
 final class RebalanceRecord {
 
+    private final Time time;
     private long generation;
     private int failures;
     private Instant stableSince;
@@ -27,6 +29,11 @@ final class RebalanceRecord {
     private final LinkedHashSet<RebalanceCause> causesSinceSuccess = new LinkedHashSet<>();
     private String lastError;
     private List<Unreadable> malformed = Collections.emptyList();
+
+    /** @param time what {@code stableSince} is read from */
+    RebalanceRecord(Time time) {
+        this.time = time;
+    }
 
     /** {@code causes} are among the reasons of the rebalance in progress. */
     void saw(Collection<RebalanceCause> causes) {
@@ -45,7 +52,7 @@ final class RebalanceRecord {
         generation++;
         failures = 0;
         lastError = null;
-        stableSince = Instant.now();
+        stableSince = time.instant();
         return generation;
     }
 

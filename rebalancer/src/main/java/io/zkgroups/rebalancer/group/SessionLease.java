@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.registry.Time;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
@@ -13,7 +14,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongSupplier;
 
 /**
  * Ownership as a lease on the ZooKeeper session.
@@ -80,7 +80,7 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
     }
 
     private final CuratorFramework client;
-    private final LongSupplier nanoClock;
+    private final Time time;
     private final double marginFraction;
     private final AtomicReference<Proof> proof = new AtomicReference<>(new Proof(0, NONE));
     private final List<Runnable> renewalActions = new CopyOnWriteArrayList<>();
@@ -97,16 +97,17 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
      *                       a quarter of the timeout before the leader could expire the session)
      */
     public SessionLease(CuratorFramework client, double marginFraction) {
-        this(client, marginFraction, System::nanoTime);
+        this(client, marginFraction, Time.SYSTEM);
     }
 
-    SessionLease(CuratorFramework client, double marginFraction, LongSupplier nanoClock) {
+    /** As above, with send times and the lease's end read from {@code time}'s monotonic clock. */
+    public SessionLease(CuratorFramework client, double marginFraction, Time time) {
         if (marginFraction <= 0 || marginFraction >= 1) {
             throw new IllegalArgumentException("margin must be between 0 and 1, got " + marginFraction);
         }
         this.client = client;
         this.marginFraction = marginFraction;
-        this.nanoClock = nanoClock;
+        this.time = time;
     }
 
     /** Starts beating on {@code scheduler}; the first beat goes out at once. */
@@ -137,7 +138,7 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
         }
         // One at a time, so that the previous beat is the one handed to the client before this one.
         synchronized (this) {
-            long sentAt = nanoClock.getAsLong();
+            long sentAt = time.nanoseconds();
             long from = lastSentSession == session && lastSentAt != NONE
                     ? Math.min(lastSentAt, sentAt - periodNanos) : NONE;
             try {
@@ -189,7 +190,7 @@ public final class SessionLease implements Closeable, OwnershipFence.Lease {
             return -1;
         }
         long usable = (long) (sessionTimeoutNanos * (1 - marginFraction));
-        return from + usable - nanoClock.getAsLong();
+        return from + usable - time.nanoseconds();
     }
 
     /** The session whose answers back the lease. */

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
@@ -11,8 +12,6 @@ import org.apache.curator.framework.WatcherRemoveCuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.Watcher;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.time.Duration;
@@ -27,38 +26,44 @@ import java.util.function.Consumer;
  * A member of a 0.8-style ZooKeeper consumer group, in the manner of a Curator recipe: {@link #start()},
  * {@link #close()}, and one serial event loop that owns all protocol state.
  * <p>
- * Watch events (members joining or leaving, partitions added, topics created), connection-state changes and
- * retries are coalesced into rebalance attempts: what arrives while one runs goes into the next (after the configured
- * debounce, none by default; a member leaving always at once). One attempt: read the group (the member list re-reads only
- * registrations that are new or changed; partition counts are kept while their watch is armed) → compute the whole
- * group's assignment (0.8.2.2-identical) → for partitions that move away: {@link MembershipListener#onRevoked}
- * (commit) → in one round trip, a transaction that deletes this session's owner znodes of what moved away, one that
- * claims the new partitions all-or-nothing, and what tells who still holds what could not be claimed (see
- * {@link io.zkgroups.registry.store.OwnerRegistry#releaseAndClaim}) → {@link MembershipListener#onAssigned}. Where the
- * owner directories' watches already say that previous owners hold part of the claim (ZooKeeper 3.6+,
- * {@link io.zkgroups.registry.store.OwnerRegistry#heldAmong}), the round trip only releases, and the claim waits.
+ * Watch events (members joining or leaving, partitions added, topics created), connection-state changes and retries
+ * are coalesced into rebalance attempts: what arrives while one runs goes into the next (after the configured
+ * debounce, none by default; a member leaving always at once). One attempt goes through these {@link MemberPhase}s,
+ * each a step of {@link MemberProtocol}, moved only by {@link PhaseMachine}:
+ * <ol>
+ *   <li>{@code JOINING}: registers in the current session, or adopts the registration handed over with it
+ *       ({@link #adopt});</li>
+ *   <li>{@code READING}: reads the group (the member list re-reads only registrations that are new or changed;
+ *       partition counts are kept while their watch is armed) and computes the whole group's assignment
+ *       (0.8.2.2-identical); nothing changes unless something that matters did;</li>
+ *   <li>{@code REVOKING}: partitions that move away go to {@link MembershipListener#onRevoked} (the commit);</li>
+ *   <li>{@code CLAIMING}: one round trip with a transaction that deletes this session's owner znodes of what moved
+ *       away, one that claims the new partitions all-or-nothing, and what tells who still holds what could not be
+ *       claimed ({@link io.zkgroups.registry.store.OwnerRegistry#releaseAndClaim}); where the owner directories'
+ *       watches already say that previous owners hold part of the claim (ZooKeeper 3.6+,
+ *       {@link io.zkgroups.registry.store.OwnerRegistry#heldAmong}), the round trip only releases;</li>
+ *   <li>{@code AWAITING_OWNERS}: a claim blocked by previous owners is sent the moment the last of their owner znodes
+ *       is deleted (a watch), without reading the group again; a membership change meanwhile wakes it through the
+ *       watch its read armed and makes it start over;</li>
+ *   <li>{@code STABLE}: {@link MembershipListener#onAssigned} heard of the new partitions; {@link #health()} shows
+ *       {@link MemberState#STABLE}.</li>
+ * </ol>
  * Partitions it keeps are neither released nor re-claimed; 0.8.2.2 members only need an owner znode gone when they
- * are the ones assigned the partition, so this is wire-compatible.
+ * are the ones assigned the partition, so this is wire-compatible. Failed attempts retry with capped exponential
+ * backoff and jitter: it never gives up. The phases that end it are {@code SESSION_LOST} (on LOST or a new session,
+ * every owned partition is reported through {@link MembershipListener#onLost}, no commit, then it registers again),
+ * {@code REFUSED}, {@code LEAVING} ({@link #close()}: one transaction deletes its owner znodes and its registration,
+ * without reading them first while the watches armed when they were read still vouch for them), {@code HANDING_OVER}
+ * ({@link #handOver()}) and {@code CLOSED}. {@link MemberHealth#state()} shows the coarser {@link MemberState};
+ * {@link #addHealthListener} hears of every change.
  * <p>
- * It never gives up: failed attempts retry with capped exponential backoff and jitter; a claim blocked by previous
- * owners is sent the moment the last of their owner znodes is deleted (a watch), without reading the group again —
- * a membership change meanwhile would have woken it through the watch its read armed, however far the attempt got,
- * and makes it start over. Leaving deletes its owner znodes and its registration in one transaction, without
- * reading them first while the watches armed when they were read still vouch for them. Everything it
- * knows is in {@link #health()}, and {@link #addHealthListener} hears of every change.
- * <p>
- * Ownership is a lease on the ZooKeeper session ({@link SessionLease}): {@link #canDeliver()} is false as soon as
- * the session may have expired on the server, and on LOST or a new session every owned partition is reported
- * through {@link MembershipListener#onLost} (no commit), then the member registers again and rebalances.
+ * Ownership is a lease on the ZooKeeper session ({@link SessionLease}): {@link #canDeliver()} is false as soon as the
+ * session may have expired on the server.
  * <p>
  * Malformed registrations of other members are reported in {@link MemberHealth#malformedMembers()} and left out
  * of the assignment: their threads get nothing. That is safe next to 0.8.2.2 members (which fail every rebalance
  * while such a node exists, and so claim nothing): ownership is decided by owner znodes, so leaving a member out
  * can leave its would-be partitions to others but can never make two members own one partition.
- * <p>
- * Where it stands is one {@link MemberPhase} (JOINING → READING → REVOKING → CLAIMING → STABLE, ...), moved only by
- * {@link PhaseMachine}; {@link MemberHealth#state()} shows the coarser {@link MemberState}. The attempt, phase by phase,
- * is {@link MemberProtocol}; this class runs it on its event loop and is the member's public face.
  * <p>
  * <b>Note on threads.</b> Four kinds of thread touch a member, and each touches only what is named here:
  * <ul>
@@ -82,11 +87,8 @@ import java.util.function.Consumer;
  */
 public final class ZkGroupMember implements Closeable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupMember.class);
-
+    private final MemberContext member;
     private final GroupMemberConfig config;
-    private final ConsumerId me;
-    private final String group;
     private final WatcherRemoveCuratorFramework client;
     private final ZkRegistry registry;
     private final SessionLease lease;
@@ -122,19 +124,24 @@ public final class ZkGroupMember implements Closeable {
      */
     public ZkGroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
                        TopicMetadata topicMetadata, MembershipListener listener) {
+        this(client, layout, config, topicMetadata, listener, Time.SYSTEM);
+    }
+
+    /** As above, reading {@code time} wherever the member reads the clock (lease, commit deadlines, attempts, timestamps). */
+    public ZkGroupMember(CuratorFramework client, ZkLayout layout, GroupMemberConfig config,
+                       TopicMetadata topicMetadata, MembershipListener listener, Time time) {
         Objects.requireNonNull(client, "client cannot be null");
         this.config = Objects.requireNonNull(config, "config cannot be null");
-        this.me = config.consumerId();
-        this.health = new HealthPublisher(me);
-        this.group = config.group();
+        this.member = new MemberContext(config, Objects.requireNonNull(time, "time cannot be null"));
+        this.health = new HealthPublisher(member);
         this.client = client.newWatcherRemoveCuratorFramework();
-        this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"));
-        this.lease = new SessionLease(client, config.leaseMargin());
-        this.fence = new OwnershipFence(lease);
-        this.threads = new MemberThreads(me);
-        this.phases = new PhaseMachine(me, this::phaseMoved);
-        this.attempts = new AttemptSchedule(threads.loop(), this::attempt);
-        this.protocol = new MemberProtocol(config, this.client, registry,
+        this.registry = new ZkRegistry(this.client, Objects.requireNonNull(layout, "layout cannot be null"), time);
+        this.lease = new SessionLease(client, config.leaseMargin(), time);
+        this.fence = new OwnershipFence(lease, time);
+        this.threads = new MemberThreads(member);
+        this.phases = new PhaseMachine(member, this::phaseMoved);
+        this.attempts = new AttemptSchedule(threads.loop(), this::attempt, time);
+        this.protocol = new MemberProtocol(member, registry,
                 Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null"), lease, fence,
                 Objects.requireNonNull(listener, "listener cannot be null"), phases, attempts, freshness,
                 membershipWatcher, this::publishHealth, this::reportUnreadable);
@@ -189,11 +196,11 @@ public final class ZkGroupMember implements Closeable {
     }
 
     public ConsumerId consumerId() {
-        return me;
+        return member.me();
     }
 
     public String group() {
-        return group;
+        return member.group();
     }
 
     /** Partitions owned now (a snapshot). */
@@ -389,7 +396,7 @@ public final class ZkGroupMember implements Closeable {
             try {
                 listener.moved(from, to);
             } catch (RuntimeException e) {
-                LOG.warn("[{}] phase listener {} failed: {}", me, listener, e.toString());
+                member.log().warn("phase listener {} failed: {}", listener, e.toString());
             }
         }
     }

@@ -68,6 +68,7 @@ public final class ConsumerMetrics implements Closeable {
     private final Sensor fencedCommits;
     private final LegacyMBeans legacy;
     private final RebalanceTracker tracker = new RebalanceTracker();
+    private final io.zkgroups.registry.Time time;
     private final Consumer<MemberHealth> healthListener = this::onHealth;
     private volatile long lastRebalanceMillis = -1;
     private volatile ZkGroupMember member;
@@ -81,6 +82,14 @@ public final class ConsumerMetrics implements Closeable {
     public ConsumerMetrics(String clientId, String groupId, boolean legacyMBeans,
                            Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics,
                            IntFunction<Optional<BrokerAddress>> brokers) {
+        this(clientId, groupId, legacyMBeans, fetcherMetrics, brokers, io.zkgroups.registry.Time.SYSTEM);
+    }
+
+    /** As above, with rebalance and session-loss times read from {@code time}'s wall clock. */
+    public ConsumerMetrics(String clientId, String groupId, boolean legacyMBeans,
+                           Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics,
+                           IntFunction<Optional<BrokerAddress>> brokers, io.zkgroups.registry.Time time) {
+        this.time = time;
         this.tags = ImmutableMap.of("client-id", clientId);
         JmxReporter jmx = new JmxReporter();
         // the registry's own metric count would share its MBean name with the fetcher's
@@ -147,7 +156,7 @@ public final class ConsumerMetrics implements Closeable {
 
     /** {@code started} is this consumer's member now: its health drives the rebalance, ownership and alarm metrics. */
     public synchronized void attach(ZkGroupMember started) {
-        tracker.joining(System.currentTimeMillis());
+        tracker.joining(time.milliseconds());
         member = started;
         started.addHealthListener(healthListener);
     }
@@ -161,7 +170,7 @@ public final class ConsumerMetrics implements Closeable {
     }
 
     private synchronized void onHealth(MemberHealth now) {
-        long nowMillis = System.currentTimeMillis();
+        long nowMillis = time.milliseconds();
         RebalanceTracker.Events events = tracker.update(now, nowMillis);
         health = now;
         events.rebalanceMillis().ifPresent(millis -> {

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.offsets;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.Set;
@@ -10,7 +11,7 @@ import java.util.function.Consumer;
  * Leave from the ownership fence ({@code io.zkgroups.rebalancer.group.OwnershipFence}) to commit offsets of
  * {@code partitions}: the write goes out on the ZooKeeper
  * {@code session} that owns them (never retried on another), and a store that cannot be bound to the session (Kafka)
- * must give up by {@code deadlineNanos} ({@link System#nanoTime()}), the end of the ownership lease. Close it when the
+ * must give up by {@code deadlineNanos} (on the monotonic clock of the member's {@link Time}), the end of the ownership lease. Close it when the
  * write has ended, whatever its outcome: the member holds the release of these partitions until then, or until the
  * deadline.
  */
@@ -20,13 +21,21 @@ public final class CommitPermit implements AutoCloseable {
     private final long deadlineNanos;
     private final Set<TopicAndPartition> partitions;
     private final Consumer<CommitPermit> onClose;
+    private final Time time;
     private boolean closed;
 
     public CommitPermit(long session, long deadlineNanos, Set<TopicAndPartition> partitions, Consumer<CommitPermit> onClose) {
+        this(session, deadlineNanos, partitions, onClose, Time.SYSTEM);
+    }
+
+    /** @param time the clock {@code deadlineNanos} is on */
+    public CommitPermit(long session, long deadlineNanos, Set<TopicAndPartition> partitions, Consumer<CommitPermit> onClose,
+                        Time time) {
         this.session = session;
         this.deadlineNanos = deadlineNanos;
         this.partitions = partitions;
         this.onClose = onClose;
+        this.time = time;
     }
 
     /** A permit for writes outside any group (tools on an inactive group, tests): no session, no deadline. */
@@ -52,7 +61,7 @@ public final class CommitPermit implements AutoCloseable {
         if (deadlineNanos == Long.MAX_VALUE) {
             return Long.MAX_VALUE;
         }
-        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - time.nanoseconds()));
     }
 
     @Override

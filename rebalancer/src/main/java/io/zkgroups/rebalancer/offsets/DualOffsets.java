@@ -14,6 +14,8 @@ import java.util.TreeMap;
  * migration some members still commit only to ZooKeeper, so whichever member owned a partition last, the
  * maximum is never a rewind. The maximum is taken only over offsets of this group: Kafka's side is refused, not
  * adopted, when Kafka's own group protocol uses the same group id ({@link KafkaOffsets#read}).
+ * <p>
+ * Thread-safe when both its stores are, as those of this package are.
  */
 public final class DualOffsets implements OffsetStore {
 

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.offsets;
 
+import io.zkgroups.registry.Time;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.GroupType;
@@ -28,7 +29,7 @@ final class KafkaGroupCheck {
 
     static final Duration RECHECK_AFTER = Duration.ofMinutes(1);
 
-    /** A verdict and when it was reached ({@link System#nanoTime()}); {@code refusal} is null when trusted. */
+    /** A verdict and when it was reached (the monotonic clock); {@code refusal} is null when trusted. */
     private static final class Verdict {
         private final String refusal;
         private final long atNanos;
@@ -49,11 +50,13 @@ final class KafkaGroupCheck {
 
     private final Admin admin;
     private final Duration timeout;
+    private final Time time;
     private final Map<String, Verdict> verdicts = new ConcurrentHashMap<>();
 
-    KafkaGroupCheck(Admin admin, Duration timeout) {
+    KafkaGroupCheck(Admin admin, Duration timeout, Time time) {
         this.admin = admin;
         this.timeout = timeout;
+        this.time = time;
     }
 
     /**
@@ -61,7 +64,7 @@ final class KafkaGroupCheck {
      *                              group could not be described
      */
     void requireZooKeeperCoordinated(String group) {
-        long now = System.nanoTime();
+        long now = time.nanoseconds();
         Verdict verdict = verdicts.get(group);
         if (verdict == null || now - verdict.atNanos() > RECHECK_AFTER.toNanos()) {
             verdict = new Verdict(refusal(group, describe(group)), now);

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.offsets;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsOptions;
@@ -33,6 +34,8 @@ import java.util.concurrent.TimeoutException;
  * error says so instead of Kafka's misleading "unknown member". Reads are refused the same way before anything
  * is read when Kafka's group has members or was used by Kafka's own protocol ({@link KafkaGroupCheck}): the
  * offsets such consumers committed are not ours to resume from.
+ * <p>
+ * Thread-safe: Kafka's {@code Admin} client is, and the group check keeps its verdicts in a concurrent map.
  */
 public final class KafkaOffsets implements OffsetStore {
 
@@ -40,12 +43,19 @@ public final class KafkaOffsets implements OffsetStore {
     private final Duration timeout;
     private final boolean ownsAdmin;
     private final KafkaGroupCheck groupCheck;
+    private final Time time;
 
     public KafkaOffsets(Admin admin, Duration timeout, boolean ownsAdmin) {
+        this(admin, timeout, ownsAdmin, Time.SYSTEM);
+    }
+
+    /** @param time what commit deadlines and the group check's age are measured with */
+    public KafkaOffsets(Admin admin, Duration timeout, boolean ownsAdmin, Time time) {
         this.admin = admin;
         this.timeout = timeout;
         this.ownsAdmin = ownsAdmin;
-        this.groupCheck = new KafkaGroupCheck(admin, timeout);
+        this.time = time;
+        this.groupCheck = new KafkaGroupCheck(admin, timeout, time);
     }
 
     /**
@@ -115,13 +125,13 @@ public final class KafkaOffsets implements OffsetStore {
         }
         Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
         offsets.forEach((tp, offset) -> request.put(toKafka(tp), new OffsetAndMetadata(offset)));
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long deadline = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         AlterConsumerGroupOffsetsResult result = admin.alterConsumerGroupOffsets(group, request,
                 new AlterConsumerGroupOffsetsOptions().timeoutMs((int) Math.min(Integer.MAX_VALUE, timeoutMs)));
         List<String> rejected = new ArrayList<>();
         for (TopicPartition tp : request.keySet()) {
             try {
-                long left = Math.max(0, deadline - System.nanoTime());
+                long left = Math.max(0, deadline - time.nanoseconds());
                 result.partitionResult(tp).get(left, TimeUnit.NANOSECONDS);
                 accepted.add(fromKafka(tp));
             } catch (ExecutionException e) {

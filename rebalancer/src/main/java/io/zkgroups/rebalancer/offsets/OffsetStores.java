@@ -12,6 +12,8 @@ import java.util.Objects;
 /**
  * Every {@code offsets.storage} this build knows: the config validates against it, the consumer opens its store
  * and counts its commits by it. A new store is its class plus one line here.
+ * <p>
+ * Thread-safe: the table of types is guarded by a lock.
  */
 public final class OffsetStores {
 

@@ -11,7 +11,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** Offsets in {@code /consumers/G/offsets/T/P} (0.8.2.2's default storage). */
+/**
+ * Offsets in {@code /consumers/G/offsets/T/P} (0.8.2.2's default storage).
+ * <p>
+ * Thread-safe, as the {@link io.zkgroups.registry.store.OffsetRegistry} it writes through.
+ */
 public final class ZkOffsets implements OffsetStore {
 
     private final OffsetRegistry store;

@@ -1,5 +1,7 @@
 package io.zkgroups.rebalancer.restart;
 
+import io.zkgroups.registry.Time;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -38,8 +40,15 @@ public final class HandoverFile {
     private final Path file;
     private final Path lockFile;
     private final Path tempFile;
+    private final Time time;
 
     public HandoverFile(Path file) {
+        this(file, Time.SYSTEM);
+    }
+
+    /** @param time what {@link #awaitTicket}'s timeout is measured with */
+    public HandoverFile(Path file, Time time) {
+        this.time = Objects.requireNonNull(time, "time cannot be null");
         this.file = Objects.requireNonNull(file, "file cannot be null").toAbsolutePath();
         this.lockFile = this.file.resolveSibling(this.file.getFileName() + ".lock");
         this.tempFile = this.file.resolveSibling(this.file.getFileName() + ".tmp");
@@ -101,9 +110,9 @@ public final class HandoverFile {
             try (WatchService changes = file.getFileSystem().newWatchService()) {
                 // a rename into place is a create; registered before the check, so no ticket is missed in between
                 file.getParent().register(changes, StandardWatchEventKinds.ENTRY_CREATE);
-                long deadline = System.nanoTime() + timeout.toNanos();
+                long deadline = time.nanoseconds() + timeout.toNanos();
                 while (!Files.exists(file)) {
-                    long left = deadline - System.nanoTime();
+                    long left = deadline - time.nanoseconds();
                     WatchKey key = left > 0 ? changes.poll(left, TimeUnit.NANOSECONDS) : null;
                     if (key == null) {
                         return Files.exists(file);

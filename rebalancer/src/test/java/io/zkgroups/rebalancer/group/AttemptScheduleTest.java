@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.registry.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,7 @@ class AttemptScheduleTest {
 
     AttemptScheduleTest() {
         loop.setRemoveOnCancelPolicy(true);
-        schedule = new AttemptSchedule(loop, () -> ran.add(schedule.begin()));
+        schedule = new AttemptSchedule(loop, () -> ran.add(schedule.begin()), Time.SYSTEM);
     }
 
     @AfterEach

@@ -2,11 +2,13 @@ package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
+import io.zkgroups.registry.ManualTime;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,7 +49,8 @@ class OwnershipFenceTest {
     }
 
     private final TestLease lease = new TestLease();
-    private final OwnershipFence fence = new OwnershipFence(lease);
+    private final ManualTime time = new ManualTime();
+    private final OwnershipFence fence = new OwnershipFence(lease, time);
 
     private static Map<TopicAndPartition, ThreadId> threads(TopicAndPartition... partitions) {
         Map<TopicAndPartition, ThreadId> threads = new java.util.TreeMap<>();
@@ -163,9 +166,28 @@ class OwnershipFenceTest {
     @Test
     void aReleaseStopsWaitingAtTheDeadlineOfTheCommitsInFlight() throws Exception {
         fence.grant(threads(P0), SESSION);
-        lease.remainingNanos = TimeUnit.MILLISECONDS.toNanos(50);
+        lease.remainingNanos = TimeUnit.HOURS.toNanos(1);
         CommitPermit neverClosed = fence.authorize(Map.of(P0, epoch(P0)));
-        fence.awaitCommits(Set.of(P0)); // returns once the permit's deadline has passed
-        assertThat(System.nanoTime()).isGreaterThanOrEqualTo(neverClosed.deadlineNanos());
+        assertThat(neverClosed.deadlineNanos()).isEqualTo(time.nanoseconds() + TimeUnit.HOURS.toNanos(1));
+        assertThat(neverClosed.remainingMillis()).isEqualTo(TimeUnit.HOURS.toMillis(1));
+        CompletableFuture<Void> released = CompletableFuture.runAsync(() -> {
+            try {
+                fence.awaitCommits(Set.of(P0));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        time.advance(Duration.ofMinutes(59));
+        lease.renewal.run(); // wakes the waiter: its permit still has a minute
+        assertThat(neverClosed.remainingMillis()).isEqualTo(TimeUnit.MINUTES.toMillis(1));
+        assertThat(released).isNotDone();
+
+        time.advance(Duration.ofMinutes(1));
+        org.awaitility.Awaitility.await().untilAsserted(() -> {
+            lease.renewal.run(); // returns once woken past the permit's deadline
+            assertThat(released).isDone();
+        });
+        assertThat(neverClosed.remainingMillis()).isZero();
+        released.get(); // no exception
     }
 }

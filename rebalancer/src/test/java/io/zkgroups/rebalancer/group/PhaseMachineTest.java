@@ -1,11 +1,14 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PhaseMachineTest {
 
     private final List<String> moves = new ArrayList<>();
-    private final PhaseMachine phases = new PhaseMachine(ConsumerId.ofOverride("g", "m"),
+    private final PhaseMachine phases = new PhaseMachine(new MemberContext(GroupMemberConfig.of("g", ConsumerId.ofOverride("g", "m"),
+            Subscription.topics(Map.of("t", 1))), Time.SYSTEM),
             (from, to) -> moves.add(from + "->" + to));
 
     private void walk(MemberPhase... path) {

@@ -22,8 +22,8 @@ import java.util.Optional;
  * <p>
  * The tree is built from jackson-core's streaming parser, as {@code ObjectMapper.readTree} builds it (integers as
  * int, long or big-integer nodes by size, other numbers as doubles, a repeated key's last value) but without an
- * {@code ObjectMapper}: setting one up is most of what a fresh process pays for its first decode (about 150 ms of
- * class loading and initialisation, measured), and every joining member and every CLI run is a fresh process.
+ * {@code ObjectMapper}: setting one up (class loading and initialisation) is most of what a fresh process pays for its
+ * first decode, and every joining member and every CLI run is a fresh process.
  */
 final class Json {
 

@@ -20,6 +20,8 @@ import java.util.OptionalInt;
 /**
  * Broker registrations under {@code /brokers/ids}. Consumers only read them; {@link #register} exists for
  * tests and tools that stand in for a broker.
+ * <p>
+ * Thread-safe: it keeps no state of its own.
  */
 public final class BrokerRegistry {
 

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  * directories; read every owner and offset znode), so a scan of a thousand groups costs about four round trips plus the
  * transfer. Registrations are listed, not read: monitoring needs who is registered, not what they subscribe to.
  * Nothing is watched; malformed names and data are reported per group, never thrown.
+ * <p>
+ * Thread-safe: it keeps no state of its own; each scan is independent.
  */
 public final class GroupScan {
 

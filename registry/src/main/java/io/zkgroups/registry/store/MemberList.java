@@ -316,7 +316,7 @@ public final class MemberList {
             directoryWatchSession = session;
             return true;
         } catch (Exception e) {
-            watchDirectory = false; // e.g. a server that refused addWatch: a data watch per registration, as before
+            watchDirectory = false; // e.g. a server that refused addWatch: a data watch per registration instead
             return false;
         }
     }

@@ -2,6 +2,7 @@ package io.zkgroups.registry.store;
 
 import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.codec.MemberRegistrationCodec;
 import io.zkgroups.registry.model.ConsumerId;
@@ -30,16 +31,25 @@ import java.util.concurrent.TimeUnit;
  * client's next session removes and rewrites nothing; the node it makes is that client's own, in its current session,
  * and a member compares the session it registered in with its current one before it trusts the registration (the
  * claims check it too).
+ * <p>
+ * Thread-safe: it keeps no state of its own.
  */
 public final class MemberRegistry {
 
     private final Znodes znodes;
     private final ZkLayout layout;
+    private final Time time;
     private final SessionWrites writes;
 
     public MemberRegistry(Znodes znodes, ZkLayout layout) {
+        this(znodes, layout, Time.SYSTEM);
+    }
+
+    /** @param time what the wait for a stale registration to go is measured with */
+    public MemberRegistry(Znodes znodes, ZkLayout layout, Time time) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
+        this.time = Objects.requireNonNull(time, "time cannot be null");
         this.writes = new SessionWrites(znodes);
     }
 
@@ -58,7 +68,7 @@ public final class MemberRegistry {
     public long register(String group, ConsumerId id, MemberRegistration registration, Duration staleWait) {
         String path = layout.member(group, id);
         byte[] data = MemberRegistrationCodec.encode(registration);
-        long deadline = System.nanoTime() + staleWait.toNanos();
+        long deadline = time.nanoseconds() + staleWait.toNanos();
         try {
             while (true) {
                 try {
@@ -100,7 +110,7 @@ public final class MemberRegistry {
             if (!znodes.existsWatch(path, event -> changed.countDown())) {
                 return true;
             }
-            long left = deadlineNanos - System.nanoTime();
+            long left = deadlineNanos - time.nanoseconds();
             if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
                 return !znodes.exists(path);
             }

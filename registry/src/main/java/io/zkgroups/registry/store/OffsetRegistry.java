@@ -1,6 +1,8 @@
 package io.zkgroups.registry.store;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.google.common.base.Supplier;
+import com.google.common.base.Suppliers;
 import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
@@ -26,6 +28,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * Offsets under {@code /consumers/G/offsets/T/P}: decimal text of the next offset to consume.
@@ -36,6 +40,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * (from the checkpoint, else from one listing per topic directory), {@code create} for the others; missing
  * topic directories are created in {@code multi()} too. A batch is atomic; batches are not.
  * Writes are unconditional, like 0.8.2.2: guarding against rewinds is the caller's business.
+ * <p>
+ * Thread-safe: the checkpoint and the known directories are concurrent; two commits of one partition at once land in
+ * no defined order.
  */
 public final class OffsetRegistry {
 
@@ -211,33 +218,9 @@ public final class OffsetRegistry {
 
     /** Writes {@code offsets} (next offset to consume) for {@code group}, skipping unchanged values. */
     public CommitResult commit(String group, Map<TopicAndPartition, Long> offsets) {
-        Map<String, Long> changed = changed(group, offsets);
-        if (changed.isEmpty()) {
-            return new CommitResult(0, offsets.size(), 0);
-        }
-        Set<String> existing = prepare(group, changed.keySet());
-        int batches = 0;
-        for (Map<String, Long> batch : MultiBatches.split(changed, e -> e.getKey().length() + OFFSET_BYTES)) {
-            batches++;
-            try {
-                znodes.client().transaction().forOperations(ops(batch, existing));
-            } catch (KeeperException raced) {
-                // a node appeared or vanished since we looked (another writer, a tool): look again, once
-                existing.removeAll(batch.keySet());
-                checkpoint.keySet().removeAll(batch.keySet());
-                existing.addAll(prepare(group, batch.keySet()));
-                try {
-                    znodes.client().transaction().forOperations(ops(batch, existing));
-                } catch (Exception e) {
-                    throw RegistryException.of("committing offsets under", layout.offsets(group), e);
-                }
-            } catch (Exception e) {
-                throw RegistryException.of("committing offsets under", layout.offsets(group), e);
-            }
-            checkpoint.putAll(batch);
-            existing.addAll(batch.keySet());
-        }
-        return new CommitResult(changed.size(), offsets.size() - changed.size(), batches);
+        // any ZooKeeper error, a race included, is worth one more look: Curator's retries already covered the connection
+        return commitBatches(group, offsets, e -> e.getKey().length() + OFFSET_BYTES, raced -> true,
+                (batch, existing) -> znodes.client().transaction().forOperations(ops(batch, existing)));
     }
 
     /**
@@ -252,31 +235,57 @@ public final class OffsetRegistry {
      * @throws RegistryException  if ZooKeeper fails; after a connection loss the outcome of the batch is unknown
      */
     public CommitResult commitOwned(String group, Map<TopicAndPartition, Long> offsets, long session) {
+        // offset path → owner path, built only once a batch goes out: most commits of many partitions change nothing
+        Supplier<Map<String, String>> ownerOf = Suppliers.memoize(() -> {
+            Map<String, String> owners = new HashMap<>();
+            offsets.keySet().forEach(tp -> owners.put(layout.offset(group, tp), layout.owner(group, tp)));
+            return owners;
+        });
+        // two ops per offset: the owner check and the write (whose path is about as long); only a race on an offset
+        // znode (a tool created or deleted it) is worth a look again, on the same session
+        return commitBatches(group, offsets, e -> 2 * (e.getKey().length() + OFFSET_BYTES) + 64,
+                raced -> raced instanceof KeeperException.NodeExistsException || raced instanceof KeeperException.NoNodeException,
+                (batch, existing) -> writeOwned(group, batch, existing, ownerOf.get(), session));
+    }
+
+    /** Sends one batch of offsets, knowing which of their znodes exist. */
+    private interface BatchWrite {
+        void write(Map<String, Long> batch, Set<String> existing) throws Exception;
+    }
+
+    /**
+     * The changed offsets of {@code offsets}, in {@code multi()} batches of at most {@code weight} bytes each, sent by
+     * {@code write}; a batch that fails with a ZooKeeper error that {@code worthAnotherLook} accepts is written once
+     * more after the existing znodes are listed again. A failed batch leaves its paths out of the checkpoint: its
+     * outcome may be unknown, so the next commit writes them again.
+     */
+    private CommitResult commitBatches(String group, Map<TopicAndPartition, Long> offsets,
+                                       ToIntFunction<Map.Entry<String, Long>> weight,
+                                       Predicate<KeeperException> worthAnotherLook, BatchWrite write) {
         Map<String, Long> changed = changed(group, offsets);
         if (changed.isEmpty()) {
             return new CommitResult(0, offsets.size(), 0);
         }
-        Map<String, String> ownerOf = new HashMap<>();
-        offsets.keySet().forEach(tp -> ownerOf.put(layout.offset(group, tp), layout.owner(group, tp)));
         Set<String> existing = prepare(group, changed.keySet());
         int batches = 0;
-        // two ops per offset: the owner check and the write (whose path is about as long)
-        for (Map<String, Long> batch : MultiBatches.split(changed, e -> 2 * (e.getKey().length() + OFFSET_BYTES) + 64)) {
+        for (Map<String, Long> batch : MultiBatches.split(changed, weight)) {
             batches++;
             try {
-                writeOwned(group, batch, existing, ownerOf, session);
-            } catch (KeeperException.NodeExistsException | KeeperException.NoNodeException raced) {
-                // an offset znode appeared or vanished since we looked (a tool): look again, once, on the same session
-                existing.removeAll(batch.keySet());
-                checkpoint.keySet().removeAll(batch.keySet());
-                existing.addAll(prepare(group, batch.keySet()));
                 try {
-                    writeOwned(group, batch, existing, ownerOf, session);
-                } catch (Exception e) {
-                    throw failedOwned(group, batch, e);
+                    write.write(batch, existing);
+                } catch (KeeperException raced) {
+                    if (!worthAnotherLook.test(raced)) {
+                        throw raced;
+                    }
+                    // a node appeared or vanished since we looked (another writer, a tool): look again, once
+                    existing.removeAll(batch.keySet());
+                    checkpoint.keySet().removeAll(batch.keySet());
+                    existing.addAll(prepare(group, batch.keySet()));
+                    write.write(batch, existing);
                 }
             } catch (Exception e) {
-                throw failedOwned(group, batch, e);
+                checkpoint.keySet().removeAll(batch.keySet());
+                throw RegistryException.of("committing offsets under", layout.offsets(group), e);
             }
             checkpoint.putAll(batch);
             existing.addAll(batch.keySet());
@@ -331,11 +340,6 @@ public final class OffsetRegistry {
         return -1;
     }
 
-    private RegistryException failedOwned(String group, Map<String, Long> batch, Exception e) {
-        checkpoint.keySet().removeAll(batch.keySet()); // the outcome may be unknown: write them again next time
-        return RegistryException.of("committing offsets under", layout.offsets(group), e);
-    }
-
     /** Offset path → value of those of {@code offsets} that differ from the checkpoint. */
     private Map<String, Long> changed(String group, Map<TopicAndPartition, Long> offsets) {
         Map<String, Long> changed = new TreeMap<>();
@@ -372,10 +376,10 @@ public final class OffsetRegistry {
      * Makes sure the topic directories of {@code paths} exist and returns which of {@code paths} exist already.
      * Known paths and directories come from the checkpoint; the rest from one pipelined listing of the topic
      * directories (and of {@code /consumers/G/offsets}), not from one round trip per path, and missing
-     * directories are created together in {@code multi()}s. Before the offsets themselves, a commit of 10,000
-     * offsets (20 topics) from a fresh store thus costs one pipelined round of 21 listings (plus, for a new
-     * group, its parent directories and one {@code multi()}), not 10,000 existence checks and 20 synchronous
-     * creates (each a transaction-log sync on the server, even when it fails with NodeExists).
+     * directories are created together in {@code multi()}s. Before the offsets themselves, a commit from a fresh
+     * store thus costs one pipelined round of listings, one per topic and one of the group's offsets directory (plus,
+     * for a new group, its parent directories and one {@code multi()}), not an existence check per offset and a
+     * synchronous create per topic (each a transaction-log sync on the server, even when it fails with NodeExists).
      */
     private Set<String> prepare(String group, Collection<String> paths) {
         Set<String> existing = new HashSet<>();

@@ -36,6 +36,9 @@ import java.util.TreeSet;
  * another process's. Releases and claims bind to the client's session when they start; if it ends before their
  * requests reach ZooKeeper, they delete nothing and claim nothing. A claim also checks, after its transactions, that
  * the member's registration is an ephemeral of the same session, and undoes itself if it is not.
+ * <p>
+ * Thread-safe: what its watches told is kept under a lock or in concurrent maps; a member sends its own claims and
+ * releases from one thread (its event loop), which orders them.
  */
 public final class OwnerRegistry {
 

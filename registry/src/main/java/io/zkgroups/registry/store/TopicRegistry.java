@@ -25,6 +25,8 @@ import java.util.Optional;
 /**
  * Topic registrations under {@code /brokers/topics}: what partitions a topic has, and the watches that
  * tell a group when partitions are added or topics appear.
+ * <p>
+ * Thread-safe: it keeps no state of its own.
  */
 public final class TopicRegistry {
 

@@ -18,7 +18,9 @@ import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +39,8 @@ import java.util.function.BiConsumer;
  * <p>
  * No request goes out that the client's servers do not implement ({@link ServerGeneration}): on 3.4 a create is a
  * one-operation transaction instead of Curator's {@code create2}.
+ * <p>
+ * Thread-safe: it keeps no state of its own beyond the client, which is.
  */
 public final class Znodes {
 
@@ -85,7 +89,7 @@ public final class Znodes {
         return read;
     }
 
-    /** Data and stat of a znode. */
+    /** Data and stat of a znode; a value: equal when both the bytes and the stat are. */
     @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY) // JSON output (CLI) shows the fields
     public static final class Data {
         private final byte[] bytes;
@@ -113,21 +117,41 @@ public final class Znodes {
                 return false;
             }
             Data that = (Data) o;
-            return Objects.equals(bytes, that.bytes)
+            return Arrays.equals(bytes, that.bytes)
                     && Objects.equals(stat, that.stat);
         }
 
         @Override
         public int hashCode() {
             int h = 0;
-            h = 31 * h + Objects.hashCode(bytes);
+            h = 31 * h + Arrays.hashCode(bytes);
             h = 31 * h + Objects.hashCode(stat);
             return h;
         }
 
+        /** The bytes as text when they are printable UTF-8 (all 0.8 data is), else in hex; the stat's version and owner. */
         @Override
         public String toString() {
-            return "Data[bytes=" + bytes + ", stat=" + stat + "]";
+            String stated = stat == null ? "null"
+                    : "[version=" + stat.getVersion() + ", ephemeralOwner=0x" + Long.toHexString(stat.getEphemeralOwner()) + "]";
+            return "Data[bytes=" + readable(bytes) + ", stat=" + stated + "]";
+        }
+
+        static String readable(byte[] bytes) {
+            if (bytes == null) {
+                return "null";
+            }
+            String text = new String(bytes, StandardCharsets.UTF_8);
+            boolean printable = Arrays.equals(text.getBytes(StandardCharsets.UTF_8), bytes)
+                    && text.codePoints().noneMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\t');
+            if (printable) {
+                return '"' + text + '"';
+            }
+            StringBuilder hex = new StringBuilder("0x");
+            for (byte b : bytes) {
+                hex.append(String.format("%02x", b));
+            }
+            return hex.toString();
         }
     }
 

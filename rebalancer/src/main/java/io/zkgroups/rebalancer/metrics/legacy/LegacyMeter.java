@@ -1,7 +1,8 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
+import io.zkgroups.registry.Time;
+
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * A Yammer metrics 2.2 meter, as 0.8.2.2 exposes it over JMX ({@code Count}, {@code MeanRate}, the 1-, 5- and 15-minute
@@ -11,7 +12,7 @@ import java.util.function.LongSupplier;
 public class LegacyMeter implements LegacyMeterMBean {
 
     private final String eventType;
-    private final LongSupplier nanoClock;
+    private final Time time;
     private final long startNanos;
     private final Ewma m1 = Ewma.overMinutes(1);
     private final Ewma m5 = Ewma.overMinutes(5);
@@ -20,13 +21,13 @@ public class LegacyMeter implements LegacyMeterMBean {
     private long lastTickNanos;
 
     public LegacyMeter(String eventType) {
-        this(eventType, System::nanoTime);
+        this(eventType, Time.SYSTEM);
     }
 
-    LegacyMeter(String eventType, LongSupplier nanoClock) {
+    LegacyMeter(String eventType, Time time) {
         this.eventType = eventType;
-        this.nanoClock = nanoClock;
-        this.startNanos = nanoClock.getAsLong();
+        this.time = time;
+        this.startNanos = time.nanoseconds();
         this.lastTickNanos = startNanos;
     }
 
@@ -39,7 +40,7 @@ public class LegacyMeter implements LegacyMeterMBean {
     }
 
     private void tickIfDue() {
-        long now = nanoClock.getAsLong();
+        long now = time.nanoseconds();
         long ticks = (now - lastTickNanos) / Ewma.TICK_NANOS;
         for (long i = 0; i < ticks; i++) {
             m1.tick();
@@ -66,7 +67,7 @@ public class LegacyMeter implements LegacyMeterMBean {
 
     @Override
     public synchronized double getMeanRate() {
-        long elapsed = nanoClock.getAsLong() - startNanos;
+        long elapsed = time.nanoseconds() - startNanos;
         return count == 0 || elapsed <= 0 ? 0.0 : (double) count / elapsed * TimeUnit.SECONDS.toNanos(1);
     }
 

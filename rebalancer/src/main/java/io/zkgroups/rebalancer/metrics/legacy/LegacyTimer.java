@@ -1,8 +1,9 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
+import io.zkgroups.registry.Time;
+
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * A Yammer metrics 2.2 timer as 0.8.2.2 exposes it (its {@code RebalanceRateAndTime}): a {@link LegacyMeter} of the
@@ -27,8 +28,8 @@ public final class LegacyTimer extends LegacyMeter implements LegacyTimerMBean {
         super(eventType);
     }
 
-    LegacyTimer(String eventType, LongSupplier nanoClock) {
-        super(eventType, nanoClock);
+    LegacyTimer(String eventType, Time time) {
+        super(eventType, time);
     }
 
     /** Records one event that took {@code millis}. */

@@ -1,9 +1,9 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
+import io.zkgroups.registry.ManualTime;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -11,15 +11,15 @@ import static org.assertj.core.api.Assertions.within;
 /** The 0.8.2.2 (Yammer 2.2) meter and timer arithmetic, on a clock the test moves. */
 class LegacyMeterTest {
 
-    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final ManualTime now = new ManualTime();
 
     private void advanceSeconds(long seconds) {
-        now.addAndGet(TimeUnit.SECONDS.toNanos(seconds));
+        now.advance(java.time.Duration.ofSeconds(seconds));
     }
 
     @Test
     void movingAveragesDecayLikeYammersAfterOneBurst() {
-        LegacyMeter meter = new LegacyMeter("commits", now::get);
+        LegacyMeter meter = new LegacyMeter("commits", now);
         meter.mark(3);
         advanceSeconds(5); // one tick: 3 events in 5 s
         assertThat(meter.getOneMinuteRate()).isCloseTo(0.6, within(1e-6));
@@ -37,7 +37,7 @@ class LegacyMeterTest {
 
     @Test
     void aMeterNeverMarkedReadsZero() {
-        LegacyMeter meter = new LegacyMeter("commits", now::get);
+        LegacyMeter meter = new LegacyMeter("commits", now);
         advanceSeconds(30);
         assertThat(meter.getCount()).isZero();
         assertThat(meter.getMeanRate()).isZero();
@@ -46,7 +46,7 @@ class LegacyMeterTest {
 
     @Test
     void timerKeepsAllTimeExtremesAndInterpolatedPercentiles() {
-        LegacyTimer timer = new LegacyTimer("calls", now::get);
+        LegacyTimer timer = new LegacyTimer("calls", now);
         assertThat(timer.get99thPercentile()).isZero();
         for (int ms = 10; ms >= 1; ms--) {
             timer.update(ms);
@@ -64,7 +64,7 @@ class LegacyMeterTest {
 
     @Test
     void oneRebalanceIsEveryStatistic() {
-        LegacyTimer timer = new LegacyTimer("calls", now::get);
+        LegacyTimer timer = new LegacyTimer("calls", now);
         timer.update(224.12);
         assertThat(timer.getMin()).isEqualTo(224.12);
         assertThat(timer.getMax()).isEqualTo(224.12);
