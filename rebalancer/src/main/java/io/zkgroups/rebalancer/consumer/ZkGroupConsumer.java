@@ -131,7 +131,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * Connects to ZooKeeper (bounded by {@code zookeeper.connection.timeout.ms}) and prepares the fetcher;
      * joins no group until {@code subscribe}.
      *
-     * @throws ConfigException if a property is bad, or no bootstrap servers are given or registered
+     * @throws org.apache.kafka.common.config.ConfigException if a property is bad, or no bootstrap servers are given or registered
      * @throws KafkaException  if ZooKeeper cannot be reached
      */
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
