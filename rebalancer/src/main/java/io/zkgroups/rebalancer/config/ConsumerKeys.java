@@ -110,21 +110,11 @@ public final class ConsumerKeys {
             ConfigKey.of("offsets.channel.socket.timeout.ms", INT, "10000", Validators.atLeast(1), LEGACY, IGNORED),
             ConfigKey.of("offsets.commit.max.retries", INT, "5", Validators.atLeast(0), LEGACY, IGNORED),
             // fetching
-            ConfigKey.of(FETCH_MESSAGE_MAX_BYTES, INT, "1048576", Validators.atLeast(1), LEGACY,
-                    "max.partition.fetch.bytes of the inner KafkaConsumer.")
-                    .fetchClientKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
-            ConfigKey.of(FETCH_MIN_BYTES, INT, "1", Validators.atLeast(0), LEGACY,
-                    "fetch.min.bytes of the inner KafkaConsumer.")
-                    .fetchClientKey(ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
-            ConfigKey.of(FETCH_WAIT_MAX_MS, INT, "100", Validators.atLeast(1), LEGACY,
-                    "fetch.max.wait.ms of the inner KafkaConsumer.")
-                    .fetchClientKey(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
-            ConfigKey.of(SOCKET_RECEIVE_BUFFER_BYTES, INT, "65536", Validators.atLeast(1), LEGACY,
-                    "receive.buffer.bytes of the inner KafkaConsumer.")
-                    .fetchClientKey(ConsumerConfig.RECEIVE_BUFFER_CONFIG),
-            ConfigKey.of(REFRESH_LEADER_BACKOFF_MS, INT, "200", Validators.atLeast(1), LEGACY,
-                    "retry.backoff.ms of the inner KafkaConsumer.")
-                    .fetchClientKey(ConsumerConfig.RETRY_BACKOFF_MS_CONFIG),
+            fetchKey(FETCH_MESSAGE_MAX_BYTES, "1048576", 1, ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
+            fetchKey(FETCH_MIN_BYTES, "1", 0, ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
+            fetchKey(FETCH_WAIT_MAX_MS, "100", 1, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+            fetchKey(SOCKET_RECEIVE_BUFFER_BYTES, "65536", 1, ConsumerConfig.RECEIVE_BUFFER_CONFIG),
+            fetchKey(REFRESH_LEADER_BACKOFF_MS, "200", 1, ConsumerConfig.RETRY_BACKOFF_MS_CONFIG),
             ConfigKey.of("socket.timeout.ms", INT, "30000", Validators.atLeast(1), LEGACY, IGNORED),
             ConfigKey.of("num.consumer.fetchers", INT, "1", Validators.atLeast(0), LEGACY, IGNORED),
             ConfigKey.of("queued.max.message.chunks", INT, "2", Validators.atLeast(0), LEGACY, IGNORED),
@@ -169,6 +159,12 @@ public final class ConsumerKeys {
     private static final ConfigDef DEFINITION = define();
 
     private ConsumerKeys() {
+    }
+
+    /** A 0.8 fetch setting: passed to the inner KafkaConsumer under {@code kafkaName} when set. */
+    private static ConfigKey fetchKey(String name, String defaultValue, int min, String kafkaName) {
+        return ConfigKey.of(name, INT, defaultValue, Validators.atLeast(min), LEGACY,
+                kafkaName + " of the inner KafkaConsumer.").fetchClientKey(kafkaName);
     }
 
     private static ConfigDef define() {

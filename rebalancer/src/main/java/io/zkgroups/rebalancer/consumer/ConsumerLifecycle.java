@@ -40,9 +40,11 @@ final class ConsumerLifecycle {
     /** Enters the guard, failing if the consumer is closed (then it does not stay inside). */
     void acquireAndEnsureOpen() {
         guard.acquire();
-        if (closed) {
+        try {
+            ensureOpen();
+        } catch (IllegalStateException closedAlready) {
             guard.release();
-            throw new IllegalStateException("This consumer has already been closed.");
+            throw closedAlready;
         }
     }
 
@@ -69,12 +71,10 @@ final class ConsumerLifecycle {
 
     /** {@code run} inside the guard, if open. */
     void run(Runnable run) {
-        acquireAndEnsureOpen();
-        try {
+        call(() -> {
             run.run();
-        } finally {
-            release();
-        }
+            return null;
+        });
     }
 
     /**

@@ -3,8 +3,10 @@ package io.zkgroups.rebalancer.consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.AbstractMap;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 
 /**
  * What a {@link ZkGroupConsumer} has opened (clients, threads, MBeans), in the order it opened them: one list, closed
@@ -22,18 +24,9 @@ final class ConsumerResources {
         void close() throws Exception;
     }
 
-    private static final class Opened {
-        final String what;
-        final Closer closer;
-
-        Opened(String what, Closer closer) {
-            this.what = what;
-            this.closer = closer;
-        }
-    }
-
     private final String owner;
-    private final Deque<Opened> opened = new ArrayDeque<>();
+    /** What each resource is, and how it is closed; the last opened first. */
+    private final Deque<Map.Entry<String, Closer>> opened = new ArrayDeque<>();
 
     /** {@code owner} names the consumer in the log. */
     ConsumerResources(String owner) {
@@ -43,7 +36,7 @@ final class ConsumerResources {
     /** Registers {@code resource}, just opened, to be closed by {@code closer}; returns it. Null is not registered. */
     <T> T add(String what, T resource, Closer closer) {
         if (resource != null) {
-            opened.push(new Opened(what, closer));
+            opened.push(new AbstractMap.SimpleImmutableEntry<>(what, closer));
         }
         return resource;
     }
@@ -53,12 +46,12 @@ final class ConsumerResources {
      * closed all the same. Closing again closes nothing.
      */
     void closeAll() {
-        Opened next;
+        Map.Entry<String, Closer> next;
         while ((next = opened.poll()) != null) {
             try {
-                next.closer.close();
+                next.getValue().close();
             } catch (Exception | LinkageError e) {
-                LOG.warn("[{}] closing the {} failed: {}", owner, next.what, e.toString());
+                LOG.warn("[{}] closing the {} failed: {}", owner, next.getKey(), e.toString());
             }
         }
     }
