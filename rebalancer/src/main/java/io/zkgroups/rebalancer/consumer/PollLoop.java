@@ -7,6 +7,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.WakeupException;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * What {@code poll} does, in slices: the group's events first (rebalance callbacks run here, on the poll thread), then
@@ -104,7 +105,7 @@ final class PollLoop<K, V> {
     }
 
     /** Runs a blocking call of the fetcher; a wakeup it delivered is not delivered again. */
-    <T> T delivering(java.util.function.Supplier<T> call) {
+    <T> T delivering(Supplier<T> call) {
         try {
             return call.get();
         } catch (WakeupException e) {

@@ -4,8 +4,10 @@ import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.model.Subscription;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /** The arguments of a {@code subscribe} call, checked and turned into the 0.8 subscription a member registers. */
@@ -56,9 +58,9 @@ final class SubscriptionRequests {
     }
 
     /** The topics a static subscription names (none for a wildcard: they come from the pattern). */
-    static java.util.Set<String> namedTopics(Subscription subscription) {
+    static Set<String> namedTopics(Subscription subscription) {
         return subscription instanceof Subscription.Static
-                ? ((Subscription.Static) subscription).streamsPerTopic().keySet() : java.util.Collections.emptySet();
+                ? ((Subscription.Static) subscription).streamsPerTopic().keySet() : Collections.<String>emptySet();
     }
 
     /** The pattern of a wildcard subscription, null for a static one. */

@@ -67,10 +67,10 @@ import java.util.regex.Pattern;
  * {@link #groupHealth()} (the volatile member, itself thread-safe), and {@link #handOutFence()}, whose checks run on
  * the application's stream threads against the fence.
  * <p>
- * Differences from {@code KafkaConsumer}, all throwing with a message that says why:
- * {@link #assign} (manual assignment has no place in a ZooKeeper group: use a plain KafkaConsumer),
- * {@link #groupMetadata()} (there is no Kafka group generation to fence transactions with).
- * {@link #commitAsync} commits synchronously and then calls the callback.
+ * Differences from {@code KafkaConsumer} (all of them, with their reasons: docs/compatibility.md, "ZkGroupConsumer
+ * compared with KafkaConsumer"): {@link #assign} and {@link #groupMetadata()} throw, saying why (partitions come from
+ * the ZooKeeper group; it has no generation to fence transactions with); {@link #commitAsync} commits synchronously and
+ * then calls the callback; only the owner of a partition may commit its offset.
  */
 public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
