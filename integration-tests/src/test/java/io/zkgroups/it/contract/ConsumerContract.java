@@ -190,7 +190,8 @@ abstract class ConsumerContract {
             "auto.offset.reset, sometimes",
             "max.partition.fetch.bytes, -5",
             "session.timeout.ms, soon",
-            "fetch.max.wait.ms, -1"})
+            "fetch.max.wait.ms, -1",
+            "max.poll.records, 0"})
     void aBadValueOfAKafkaKeyFailsWithKafkasConfigException(String key, String value) {
         Map<String, Object> settings = new HashMap<>();
         settings.put(key, value);
