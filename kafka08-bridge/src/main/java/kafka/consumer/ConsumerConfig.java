@@ -3,6 +3,7 @@ package kafka.consumer;
 import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import kafka.utils.VerifiableProperties;
 import kafka.utils.ZKConfig;
+import org.apache.kafka.common.config.ConfigException;
 
 import java.util.Optional;
 import java.util.Properties;
@@ -42,7 +43,12 @@ public class ConsumerConfig extends ZKConfig {
         Properties inner = new Properties();
         inner.putAll(effective.props());
         inner.setProperty("auto.commit.enable", "false");
-        this.consumerConfig = ZkConsumerConfig.from(inner);
+        inner.remove("enable.auto.commit"); // the connector's own setting is auto.commit.enable, read above
+        try {
+            this.consumerConfig = ZkConsumerConfig.from(inner);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage(), e); // what 0.8.2.2 throws
+        }
     }
 
     /** The program's properties over those given as {@code -Dzkgroups.consumer.<key>=<value>}. */

@@ -41,7 +41,8 @@ import java.util.stream.Collectors;
  * is printed, and with {@code test.handover.pause=<step>} the process stops at that step for good (for a kill -9).
  * With {@code test.commit=on-request} it acts like an application that processes every batch for as long as the test
  * wants: after a non-empty batch it waits for a stdin line {@code commit}, calls {@code commitSync()} and prints the
- * outcome, then polls again.
+ * outcome, then polls again. With {@code test.commit=once} it commits ({@code commitSync()}) after its first non-empty
+ * batch only, and keeps polling.
  *
  * Prints one event per line on stdout (logs go to stderr):
  * <pre>
@@ -55,6 +56,8 @@ import java.util.stream.Collectors;
  * ERROR &lt;text&gt;                                the poll loop failed (exit code 2)
  * WAITING                                     (on-request mode) a batch was handed out; waiting for {@code commit}
  * COMMITTED | COMMIT-FAILED &lt;text&gt;           (on-request mode) the outcome of commitSync()
+ * COMMITTED-AT &lt;partition=offset,...&gt;      (once mode) what its one commitSync() committed
+ * IDLE                                        (once mode) five polls in a row returned nothing after the commit
  * </pre>
  * The REC lines of one poll are flushed before the next poll. Commits only happen inside poll (auto-commit,
  * the commit before a revocation) or close, and commit at most the position after the last returned batch:
@@ -79,7 +82,9 @@ public final class ConsumerProcessMain {
             int eq = args[i].indexOf('=');
             props.setProperty(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
-        boolean commitOnRequest = "on-request".equals(props.remove("test.commit"));
+        String commitMode = (String) props.remove("test.commit");
+        boolean commitOnRequest = "on-request".equals(commitMode);
+        boolean commitOnce = "once".equals(commitMode);
         String pauseAt = (String) props.remove("test.handover.pause");
         int exitCode = 0;
         HandoverObserver steps = step -> {
@@ -99,11 +104,17 @@ public final class ConsumerProcessMain {
             consumer.subscribe(List.of(topic), new PrintingListener(out));
             event(out, "STARTED " + consumer.consumerId());
             StringBuilder batch = new StringBuilder(1 << 16);
+            boolean committedOnce = false;
+            int emptyPolls = 0;
             while (true) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
                 if (records.isEmpty()) {
+                    if (committedOnce && ++emptyPolls == 5) {
+                        event(out, "IDLE");
+                    }
                     continue;
                 }
+                emptyPolls = 0;
                 batch.setLength(0);
                 for (ConsumerRecord<byte[], byte[]> r : records) {
                     batch.append("REC ").append(r.topic()).append(' ').append(r.partition()).append(' ')
@@ -111,6 +122,13 @@ public final class ConsumerProcessMain {
                 }
                 out.print(batch);
                 out.flush(); // before the next poll, which may commit these records
+                if (commitOnce && !committedOnce) {
+                    consumer.commitSync();
+                    committedOnce = true;
+                    event(out, "COMMITTED-AT " + consumer.assignment().stream()
+                            .map(tp -> tp.partition() + "=" + consumer.position(tp)).sorted()
+                            .collect(Collectors.joining(",")));
+                }
                 if (commitOnRequest) {
                     event(out, "WAITING");
                     if (!"commit".equals(commands.take())) {

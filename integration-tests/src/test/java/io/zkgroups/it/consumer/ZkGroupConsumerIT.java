@@ -4,7 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.testing.TestZooKeeper;
-import io.zkgroups.rebalancer.consumer.ConfigException;
+import org.apache.kafka.common.config.ConfigException;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.CommitFailedException;

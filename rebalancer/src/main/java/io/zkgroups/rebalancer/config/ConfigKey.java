@@ -1,75 +1,116 @@
 package io.zkgroups.rebalancer.config;
 
+import org.apache.kafka.common.config.ConfigDef;
+
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * One row of a configuration table: a key, its default (a literal, another key's value, computed, or none), how its
- * value is checked, where it belongs and what it means.
+ * One row of a configuration table: a key, its type, its default (a literal, another key's value, computed, or none),
+ * how its value is checked, its name in Kafka's consumer if Kafka has the same setting, where it belongs and what it
+ * means.
  */
 public final class ConfigKey {
 
     /** How a key's default is found from the other effective values. */
     @FunctionalInterface
     public interface Default {
-        /** The default, or null if there is none; {@code effective} gives any other key's effective value. */
-        String value(Function<String, String> effective);
+        /** The default, or null if there is none; {@code effective} gives any other key's typed effective value. */
+        Object value(Function<String, Object> effective);
     }
 
     private final String name;
+    private final ConfigDef.Type type;
     private final boolean required;
-    private final Default defaultValue;
+    /** The typed literal default; null for none or for a derived one. */
+    private final Object literal;
+    private final Default derived;
     private final String defaultDoc;
-    private final Validator validator;
+    private final ConfigDef.Validator validator;
     private final ConfigSection section;
     private final String doc;
+    private final String kafkaName;
+    private final boolean fetchSide;
 
-    private ConfigKey(String name, boolean required, Default defaultValue, String defaultDoc, Validator validator,
-                      ConfigSection section, String doc) {
+    private ConfigKey(String name, ConfigDef.Type type, boolean required, Object literal, Default derived,
+                      String defaultDoc, ConfigDef.Validator validator, ConfigSection section, String doc,
+                      String kafkaName, boolean fetchSide) {
         this.name = Objects.requireNonNull(name, "name cannot be null");
+        this.type = Objects.requireNonNull(type, "type cannot be null");
         this.required = required;
-        this.defaultValue = Objects.requireNonNull(defaultValue, "default cannot be null");
+        this.literal = literal;
+        this.derived = derived;
         this.defaultDoc = Objects.requireNonNull(defaultDoc, "default doc cannot be null");
-        this.validator = Objects.requireNonNull(validator, "validator cannot be null");
+        this.validator = validator;
         this.section = Objects.requireNonNull(section, "section cannot be null");
         this.doc = Objects.requireNonNull(doc, "doc cannot be null");
+        this.kafkaName = kafkaName;
+        this.fetchSide = fetchSide;
     }
 
-    /** A key with a literal default ({@code ""} counts as a value: an empty setting). */
-    public static ConfigKey of(String name, String defaultValue, Validator validator, ConfigSection section, String doc) {
+    /** A key with a literal default, written as in a properties file ({@code ""} counts as a value). */
+    public static ConfigKey of(String name, ConfigDef.Type type, String defaultValue, ConfigDef.Validator validator,
+                               ConfigSection section, String doc) {
         Objects.requireNonNull(defaultValue, "default cannot be null");
-        return new ConfigKey(name, false, effective -> defaultValue, defaultValue.isEmpty() ? "(none)" : defaultValue,
-                validator, section, doc);
+        return new ConfigKey(name, type, false, ConfigDef.parseType(name, defaultValue, type), null,
+                defaultValue.isEmpty() ? "(none)" : defaultValue, validator, section, doc, null, false);
     }
 
     /** A key whose default is {@code other}'s effective value. */
-    public static ConfigKey sameAs(String name, String other, Validator validator, ConfigSection section, String doc) {
-        return new ConfigKey(name, false, effective -> effective.apply(other), "`" + other + "`", validator, section, doc);
+    public static ConfigKey sameAs(String name, ConfigDef.Type type, String other, ConfigDef.Validator validator,
+                                   ConfigSection section, String doc) {
+        return new ConfigKey(name, type, false, null, effective -> effective.apply(other), "`" + other + "`",
+                validator, section, doc, null, false);
     }
 
     /** A key whose default is computed; {@code defaultDoc} says how, for the docs. */
-    public static ConfigKey computed(String name, Default defaultValue, String defaultDoc, Validator validator,
-                                     ConfigSection section, String doc) {
-        return new ConfigKey(name, false, defaultValue, defaultDoc, validator, section, doc);
+    public static ConfigKey computed(String name, ConfigDef.Type type, Default defaultValue, String defaultDoc,
+                                     ConfigDef.Validator validator, ConfigSection section, String doc) {
+        return new ConfigKey(name, type, false, null, Objects.requireNonNull(defaultValue, "default cannot be null"),
+                defaultDoc, validator, section, doc, null, false);
     }
 
     /** A key that must be set. */
-    public static ConfigKey required(String name, Validator validator, ConfigSection section, String doc) {
-        return new ConfigKey(name, true, effective -> null, "required", validator, section, doc);
+    public static ConfigKey required(String name, ConfigDef.Type type, ConfigDef.Validator validator,
+                                     ConfigSection section, String doc) {
+        return new ConfigKey(name, type, true, null, null, "required", validator, section, doc, null, false);
     }
 
     /** A key without a default: unset unless given. */
-    public static ConfigKey optional(String name, Validator validator, ConfigSection section, String doc) {
-        return new ConfigKey(name, false, effective -> null, "unset", validator, section, doc);
+    public static ConfigKey optional(String name, ConfigDef.Type type, ConfigDef.Validator validator,
+                                     ConfigSection section, String doc) {
+        return new ConfigKey(name, type, false, null, null, "unset", validator, section, doc, null, false);
+    }
+
+    /** This key, also read under Kafka's name for the same setting (setting both to different values is an error). */
+    public ConfigKey kafkaName(String kafka) {
+        return new ConfigKey(name, type, required, literal, derived, defaultDoc, validator, section, doc,
+                Objects.requireNonNull(kafka, "kafka name cannot be null"), fetchSide);
+    }
+
+    /** This key, passed to the inner {@code KafkaConsumer} under {@code kafka} when set (and only then). */
+    public ConfigKey fetchClientKey(String kafka) {
+        return new ConfigKey(name, type, required, literal, derived, defaultDoc, validator, section, doc,
+                Objects.requireNonNull(kafka, "kafka name cannot be null"), true);
     }
 
     public String name() {
         return name;
     }
 
-    /** The default given the other effective values; null if the key has none. */
-    public String defaultValue(Function<String, String> effective) {
-        return defaultValue.value(effective);
+    public ConfigDef.Type type() {
+        return type;
+    }
+
+    /** The typed default given the other typed effective values; null if the key has none. */
+    public Object defaultValue(Function<String, Object> effective) {
+        return literal != null ? literal : derived == null ? null : derived.value(effective);
+    }
+
+    /** Whether the default comes from other keys' values (and so is filled in after they are parsed). */
+    public boolean hasDerivedDefault() {
+        return derived != null;
     }
 
     /** The default as the docs state it: the literal, {@code `other.key`}, {@code required}, {@code unset}, .... */
@@ -82,10 +123,6 @@ public final class ConfigKey {
         return required;
     }
 
-    public Validator validator() {
-        return validator;
-    }
-
     public ConfigSection section() {
         return section;
     }
@@ -93,6 +130,37 @@ public final class ConfigKey {
     /** What the key means. */
     public String doc() {
         return doc;
+    }
+
+    /** Kafka's consumer name of the same setting, if it has one (possibly this very name). */
+    public Optional<String> kafkaName() {
+        return Optional.ofNullable(kafkaName);
+    }
+
+    /** Whether, when set, the value goes to the inner {@code KafkaConsumer} under {@link #kafkaName()}. */
+    public boolean isFetchSide() {
+        return fetchSide;
+    }
+
+    /**
+     * {@code value} as this key's type, checked; errors name the key as it was given ({@code givenAs}: this name or
+     * Kafka's).
+     *
+     * @throws org.apache.kafka.common.config.ConfigException naming {@code givenAs}, the value and why
+     */
+    public Object parse(String givenAs, Object value) {
+        Object parsed = ConfigDef.parseType(givenAs, value, type);
+        if (validator != null) {
+            validator.ensureValid(givenAs, parsed);
+        }
+        return parsed;
+    }
+
+    /** Adds this row to {@code def}: a derived default is null there and filled in once the others are parsed. */
+    void defineIn(ConfigDef def) {
+        Object defaultValue = required ? ConfigDef.NO_DEFAULT_VALUE : literal;
+        def.define(name, type, defaultValue, validator,
+                required ? ConfigDef.Importance.HIGH : ConfigDef.Importance.MEDIUM, doc);
     }
 
     @Override

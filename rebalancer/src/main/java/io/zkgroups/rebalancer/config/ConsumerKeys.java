@@ -6,6 +6,8 @@ import io.zkgroups.rebalancer.assign.Assignors;
 import io.zkgroups.rebalancer.offsets.OffsetStoreType;
 import io.zkgroups.rebalancer.offsets.OffsetStores;
 import io.zkgroups.registry.server.ServerGeneration;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.config.ConfigDef;
 
 import java.util.List;
 import java.util.Map;
@@ -13,10 +15,14 @@ import java.util.function.Function;
 
 import static io.zkgroups.rebalancer.config.ConfigSection.LEGACY;
 import static io.zkgroups.rebalancer.config.ConfigSection.ZKGROUPS;
+import static org.apache.kafka.common.config.ConfigDef.Type.BOOLEAN;
+import static org.apache.kafka.common.config.ConfigDef.Type.INT;
+import static org.apache.kafka.common.config.ConfigDef.Type.STRING;
 
 /**
- * The one table of consumer keys (after Kafka's {@code ConfigDef}): every 0.8.2.2 consumer property and every
- * {@code zkgroups.*} one, with default, check and meaning. {@code ZkConsumerConfig} parses and checks by it,
+ * The one table of consumer keys, as Kafka's {@link ConfigDef}: every 0.8.2.2 consumer property and every
+ * {@code zkgroups.*} one, with type, default, check, Kafka's name of the same setting and meaning.
+ * {@code ZkConsumerConfig} parses and checks by it,
  * {@code GroupMemberConfig} takes its defaults from it, and tests hold {@code conf/consumer.properties} and
  * docs/compatibility.md to it. ZooKeeper security keys are {@code ZkClientSecurity}'s; kafka-clients keys are passed
  * through.
@@ -39,6 +45,11 @@ public final class ConsumerKeys {
     public static final String AUTO_COMMIT_INTERVAL_MS = "auto.commit.interval.ms";
     public static final String AUTO_OFFSET_RESET = "auto.offset.reset";
     public static final String CONSUMER_TIMEOUT_MS = "consumer.timeout.ms";
+    public static final String FETCH_MESSAGE_MAX_BYTES = "fetch.message.max.bytes";
+    public static final String FETCH_MIN_BYTES = "fetch.min.bytes";
+    public static final String FETCH_WAIT_MAX_MS = "fetch.wait.max.ms";
+    public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
+    public static final String REFRESH_LEADER_BACKOFF_MS = "refresh.leader.backoff.ms";
 
     public static final String STREAMS_PER_TOPIC = "zkgroups.streams.per.topic";
     public static final String MAX_GROUP_SIZE = "zkgroups.max.group.size";
@@ -56,90 +67,110 @@ public final class ConsumerKeys {
 
     private static final String IGNORED = "Accepted for compatibility; no effect in zkgroups.";
 
-    /** In the order of conf/consumer.properties. */
+    /** In the order of conf/consumer.properties; a derived default follows the keys it is derived from. */
     private static final List<ConfigKey> KEYS = ImmutableList.of(
             // the group
-            ConfigKey.required(GROUP_ID, Validator.zkName(), LEGACY,
-                    "Group id: the znodes live under /consumers/<group.id>. Letters, digits, '.', '_', '-'."),
-            ConfigKey.required(ZOOKEEPER_CONNECT, Validator.any(), LEGACY,
+            ConfigKey.required(GROUP_ID, STRING, Validators.zkName(), LEGACY,
+                    "Group id: the znodes live under /consumers/<group.id>. Letters, digits, '.', '_', '-'.")
+                    .kafkaName(GROUP_ID),
+            ConfigKey.required(ZOOKEEPER_CONNECT, STRING, Validators.nonEmpty(), LEGACY,
                     "ZooKeeper connect string with the Kafka cluster's chroot, if any (host1:2181,host2:2181/kafka)."),
-            ConfigKey.optional(CONSUMER_ID, Validator.zkName(), LEGACY,
+            ConfigKey.optional(CONSUMER_ID, STRING, Validators.zkName(), LEGACY,
                     "Overrides the generated part of the consumer id (<group>_<value>)."),
-            ConfigKey.sameAs(CLIENT_ID, GROUP_ID, Validator.zkName(), LEGACY, "The client id sent to Kafka."),
-            ConfigKey.of(SESSION_TIMEOUT_MS, "6000", Validator.positiveInt(), LEGACY,
-                    "ZooKeeper session timeout: a member that stops heart-beating loses its partitions after this long."),
-            ConfigKey.sameAs(CONNECTION_TIMEOUT_MS, SESSION_TIMEOUT_MS, Validator.positiveInt(), LEGACY,
+            ConfigKey.sameAs(CLIENT_ID, STRING, GROUP_ID, Validators.zkName(), LEGACY, "The client id sent to Kafka.")
+                    .kafkaName(CLIENT_ID),
+            ConfigKey.of(SESSION_TIMEOUT_MS, INT, "6000", Validators.atLeast(1), LEGACY,
+                    "ZooKeeper session timeout: a member that stops heart-beating loses its partitions after this long.")
+                    .kafkaName(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+            ConfigKey.sameAs(CONNECTION_TIMEOUT_MS, INT, SESSION_TIMEOUT_MS, Validators.atLeast(1), LEGACY,
                     "Longest wait for the first ZooKeeper connection."),
-            ConfigKey.of(SYNC_TIME_MS, "2000", Validator.positiveInt(), LEGACY, "Default of rebalance.backoff.ms."),
-            ConfigKey.of(ASSIGNMENT_STRATEGY, "range", Validator.dynamic(ConsumerKeys::assignorProblem), LEGACY,
+            ConfigKey.of(SYNC_TIME_MS, INT, "2000", Validators.atLeast(1), LEGACY, "Default of rebalance.backoff.ms."),
+            ConfigKey.of(ASSIGNMENT_STRATEGY, STRING, "range", Validators.check(ConsumerKeys::assignorProblem), LEGACY,
                     "The assignor every member of the group runs."),
-            ConfigKey.sameAs(REBALANCE_BACKOFF_MS, SYNC_TIME_MS, Validator.positiveInt(), LEGACY,
+            ConfigKey.sameAs(REBALANCE_BACKOFF_MS, INT, SYNC_TIME_MS, Validators.atLeast(1), LEGACY,
                     "Cap of the wait after a failed rebalance attempt (attempts never stop)."),
-            ConfigKey.of("rebalance.max.retries", "4", Validator.nonNegativeInt(), LEGACY, IGNORED),
-            ConfigKey.of(EXCLUDE_INTERNAL_TOPICS, "true", Validator.bool(), LEGACY,
-                    "Wildcard subscriptions skip Kafka's internal topics (__consumer_offsets)."),
+            ConfigKey.of("rebalance.max.retries", INT, "4", Validators.atLeast(0), LEGACY, IGNORED),
+            ConfigKey.of(EXCLUDE_INTERNAL_TOPICS, BOOLEAN, "true", null, LEGACY,
+                    "Wildcard subscriptions skip Kafka's internal topics (__consumer_offsets).")
+                    .kafkaName(EXCLUDE_INTERNAL_TOPICS),
             // offsets
-            ConfigKey.of(OFFSETS_STORAGE, "zookeeper", Validator.dynamic(ConsumerKeys::storageProblem), LEGACY,
+            ConfigKey.of(OFFSETS_STORAGE, STRING, "zookeeper", Validators.check(ConsumerKeys::storageProblem), LEGACY,
                     "Where committed offsets live."),
-            ConfigKey.computed(DUAL_COMMIT, ConsumerKeys::dualCommitDefault, "true iff kafka", Validator.bool(), LEGACY,
+            ConfigKey.computed(DUAL_COMMIT, BOOLEAN, ConsumerKeys::dualCommitDefault, "true iff kafka", null, LEGACY,
                     "With offsets.storage=kafka, also write ZooKeeper; reading takes the larger of both."),
-            ConfigKey.of(AUTO_COMMIT, "true", Validator.bool(), LEGACY, "Commit periodically, on rebalance and on close."),
-            ConfigKey.of(AUTO_COMMIT_INTERVAL_MS, "60000", Validator.positiveInt(), LEGACY, "Auto-commit period."),
-            ConfigKey.of(AUTO_OFFSET_RESET, "largest", Validator.oneOfIgnoringCase(
-                    "must be smallest, largest, earliest, latest or none",
-                    "smallest", "largest", "earliest", "latest", "none"), LEGACY,
-                    "Without a committed offset: smallest/earliest, largest/latest or none (fail)."),
-            ConfigKey.of("offsets.channel.backoff.ms", "1000", Validator.positiveInt(), LEGACY, IGNORED),
-            ConfigKey.of("offsets.channel.socket.timeout.ms", "10000", Validator.positiveInt(), LEGACY, IGNORED),
-            ConfigKey.of("offsets.commit.max.retries", "5", Validator.nonNegativeInt(), LEGACY, IGNORED),
+            ConfigKey.of(AUTO_COMMIT, BOOLEAN, "true", null, LEGACY, "Commit periodically, on rebalance and on close.")
+                    .kafkaName(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG),
+            ConfigKey.of(AUTO_COMMIT_INTERVAL_MS, INT, "60000", Validators.atLeast(1), LEGACY, "Auto-commit period.")
+                    .kafkaName(AUTO_COMMIT_INTERVAL_MS),
+            ConfigKey.of(AUTO_OFFSET_RESET, STRING, "largest", Validators.oneOfIgnoringCase(
+                            "smallest", "largest", "earliest", "latest", "none"), LEGACY,
+                    "Without a committed offset: smallest/earliest, largest/latest or none (fail).")
+                    .kafkaName(AUTO_OFFSET_RESET),
+            ConfigKey.of("offsets.channel.backoff.ms", INT, "1000", Validators.atLeast(1), LEGACY, IGNORED),
+            ConfigKey.of("offsets.channel.socket.timeout.ms", INT, "10000", Validators.atLeast(1), LEGACY, IGNORED),
+            ConfigKey.of("offsets.commit.max.retries", INT, "5", Validators.atLeast(0), LEGACY, IGNORED),
             // fetching
-            ConfigKey.of("fetch.message.max.bytes", "1048576", Validator.positiveInt(), LEGACY,
-                    "max.partition.fetch.bytes of the inner KafkaConsumer."),
-            ConfigKey.of("fetch.min.bytes", "1", Validator.nonNegativeInt(), LEGACY,
-                    "fetch.min.bytes of the inner KafkaConsumer."),
-            ConfigKey.of("fetch.wait.max.ms", "100", Validator.positiveInt(), LEGACY,
-                    "fetch.max.wait.ms of the inner KafkaConsumer."),
-            ConfigKey.of("socket.receive.buffer.bytes", "65536", Validator.positiveInt(), LEGACY,
-                    "receive.buffer.bytes of the inner KafkaConsumer."),
-            ConfigKey.of("refresh.leader.backoff.ms", "200", Validator.positiveInt(), LEGACY,
-                    "retry.backoff.ms of the inner KafkaConsumer."),
-            ConfigKey.of("socket.timeout.ms", "30000", Validator.positiveInt(), LEGACY, IGNORED),
-            ConfigKey.of("num.consumer.fetchers", "1", Validator.nonNegativeInt(), LEGACY, IGNORED),
-            ConfigKey.of("queued.max.message.chunks", "2", Validator.nonNegativeInt(), LEGACY, IGNORED),
-            ConfigKey.of(CONSUMER_TIMEOUT_MS, "-1", Validator.anyInt(), LEGACY, IGNORED),
+            fetchKey(FETCH_MESSAGE_MAX_BYTES, "1048576", 1, ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
+            fetchKey(FETCH_MIN_BYTES, "1", 0, ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
+            fetchKey(FETCH_WAIT_MAX_MS, "100", 1, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+            fetchKey(SOCKET_RECEIVE_BUFFER_BYTES, "65536", 1, ConsumerConfig.RECEIVE_BUFFER_CONFIG),
+            fetchKey(REFRESH_LEADER_BACKOFF_MS, "200", 1, ConsumerConfig.RETRY_BACKOFF_MS_CONFIG),
+            ConfigKey.of("socket.timeout.ms", INT, "30000", Validators.atLeast(1), LEGACY, IGNORED),
+            ConfigKey.of("num.consumer.fetchers", INT, "1", Validators.atLeast(0), LEGACY, IGNORED),
+            ConfigKey.of("queued.max.message.chunks", INT, "2", Validators.atLeast(0), LEGACY, IGNORED),
+            ConfigKey.of(CONSUMER_TIMEOUT_MS, INT, "-1", null, LEGACY, IGNORED),
             // zkgroups' own
-            ConfigKey.of(STREAMS_PER_TOPIC, "1", Validator.intAtLeast(1), ZKGROUPS,
+            ConfigKey.of(STREAMS_PER_TOPIC, INT, "1", Validators.atLeast(1), ZKGROUPS,
                     "Threads (streams) per topic this member registers."),
-            ConfigKey.of(MAX_GROUP_SIZE, "0", Validator.nonNegativeInt(), ZKGROUPS,
+            ConfigKey.of(MAX_GROUP_SIZE, INT, "0", Validators.atLeast(0), ZKGROUPS,
                     "Largest group this member joins (0: no limit)."),
-            ConfigKey.of(REBALANCE_DEBOUNCE_MS, "0", Validator.nonNegativeInt(), ZKGROUPS,
+            ConfigKey.of(REBALANCE_DEBOUNCE_MS, INT, "0", Validators.atLeast(0), ZKGROUPS,
                     "How long changes are gathered before a rebalance attempt runs."),
-            ConfigKey.of(ADVERTISE_CAPABILITIES, "false", Validator.bool(), ZKGROUPS,
+            ConfigKey.of(ADVERTISE_CAPABILITIES, BOOLEAN, "false", null, ZKGROUPS,
                     "Write a zkgroups capability key in the member's registration."),
-            ConfigKey.of(METADATA_REFRESH_MS, "1000", Validator.positiveInt(), ZKGROUPS,
+            ConfigKey.of(METADATA_REFRESH_MS, INT, "1000", Validators.atLeast(1), ZKGROUPS,
                     "How often topic metadata is re-read from Kafka when no broker registers in ZooKeeper."),
-            ConfigKey.of(OFFSETS_REFRESH_MS, "3600000", Validator.positiveInt(), ZKGROUPS,
+            ConfigKey.of(OFFSETS_REFRESH_MS, INT, "3600000", Validators.atLeast(1), ZKGROUPS,
                     "How often offsets of held partitions are re-read (and idle ones re-committed to Kafka)."),
-            ConfigKey.of(REVOKE_TIMEOUT_MS, "300000", Validator.positiveInt(), ZKGROUPS,
+            ConfigKey.of(REVOKE_TIMEOUT_MS, INT, "300000", Validators.atLeast(1), ZKGROUPS,
                     "Longest wait for onPartitionsRevoked before the partitions are given up anyway."),
-            ConfigKey.of(ZOOKEEPER_SERVER_VERSION, "auto", Validator.dynamic(ConsumerKeys::serverVersionProblem),
+            ConfigKey.of(ZOOKEEPER_SERVER_VERSION, STRING, "auto", Validators.check(ConsumerKeys::serverVersionProblem),
                     ZKGROUPS, "The oldest ZooKeeper server version of the ensemble; auto: learned at start."),
-            ConfigKey.of(LEGACY_MBEANS, "true", Validator.bool(), ZKGROUPS,
+            ConfigKey.of(LEGACY_MBEANS, BOOLEAN, "true", null, ZKGROUPS,
                     "Also register the 0.8.2.2 consumer's MBeans."),
-            ConfigKey.of(CONNECT_EARLY, "true", Validator.bool(), ZKGROUPS,
+            ConfigKey.of(CONNECT_EARLY, BOOLEAN, "true", null, ZKGROUPS,
                     "While joining, the poll thread connects the fetcher to Kafka (one metadata request)."),
-            ConfigKey.of(RESTART_HANDOVER_FILE, "", Validator.any(), ZKGROUPS,
+            ConfigKey.of(RESTART_HANDOVER_FILE, STRING, "", null, ZKGROUPS,
                     "Where close() hands the ZooKeeper session to the next process; empty: it leaves."),
-            ConfigKey.computed(RESTART_GRACE_MS, effective -> "", "⅔ of `" + SESSION_TIMEOUT_MS + "`",
-                    (key, value) -> value.isEmpty() ? null : Validator.positiveInt().problem(key, value), ZKGROUPS,
+            ConfigKey.computed(RESTART_GRACE_MS, INT, ConsumerKeys::restartGraceDefault,
+                    "⅔ of `" + SESSION_TIMEOUT_MS + "`", Validators.atLeast(1), ZKGROUPS,
                     "How long after a hand-over a successor may still resume the session."),
-            ConfigKey.of(RESTART_AWAIT_MS, "0", Validator.nonNegativeInt(), ZKGROUPS,
+            ConfigKey.of(RESTART_AWAIT_MS, INT, "0", Validators.atLeast(0), ZKGROUPS,
                     "How long a consumer without a ticket in its hand-over file waits for one."));
 
     private static final Map<String, ConfigKey> BY_NAME = KEYS.stream()
             .collect(ImmutableMap.toImmutableMap(ConfigKey::name, k -> k));
 
+    /** Kafka's names that differ from the 0.8 name of the same setting, to that row. */
+    private static final Map<String, ConfigKey> BY_KAFKA_NAME = KEYS.stream()
+            .filter(k -> k.kafkaName().isPresent() && !k.kafkaName().get().equals(k.name()))
+            .collect(ImmutableMap.toImmutableMap(k -> k.kafkaName().get(), k -> k));
+
+    private static final ConfigDef DEFINITION = define();
+
     private ConsumerKeys() {
+    }
+
+    /** A 0.8 fetch setting: passed to the inner KafkaConsumer under {@code kafkaName} when set. */
+    private static ConfigKey fetchKey(String name, String defaultValue, int min, String kafkaName) {
+        return ConfigKey.of(name, INT, defaultValue, Validators.atLeast(min), LEGACY,
+                kafkaName + " of the inner KafkaConsumer.").fetchClientKey(kafkaName);
+    }
+
+    private static ConfigDef define() {
+        ConfigDef def = new ConfigDef();
+        KEYS.forEach(key -> key.defineIn(def));
+        return def;
     }
 
     /** Every key, in the order of conf/consumer.properties. */
@@ -152,9 +183,19 @@ public final class ConsumerKeys {
         return BY_NAME.get(name);
     }
 
-    /** The default of {@code name} when nothing else is set; null if it has none. */
-    public static String defaultOf(String name) {
-        return BY_NAME.get(name).defaultValue(ConsumerKeys::defaultOf);
+    /** The row whose Kafka name is {@code kafkaName} where it differs from the 0.8 name, or null. */
+    public static ConfigKey findByKafkaName(String kafkaName) {
+        return BY_KAFKA_NAME.get(kafkaName);
+    }
+
+    /** The keys as Kafka's {@link ConfigDef}: types, literal defaults, checks and docs. */
+    public static ConfigDef definition() {
+        return DEFINITION;
+    }
+
+    /** The typed default of {@code name} when nothing else is set; null if it has none. */
+    public static <T> T defaultOf(String name, Class<T> type) {
+        return type.cast(BY_NAME.get(name).defaultValue(other -> defaultOf(other, Object.class)));
     }
 
     private static String assignorProblem(String value) {
@@ -169,9 +210,16 @@ public final class ConsumerKeys {
         return OffsetStores.find(value) != null ? null : "must be " + OffsetStores.namesJoined();
     }
 
-    private static String dualCommitDefault(Function<String, String> effective) {
-        OffsetStoreType type = OffsetStores.find(effective.apply(OFFSETS_STORAGE));
-        return Boolean.toString(type != null && type.dualCommit());
+    private static Object dualCommitDefault(Function<String, Object> effective) {
+        Object storage = effective.apply(OFFSETS_STORAGE);
+        OffsetStoreType type = storage == null ? null : OffsetStores.find((String) storage);
+        return type != null && type.dualCommit();
+    }
+
+    /** Two thirds of the session timeout: the server ends a handed-over session a session timeout after it let go. */
+    private static Object restartGraceDefault(Function<String, Object> effective) {
+        Object session = effective.apply(SESSION_TIMEOUT_MS);
+        return session == null ? null : (int) ((Integer) session * 2L / 3);
     }
 
     private static String serverVersionProblem(String value) {

@@ -3,14 +3,18 @@ package io.zkgroups.rebalancer.consumer;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
 import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,6 +42,23 @@ final class OffsetReads implements AutoCloseable {
         this.store = store;
         this.group = group;
         this.threadName = "zkgroups-offset-reads-" + clientId;
+    }
+
+    /**
+     * As {@code Consumer.committed}: the stored offset of each of {@code partitions}, null for one without, read by
+     * {@code deadline}.
+     *
+     * @throws TimeoutException if the store did not answer by then
+     * @throws KafkaException   if the store failed
+     */
+    Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Deadline deadline) {
+        Map<TopicAndPartition, Long> stored = read(KafkaPartitions.toRegistry(partitions), deadline);
+        Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            Long offset = stored.get(KafkaPartitions.toRegistry(tp));
+            result.put(tp, offset == null ? null : new OffsetAndMetadata(offset));
+        }
+        return result;
     }
 
     /**

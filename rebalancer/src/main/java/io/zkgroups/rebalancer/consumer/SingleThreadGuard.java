@@ -3,7 +3,6 @@ package io.zkgroups.rebalancer.consumer;
 import java.util.ConcurrentModificationException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * KafkaConsumer's light lock: the first thread in owns the consumer until it leaves, re-entrantly; any other thread
@@ -35,16 +34,6 @@ final class SingleThreadGuard {
     void release() {
         if (refCount.decrementAndGet() == 0) {
             currentThread.set(NO_THREAD);
-        }
-    }
-
-    /** {@code call} inside the guard. */
-    <T> T call(Supplier<T> call) {
-        acquire();
-        try {
-            return call.get();
-        } finally {
-            release();
         }
     }
 }

@@ -1,12 +1,12 @@
 package io.zkgroups.rebalancer.consumer;
 
 import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
 import io.zkgroups.rebalancer.assign.AssignorType;
 import io.zkgroups.rebalancer.assign.Assignors;
 import io.zkgroups.rebalancer.config.ConfigKey;
 import io.zkgroups.rebalancer.config.ConsumerKeys;
+import io.zkgroups.rebalancer.config.PropertySorter;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.offsets.OffsetStoreType;
 import io.zkgroups.rebalancer.offsets.OffsetStores;
@@ -15,11 +15,15 @@ import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.server.ServerGeneration;
 import io.zkgroups.registry.security.ZkClientSecurity;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The configuration of a {@link ZkGroupConsumer}: every 0.8.2.2 consumer property
@@ -35,8 +38,11 @@ import java.util.TreeMap;
  * kafka-clients properties of the fetch side, ZooKeeper security under Kafka 3.x's names
  * ({@code zookeeper.ssl.*}, {@code zookeeper.clientCnxnSocket}, {@code zookeeper.set.acl}, {@code zookeeper.sasl.*},
  * {@code zookeeper.client.config}; see {@link ZkClientSecurity}), and a few {@code zkgroups.*} extras. The 0.8.2.2 and
- * zkgroups keys, their defaults and checks are the rows of {@link ConsumerKeys}. Parsing is strict about values (a bad
- * one fails naming key and value) and lenient about keys (an unknown key only warns, as in 0.8.2.2).
+ * zkgroups keys, their defaults and checks are the rows of {@link ConsumerKeys}, parsed once by Kafka's
+ * {@link AbstractConfig}; Kafka's name of the same setting ({@code enable.auto.commit} for {@code auto.commit.enable},
+ * {@code max.partition.fetch.bytes} for {@code fetch.message.max.bytes}, ...) counts as that key. Parsing is strict
+ * about values (a bad one fails with Kafka's {@link ConfigException} naming key, value and why) and lenient about keys
+ * (an unknown key only warns, as in 0.8.2.2). Immutable, and so safe on any thread.
  */
 public final class ZkConsumerConfig {
 
@@ -55,7 +61,7 @@ public final class ZkConsumerConfig {
     public static final String CONNECT_EARLY = ConsumerKeys.CONNECT_EARLY;
     /** Where close() hands the ZooKeeper session to the next process of this consumer (docs/restarts.md); empty: it leaves. */
     public static final String RESTART_HANDOVER_FILE = ConsumerKeys.RESTART_HANDOVER_FILE;
-    /** How long after a hand-over a successor may still resume the session; empty: two thirds of the session timeout. */
+    /** How long after a hand-over a successor may still resume the session; unset: two thirds of the session timeout. */
     public static final String RESTART_GRACE_MS = ConsumerKeys.RESTART_GRACE_MS;
     /**
      * How long a consumer started with no ticket in its hand-over file waits for one (a successor started before its
@@ -64,21 +70,6 @@ public final class ZkConsumerConfig {
     public static final String RESTART_AWAIT_MS = ConsumerKeys.RESTART_AWAIT_MS;
     /** The oldest ZooKeeper server version of the ensemble (3.4, 3.5, 3.6, ...), or auto: learned at start. */
     public static final String ZOOKEEPER_SERVER_VERSION = ConsumerKeys.ZOOKEEPER_SERVER_VERSION;
-
-    /** 0.8 fetch-side properties and the kafka-clients property that takes their meaning. */
-    private static final Map<String, String> LEGACY_TO_CLIENT = ImmutableMap.of(
-            "fetch.message.max.bytes", ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
-            "fetch.min.bytes", ConsumerConfig.FETCH_MIN_BYTES_CONFIG,
-            "fetch.wait.max.ms", ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-            "socket.receive.buffer.bytes", ConsumerConfig.RECEIVE_BUFFER_CONFIG,
-            "refresh.leader.backoff.ms", ConsumerConfig.RETRY_BACKOFF_MS_CONFIG);
-
-    /** kafka-clients properties that only make sense for Kafka's own group protocol. */
-    private static final Set<String> CLIENT_GROUP_KEYS = ImmutableSet.of(
-            ConsumerConfig.GROUP_ID_CONFIG, ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG,
-            ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, ConsumerConfig.GROUP_PROTOCOL_CONFIG,
-            ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG);
 
     /** The built-in {@code offsets.storage} types under their short names; every type is in {@link OffsetStores}. */
     public static final class OffsetsStorage {
@@ -89,19 +80,51 @@ public final class ZkConsumerConfig {
         }
     }
 
-    public enum ResetPolicy { EARLIEST, LATEST, NONE }
+    /** What {@code auto.offset.reset} says: 0.8's smallest and largest are Kafka's earliest and latest. */
+    public enum ResetPolicy {
+        EARLIEST, LATEST, NONE;
 
-    private final Map<String, String> values;
+        /** The policy of a value the key's check accepted. */
+        static ResetPolicy of(String value) {
+            switch (value.toLowerCase(Locale.ROOT)) {
+                case "smallest":
+                    return EARLIEST;
+                case "largest":
+                    return LATEST;
+                default:
+                    return valueOf(value.toUpperCase(Locale.ROOT));
+            }
+        }
+    }
+
+    /** Every key of {@link ConsumerKeys}, typed, with the derived defaults filled in; null for an unset optional key. */
+    private final Map<String, Object> values;
+    /** The consumer keys the properties set (under either name). */
+    private final Set<String> given;
     private final Map<String, Object> clientProperties;
     private final ZkClientSecurity zooKeeperSecurity;
     private final List<String> warnings;
+    private final OffsetStoreType offsetsStorage;
+    private final ResetPolicy resetPolicy;
+    private final Optional<ServerGeneration> serverGeneration;
 
-    private ZkConsumerConfig(Map<String, String> values, Map<String, Object> clientProperties,
-                             ZkClientSecurity zooKeeperSecurity, List<String> warnings) {
-        this.values = values;
-        this.clientProperties = clientProperties;
+    private ZkConsumerConfig(PropertySorter sorted, ZkClientSecurity zooKeeperSecurity) {
+        AbstractConfig parsed = new AbstractConfig(ConsumerKeys.definition(), sorted.consumerKeys(), false);
+        Map<String, Object> typed = new HashMap<>(parsed.values());
+        for (ConfigKey key : ConsumerKeys.all()) {
+            if (typed.get(key.name()) == null && key.hasDerivedDefault()) {
+                typed.put(key.name(), key.defaultValue(typed::get));
+            }
+        }
+        this.values = Collections.unmodifiableMap(typed);
+        this.given = ImmutableSet.copyOf(sorted.consumerKeys().keySet());
+        this.clientProperties = sorted.clientKeys();
         this.zooKeeperSecurity = zooKeeperSecurity;
-        this.warnings = warnings;
+        this.warnings = ImmutableList.copyOf(sorted.warnings());
+        this.offsetsStorage = OffsetStores.find(string(ConsumerKeys.OFFSETS_STORAGE));
+        this.resetPolicy = ResetPolicy.of(string(ConsumerKeys.AUTO_OFFSET_RESET));
+        this.serverGeneration = Optional.ofNullable(ServerGeneration.ofSetting(string(ZOOKEEPER_SERVER_VERSION)));
+        checkAcrossKeys();
     }
 
     public static ZkConsumerConfig from(Properties properties) {
@@ -111,97 +134,69 @@ public final class ZkConsumerConfig {
     }
 
     /**
-     * @throws ConfigException naming the key and the value of the first bad property
+     * @throws ConfigException naming the key, the value and why of the first bad property, or both keys of a setting
+     *                         given different values under its 0.8 and its Kafka name
      */
     public static ZkConsumerConfig from(Map<String, ?> properties) {
-        Map<String, String> values = new TreeMap<>();
-        Map<String, Object> client = new HashMap<>();
-        Map<String, Object> security = new HashMap<>();
-        List<String> warnings = new ArrayList<>();
-        Set<String> clientNames = ConsumerConfig.configNames();
-        properties.forEach((key, raw) -> {
-            if (raw == null) {
-                throw new ConfigException("property " + key + " has no value");
-            }
-            if (ConsumerKeys.find(key) != null) {
-                values.put(key, raw.toString().trim());
-            } else if (ZkClientSecurity.isSecurityKey(key)) {
-                security.put(key, raw);
-            } else if (CLIENT_GROUP_KEYS.contains(key)) {
-                warnings.add("property " + key + " is ignored: the group is coordinated through ZooKeeper");
-            } else if (clientNames.contains(key) || key.startsWith("ssl.") || key.startsWith("sasl.")
-                    || key.startsWith("security.")) {
-                client.put(key, raw);
-            } else {
-                warnings.add("unknown property " + key + " is ignored");
-            }
-        });
+        PropertySorter sorted = PropertySorter.sort(properties, ZkClientSecurity::isSecurityKey);
         ZkClientSecurity zooKeeperSecurity;
         try {
-            zooKeeperSecurity = ZkClientSecurity.parse(security, "the consumer properties");
+            zooKeeperSecurity = ZkClientSecurity.parse(sorted.securityKeys(), "the consumer properties");
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
-        ZkConsumerConfig config = new ZkConsumerConfig(values, client, zooKeeperSecurity, warnings);
-        config.validate();
-        warnings.forEach(w -> LOG.warn("{}", w));
+        ZkConsumerConfig config = new ZkConsumerConfig(sorted, zooKeeperSecurity);
+        config.warnings.forEach(w -> LOG.warn("{}", w));
         return config;
     }
 
-    /** Every key by its row in {@link ConsumerKeys}, then the checks that span keys. */
-    private void validate() {
-        for (ConfigKey key : ConsumerKeys.all()) {
-            if (key.isRequired()) {
-                require(key.name());
-            }
+    /** The checks that span keys; each key's own check ran when it was parsed. */
+    private void checkAcrossKeys() {
+        int grace = intValue(RESTART_GRACE_MS);
+        if (grace >= sessionTimeoutMs()) {
+            throw new ConfigException(RESTART_GRACE_MS, grace, "must be less than "
+                    + ConsumerKeys.SESSION_TIMEOUT_MS + " (" + sessionTimeoutMs() + "): the server ends a handed-over "
+                    + "session that long after its holder let go");
         }
-        for (ConfigKey key : ConsumerKeys.all()) {
-            String value = get(key.name());
-            String problem = value == null ? null : key.validator().problem(key.name(), value);
-            if (problem != null) {
-                throw bad(key.name(), problem);
-            }
-        }
-        restartGrace();
         AssignorType strategy = Assignors.find(assignmentStrategy());
-        if (strategy.requiresCapabilities() && "false".equalsIgnoreCase(values.get(ADVERTISE_CAPABILITIES))) {
-            throw bad(ADVERTISE_CAPABILITIES, "cannot be false with partition.assignment.strategy=" + strategy.name()
-                    + ": members learn from the advertised capabilities that everyone computes the " + strategy.name()
-                    + " assignment");
+        if (strategy.requiresCapabilities() && given.contains(ADVERTISE_CAPABILITIES) && !bool(ADVERTISE_CAPABILITIES)) {
+            throw new ConfigException(ADVERTISE_CAPABILITIES, false, "cannot be false with "
+                    + ConsumerKeys.ASSIGNMENT_STRATEGY + "=" + strategy.name() + ": members learn from the advertised "
+                    + "capabilities that everyone computes the " + strategy.name() + " assignment");
         }
     }
 
-    private String require(String key) {
-        String value = values.get(key);
-        if (value == null || value.isEmpty()) {
-            throw new ConfigException("missing required property " + key);
-        }
-        return value;
+    private String string(String key) {
+        return (String) values.get(key);
     }
 
-    private ConfigException bad(String key, String why) {
-        return new ConfigException("invalid value '" + values.get(key) + "' for property " + key + ": " + why);
+    private int intValue(String key) {
+        return (Integer) values.get(key);
     }
 
-    /** The value of a 0.8 or zkgroups property, or its default. */
+    private boolean bool(String key) {
+        return (Boolean) values.get(key);
+    }
+
+    private Duration millis(String key) {
+        return Duration.ofMillis(intValue(key));
+    }
+
+    /** The value of a 0.8 or zkgroups property, or its default, as text; null if unset. */
     public String get(String key) {
-        String value = values.get(key);
-        if (value != null) {
-            return value;
-        }
-        ConfigKey row = ConsumerKeys.find(key);
-        return row == null ? null : row.defaultValue(this::get);
+        Object value = values.get(key);
+        return value == null ? null : value.toString();
     }
 
     /** The hand-over file of restarts ({@value #RESTART_HANDOVER_FILE}), if set. */
-    public java.util.Optional<java.nio.file.Path> restartHandoverFile() {
-        String value = get(RESTART_HANDOVER_FILE);
-        return value.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(java.nio.file.Paths.get(value));
+    public Optional<Path> restartHandoverFile() {
+        String value = string(RESTART_HANDOVER_FILE);
+        return value.isEmpty() ? Optional.empty() : Optional.of(Paths.get(value));
     }
 
     /** How long a consumer with no ticket waits for its predecessor's ({@value #RESTART_AWAIT_MS}); zero: not at all. */
     public Duration restartAwait() {
-        return Duration.ofMillis(Integer.parseInt(get(RESTART_AWAIT_MS)));
+        return millis(RESTART_AWAIT_MS);
     }
 
     /**
@@ -209,33 +204,23 @@ public final class ZkConsumerConfig {
      * timeout, which is when the server ends the session its holder let go of.
      */
     public Duration restartGrace() {
-        int session = sessionTimeoutMs();
-        String value = get(RESTART_GRACE_MS);
-        if (value.isEmpty()) {
-            return Duration.ofMillis(session * 2L / 3);
-        }
-        int grace = Integer.parseInt(value);
-        if (grace >= session) {
-            throw bad(RESTART_GRACE_MS, "must be less than zookeeper.session.timeout.ms (" + session + "): the server "
-                    + "ends a handed-over session that long after its holder let go");
-        }
-        return Duration.ofMillis(grace);
+        return millis(RESTART_GRACE_MS);
     }
 
     public String groupId() {
-        return get("group.id");
+        return string(ConsumerKeys.GROUP_ID);
     }
 
     public String zookeeperConnect() {
-        return get("zookeeper.connect");
+        return string(ConsumerKeys.ZOOKEEPER_CONNECT);
     }
 
     public int sessionTimeoutMs() {
-        return Integer.parseInt(get("zookeeper.session.timeout.ms"));
+        return intValue(ConsumerKeys.SESSION_TIMEOUT_MS);
     }
 
     public int connectionTimeoutMs() {
-        return Integer.parseInt(get("zookeeper.connection.timeout.ms"));
+        return intValue(ConsumerKeys.CONNECTION_TIMEOUT_MS);
     }
 
     /** TLS, SASL, digest credentials and ACLs of the ZooKeeper client. */
@@ -243,153 +228,132 @@ public final class ZkConsumerConfig {
         return zooKeeperSecurity;
     }
 
-    public java.util.Optional<String> consumerIdOverride() {
-        return java.util.Optional.ofNullable(values.get("consumer.id"));
+    public Optional<String> consumerIdOverride() {
+        return Optional.ofNullable(string(ConsumerKeys.CONSUMER_ID));
     }
 
+    /** {@code auto.commit.enable}, or Kafka's {@code enable.auto.commit}. */
     public boolean autoCommit() {
-        return Boolean.parseBoolean(get("auto.commit.enable"));
+        return bool(ConsumerKeys.AUTO_COMMIT);
     }
 
     public Duration autoCommitInterval() {
-        return Duration.ofMillis(Integer.parseInt(get("auto.commit.interval.ms")));
+        return millis(ConsumerKeys.AUTO_COMMIT_INTERVAL_MS);
     }
 
     /** The {@code offsets.storage} type, one of {@link OffsetStores}. */
     public OffsetStoreType offsetsStorage() {
-        OffsetStoreType type = OffsetStores.find(get("offsets.storage"));
-        if (type == null) {
-            throw bad("offsets.storage", "must be " + OffsetStores.namesJoined());
-        }
-        return type;
+        return offsetsStorage;
     }
 
     /** Dual commit only means something with a store that supports it, Kafka's (0.8.2.2 ignores it otherwise). */
     public boolean dualCommit() {
-        return offsetsStorage().dualCommit() && Boolean.parseBoolean(get("dual.commit.enabled"));
+        return offsetsStorage.dualCommit() && bool(ConsumerKeys.DUAL_COMMIT);
     }
 
     /** {@code smallest}/{@code largest} (0.8) and {@code earliest}/{@code latest}/{@code none} (Kafka). */
     public ResetPolicy resetPolicy() {
-        String value = get("auto.offset.reset").toLowerCase(Locale.ROOT);
-        switch (value) {
-            case "smallest":
-            case "earliest":
-                return ResetPolicy.EARLIEST;
-            case "largest":
-            case "latest":
-                return ResetPolicy.LATEST;
-            case "none":
-                return ResetPolicy.NONE;
-            default:
-                throw bad("auto.offset.reset", "must be smallest, largest, earliest, latest or none");
-        }
+        return resetPolicy;
     }
 
     public String assignmentStrategy() {
-        return get("partition.assignment.strategy");
+        return string(ConsumerKeys.ASSIGNMENT_STRATEGY);
     }
 
     public boolean excludeInternalTopics() {
-        return Boolean.parseBoolean(get("exclude.internal.topics"));
+        return bool(ConsumerKeys.EXCLUDE_INTERNAL_TOPICS);
     }
 
     public int maxGroupSize() {
-        return Integer.parseInt(get(MAX_GROUP_SIZE));
+        return intValue(MAX_GROUP_SIZE);
     }
 
     public int streamsPerTopic() {
-        return Integer.parseInt(get(STREAMS_PER_TOPIC));
+        return intValue(STREAMS_PER_TOPIC);
     }
 
     public Duration rebalanceDebounce() {
-        return Duration.ofMillis(Integer.parseInt(get(REBALANCE_DEBOUNCE_MS)));
+        return millis(REBALANCE_DEBOUNCE_MS);
     }
 
     public Duration rebalanceBackoff() {
-        return Duration.ofMillis(Integer.parseInt(get("rebalance.backoff.ms")));
+        return millis(ConsumerKeys.REBALANCE_BACKOFF_MS);
     }
 
-    /** True if set, and always for strategies chosen through the advertised capabilities (sticky). */
+    /** Whether the registration carries the capability key ({@link GroupMemberConfig#advertises}). */
     public boolean advertiseCapabilities() {
-        AssignorType strategy = Assignors.find(assignmentStrategy());
-        return Boolean.parseBoolean(get(ADVERTISE_CAPABILITIES)) || (strategy != null && strategy.requiresCapabilities());
+        return GroupMemberConfig.advertises(assignmentStrategy(), bool(ADVERTISE_CAPABILITIES));
     }
 
     /**
      * How the {@link io.zkgroups.rebalancer.group.ZkGroupMember} of this consumer behaves: the group keys of this config
-     * on top of the member's defaults; retries start at min(50 ms, {@code rebalance.backoff.ms}).
+     * on top of the member's defaults.
      */
     public GroupMemberConfig memberConfig(ConsumerId consumerId, Subscription subscription) {
-        Duration backoff = rebalanceBackoff();
         return GroupMemberConfig.builder(groupId(), consumerId, subscription)
                 .assignmentStrategy(assignmentStrategy())
                 .excludeInternalTopics(excludeInternalTopics())
                 .maxGroupSize(maxGroupSize())
                 .debounce(rebalanceDebounce())
-                .backoff(Duration.ofMillis(Math.min(50, backoff.toMillis())), backoff)
-                .advertiseCapabilities(advertiseCapabilities())
+                .maxBackoff(rebalanceBackoff())
+                .advertiseCapabilities(bool(ADVERTISE_CAPABILITIES))
                 .build();
     }
 
     /** The server generation the setting declares; empty with {@code auto} (learned from the servers). */
     public Optional<ServerGeneration> zooKeeperServerGeneration() {
-        try {
-            return Optional.ofNullable(ServerGeneration.ofSetting(get(ZOOKEEPER_SERVER_VERSION)));
-        } catch (IllegalArgumentException e) {
-            throw bad(ZOOKEEPER_SERVER_VERSION, "must be auto or a ZooKeeper version 3.4 or later: " + e.getMessage());
-        }
+        return serverGeneration;
     }
 
     public Duration metadataRefresh() {
-        return Duration.ofMillis(Integer.parseInt(get(METADATA_REFRESH_MS)));
+        return millis(METADATA_REFRESH_MS);
     }
 
     public Duration offsetsRefresh() {
-        return Duration.ofMillis(Integer.parseInt(get(OFFSETS_REFRESH_MS)));
+        return millis(OFFSETS_REFRESH_MS);
     }
 
     public Duration revokeTimeout() {
-        return Duration.ofMillis(Integer.parseInt(get(REVOKE_TIMEOUT_MS)));
+        return millis(REVOKE_TIMEOUT_MS);
     }
 
     /** Whether the poll thread connects the fetcher to Kafka while the member joins (see {@code PartitionFetcher}). */
     public boolean connectEarly() {
-        return Boolean.parseBoolean(get(CONNECT_EARLY));
+        return bool(CONNECT_EARLY);
     }
 
     /** Whether the consumer registers the MBeans of the 0.8.2.2 consumer next to Kafka-style ones. */
     public boolean legacyMBeans() {
-        return Boolean.parseBoolean(get(LEGACY_MBEANS));
+        return bool(LEGACY_MBEANS);
     }
 
     /** The client id of the consumer's metrics and of its fetcher ({@code client.id}, by default the group id). */
     public String clientId() {
-        return get("client.id");
+        return string(ConsumerKeys.CLIENT_ID);
     }
 
     /** Problems with keys found while parsing (already logged). */
     public List<String> warnings() {
-        return ImmutableList.copyOf(warnings);
+        return warnings;
     }
 
     /**
      * Properties for the inner {@code KafkaConsumer} (assign() mode, no Kafka group): the kafka-clients
-     * properties given, plus the 0.8 fetch settings translated, without a group id and without auto-commit.
+     * properties given, plus the fetch settings set under their 0.8 or Kafka names, without a group id and without
+     * auto-commit.
      */
     public Map<String, Object> fetchClientProperties(String bootstrapServers) {
-        Map<String, Object> props = new HashMap<>();
-        LEGACY_TO_CLIENT.forEach((legacy, client) -> {
-            if (values.containsKey(legacy)) {
-                props.put(client, values.get(legacy));
+        Map<String, Object> props = new HashMap<>(clientProperties);
+        for (ConfigKey key : ConsumerKeys.all()) {
+            if (key.isFetchSide() && given.contains(key.name())) {
+                props.put(key.kafkaName().get(), values.get(key.name()));
             }
-        });
-        props.putAll(clientProperties);
+        }
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, get("client.id"));
+        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, clientId());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // Kafka's values are the policies' names: earliest, latest, none
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, resetPolicy().name().toLowerCase(Locale.ROOT));
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, resetPolicy.name().toLowerCase(Locale.ROOT));
         return props;
     }
 
@@ -401,14 +365,14 @@ public final class ZkConsumerConfig {
                 props.put(k, v);
             }
         });
-        props.put("bootstrap.servers", bootstrapServers);
-        props.put("client.id", get("client.id") + "-admin");
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId() + "-admin");
         return props;
     }
 
     /** The configured {@code bootstrap.servers}, if any (it may come from {@code /brokers/ids} instead). */
-    public java.util.Optional<String> bootstrapServers() {
+    public Optional<String> bootstrapServers() {
         Object value = clientProperties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
-        return value == null || value.toString().trim().isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(value.toString());
+        return value == null || value.toString().trim().isEmpty() ? Optional.empty() : Optional.of(value.toString());
     }
 }

@@ -1,22 +1,13 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.group.ZkGroupMember;
-import io.zkgroups.rebalancer.group.KafkaTopicMetadata;
 import io.zkgroups.rebalancer.group.MemberHealth;
-import io.zkgroups.rebalancer.group.TopicMetadata;
-import io.zkgroups.rebalancer.group.ZkTopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
-import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
-import io.zkgroups.registry.ZkNames;
-import io.zkgroups.registry.ZkRegistry;
-import io.zkgroups.registry.model.BrokerInfo;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
-import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -31,9 +22,7 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
@@ -41,14 +30,12 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -69,23 +56,24 @@ import java.util.regex.Pattern;
  * are handed out, and offsets committed, only for partitions this member owns now, in the ZooKeeper session that owns
  * them, while that session's lease holds (docs/fence.md).
  * <p>
- * <b>Note on threading.</b> Every method that touches the consumer's state runs under the single-thread guard
- * ({@link SingleThreadGuard}; a second thread gets {@link ConcurrentModificationException}), so the state,
- * fetcher, committer and coordinator are only ever used by one thread at a time. Outside it: {@link #wakeup()} (a flag
- * and the event queue), {@link #metrics()}, {@link #enforceRebalance()} and {@link #groupHealth()} (the volatile
- * member, itself thread-safe), and {@link #handOutFence()}, whose checks run on the application's stream threads
- * against the fence.
+ * The poll loop and wakeups are a {@link PollLoop}; what the consumer opened, and its one close path, a
+ * {@link ConsumerResources} list and the {@link ConsumerLifecycle}.
  * <p>
- * Differences from {@code KafkaConsumer}, all throwing with a message that says why:
- * {@link #assign} (manual assignment has no place in a ZooKeeper group: use a plain KafkaConsumer),
- * {@link #groupMetadata()} (there is no Kafka group generation to fence transactions with).
- * {@link #commitAsync} commits synchronously and then calls the callback.
+ * <b>Note on threading.</b> Every method that touches the consumer's state enters through
+ * {@link ConsumerLifecycle#acquireAndEnsureOpen()}: the single-thread guard ({@link SingleThreadGuard}; a second
+ * thread gets {@link ConcurrentModificationException}), then {@code IllegalStateException} once closed, as with
+ * KafkaConsumer. So the state, fetcher, committer and coordinator are only ever used by one thread at a time. Outside
+ * the guard: {@link #wakeup()} (a flag and the event queue), {@link #metrics()}, {@link #enforceRebalance()} and
+ * {@link #groupHealth()} (the volatile member, itself thread-safe), and {@link #handOutFence()}, whose checks run on
+ * the application's stream threads against the fence.
+ * <p>
+ * Differences from {@code KafkaConsumer} (all of them, with their reasons: docs/compatibility.md, "ZkGroupConsumer
+ * compared with KafkaConsumer"): {@link #assign} and {@link #groupMetadata()} throw, saying why (partitions come from
+ * the ZooKeeper group; it has no generation to fence transactions with); {@link #commitAsync} commits synchronously and
+ * then calls the callback; only the owner of a partition may commit its offset.
  */
 public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZkGroupConsumer.class);
-    /** Longest stretch the fetcher blocks: bounds how late the poll thread sees a revocation. */
-    private static final Duration POLL_SLICE = Duration.ofMillis(50);
     /** KafkaConsumer's close() waits up to 30 s. */
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -93,23 +81,17 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final RestartHandover restart;
     private final CuratorFramework curator;
     private final KafkaConsumer<K, V> kafka;
-    private final Admin admin;
-    private final OffsetStore offsets;
     private final OffsetReads offsetReads;
-    private final TopicMetadata topicMetadata;
     private final ConsumerId consumerId;
     private final SubscriptionState state;
     private final PartitionFetcher<K, V> fetcher;
     private final GroupCoordinator coordinator;
     private final OffsetCommitter committer;
     private final ConsumerMetrics metrics;
+    private final PollLoop<K, V> pollLoop;
+    private final ConsumerLifecycle lifecycle;
     /** {@code default.api.timeout.ms}: the bound of the calls that take no timeout, as with KafkaConsumer. */
     private final Duration defaultApiTimeout;
-    private final SingleThreadGuard guard = new SingleThreadGuard("ZkGroupConsumer");
-    private volatile boolean userWakeup;
-    /** Set once close() has begun: the revocation it runs may still commit (in onPartitionsRevoked), as with KafkaConsumer. */
-    private boolean closing;
-    private boolean closed;
 
     public ZkGroupConsumer(Properties properties) {
         this(ZkConsumerConfig.from(properties), null, null);
@@ -129,9 +111,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     /**
      * Connects to ZooKeeper (bounded by {@code zookeeper.connection.timeout.ms}) and prepares the fetcher;
-     * joins no group until {@code subscribe}.
+     * joins no group until {@code subscribe}. If it fails, whatever it had opened is closed again.
      *
-     * @throws ConfigException if a property is bad, or no bootstrap servers are given or registered
+     * @throws org.apache.kafka.common.config.ConfigException if a property is bad, or no bootstrap servers are given or
+     *                                                        registered
      * @throws KafkaException  if ZooKeeper cannot be reached
      */
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
@@ -150,64 +133,26 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         this.defaultApiTimeout = ConsumerStartup.defaultApiTimeout(config);
         Function<String, KafkaConsumer<K, V>> newFetcher = bootstrap ->
                 new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
-        // a successor waiting for its ticket builds its fetch client meanwhile (EarlyFetchClient)
-        AtomicReference<KafkaConsumer<K, V>> earlyFetcher = new AtomicReference<>();
+        ConsumerResources opened = new ConsumerResources(config.groupId());
+        ConsumerParts<K, V> parts;
         try {
-            this.restart = RestartHandover.atStart(config, observer,
-                    () -> earlyFetcher.set(EarlyFetchClient.build(config, newFetcher)));
-            this.consumerId = ConsumerStartup.consumerIdOf(restart.consumerId(), config);
-            this.curator = ZooKeeperConnection.open(config, restart.handles());
+            parts = new ConsumerParts<>(config, newFetcher, observer, defaultApiTimeout, opened);
         } catch (RuntimeException | Error e) {
-            if (earlyFetcher.get() != null) {
-                earlyFetcher.get().close(Duration.ZERO);
-            }
+            opened.closeAll();
             throw e;
         }
-        boolean started = false;
-        KafkaConsumer<K, V> inner = earlyFetcher.get(); // built with the configured bootstrap.servers, if any
-        Admin adminClient = null;
-        ConsumerMetrics consumerMetrics = null;
-        try {
-            ZkRegistry registry = ZkRegistry.of(curator);
-            List<BrokerInfo> brokers = registry.brokers().list().entries();
-            String bootstrap = config.bootstrapServers().orElseGet(() -> ConsumerStartup.bootstrapFrom(brokers, config));
-            if (inner == null) {
-                inner = newFetcher.apply(bootstrap);
-            }
-            boolean zkMetadata = !brokers.isEmpty();
-            adminClient = (ConfiguredOffsetStores.needsKafka(config) || !zkMetadata) ? Admin.create(config.adminProperties(bootstrap)) : null;
-            this.kafka = inner;
-            this.admin = adminClient;
-            this.topicMetadata = zkMetadata ? new ZkTopicMetadata(registry.topics())
-                    : new KafkaTopicMetadata(adminClient, config.metadataRefresh(), Duration.ofSeconds(30));
-            KafkaConsumer<K, V> fetcherRef = inner;
-            consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
-                    fetcherRef::metrics, new RegisteredBrokers(registry));
-            this.metrics = consumerMetrics;
-            this.offsets = ConfiguredOffsetStores.forConfig(config, registry, adminClient, consumerMetrics);
-            this.offsetReads = new OffsetReads(offsets, config.groupId(), config.clientId());
-            this.state = new SubscriptionState(consumerId.toString(), config.groupId());
-            this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy(), defaultApiTimeout,
-                    config.connectEarly());
-            this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, consumerMetrics);
-            this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
-                    committer, consumerMetrics);
-            restart.resumed(curator).ifPresent(coordinator::resumeOnJoin);
-            started = true;
-        } finally {
-            if (!started) {
-                if (consumerMetrics != null) {
-                    consumerMetrics.close();
-                }
-                if (inner != null) {
-                    inner.close(Duration.ZERO);
-                }
-                if (adminClient != null) {
-                    adminClient.close(Duration.ZERO);
-                }
-                curator.close();
-            }
-        }
+        this.restart = parts.restart;
+        this.consumerId = parts.consumerId;
+        this.curator = parts.curator;
+        this.kafka = parts.kafka;
+        this.metrics = parts.metrics;
+        this.offsetReads = parts.offsetReads;
+        this.state = parts.state;
+        this.fetcher = parts.fetcher;
+        this.committer = parts.committer;
+        this.coordinator = parts.coordinator;
+        this.pollLoop = new PollLoop<>(coordinator, fetcher, committer, metrics, kafka);
+        this.lifecycle = new ConsumerLifecycle(consumerId.toString(), opened);
     }
 
     // --- subscription -----------------------------------------------------------------------------------
@@ -219,23 +164,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void subscribe(Collection<String> topics, ConsumerRebalanceListener listener) {
-        guard.acquire();
-        try {
-            if (topics == null) {
-                throw new IllegalArgumentException("topic collection to subscribe to cannot be null");
+        lifecycle.run(() -> {
+            Subscription.Static subscription = SubscriptionRequests.topics(topics, config.streamsPerTopic());
+            if (subscription.streamsPerTopic().isEmpty()) {
+                leave();
+            } else {
+                join(subscription, subscription.streamsPerTopic().keySet(), null, listener);
             }
-            if (topics.isEmpty()) {
-                unsubscribeInternal();
-                return;
-            }
-            Map<String, Integer> streams = new LinkedHashMap<>();
-            for (String topic : topics) {
-                streams.put(ZkNames.requireValid("topic", topic == null ? null : topic.trim()), config.streamsPerTopic());
-            }
-            join(Subscription.topics(streams), streams.keySet(), null, listener);
-        } finally {
-            guard.release();
-        }
+        });
     }
 
     @Override
@@ -246,17 +182,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     /** A pattern subscription is a 0.8 {@code white_list}: other members see and expand the same regex. */
     @Override
     public void subscribe(Pattern pattern, ConsumerRebalanceListener listener) {
-        guard.acquire();
-        try {
-            if (pattern == null || pattern.pattern().isEmpty()) {
-                throw new IllegalArgumentException("topic pattern to subscribe to cannot be " + (pattern == null ? "null" : "empty"));
-            }
-            Subscription whitelist = new Subscription.Wildcard(Subscription.Wildcard.Kind.WHITE_LIST, pattern.pattern(),
-                    config.streamsPerTopic());
-            join(whitelist, Collections.<String>emptySet(), pattern, listener);
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(() -> join(SubscriptionRequests.pattern(pattern, config.streamsPerTopic()),
+                Collections.<String>emptySet(), pattern, listener));
     }
 
     /**
@@ -266,29 +193,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * each assigned partition was given to.
      */
     public void subscribe(Subscription subscription, ConsumerRebalanceListener listener) {
-        guard.acquire();
-        try {
-            if (subscription instanceof Subscription.Static) {
-                Subscription.Static fixed = (Subscription.Static) subscription;
-                fixed.streamsPerTopic().forEach((topic, streams) -> {
-                    if (streams < 1) { // a registration may say 0 (read as no threads), but 0.8 never creates one
-                        throw new IllegalArgumentException("stream count of topic " + topic + " must be >= 1, got " + streams);
-                    }
-                });
-                join(subscription, fixed.streamsPerTopic().keySet(), null, listener);
-            } else if (subscription instanceof Subscription.Wildcard) {
-                Subscription.Wildcard wildcard = (Subscription.Wildcard) subscription;
-                if (wildcard.streams() < 1) {
-                    throw new IllegalArgumentException("stream count of " + wildcard.regex() + " must be >= 1, got "
-                            + wildcard.streams());
-                }
-                join(subscription, Collections.<String>emptySet(), Pattern.compile(wildcard.regex()), listener);
-            } else {
-                throw new IllegalArgumentException("subscription cannot be " + subscription);
-            }
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(() -> {
+            Subscription checked = SubscriptionRequests.checked(subscription);
+            join(checked, SubscriptionRequests.namedTopics(checked), SubscriptionRequests.patternOf(checked), listener);
+        });
     }
 
     /**
@@ -296,12 +204,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * group's assignment gave it to (0 for every partition with one stream per topic).
      */
     public Map<TopicPartition, Integer> streamAssignment() {
-        guard.acquire();
-        try {
-            return state.streams();
-        } finally {
-            guard.release();
-        }
+        return lifecycle.call(state::streams);
     }
 
     /**
@@ -313,7 +216,6 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     private void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener) {
-        ensureOpen();
         if (listener == null) {
             throw new IllegalArgumentException("RebalanceListener cannot be null");
         }
@@ -322,44 +224,31 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void unsubscribe() {
-        guard.acquire();
-        try {
-            unsubscribeInternal();
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(this::leave);
     }
 
-    private void unsubscribeInternal() {
-        ensureOpen();
+    private void leave() {
         coordinator.leave(Deadline.after(defaultApiTimeout));
     }
 
     @Override
     public Set<String> subscription() {
-        guard.acquire();
-        try {
-            return state.subscription();
-        } finally {
-            guard.release();
-        }
+        return lifecycle.call(state::subscription);
     }
 
     @Override
     public Set<TopicPartition> assignment() {
-        guard.acquire();
-        try {
-            return state.assigned();
-        } finally {
-            guard.release();
-        }
+        return lifecycle.call(state::assigned);
     }
 
     /** Manual assignment has no place in a ZooKeeper-coordinated group. */
     @Override
     public void assign(Collection<TopicPartition> partitions) {
-        throw new IllegalStateException("ZkGroupConsumer only supports group subscription (subscribe); partitions are "
-                + "assigned by the ZooKeeper group. For manual assignment use a plain KafkaConsumer without group.id.");
+        lifecycle.run(() -> {
+            throw new IllegalStateException("ZkGroupConsumer only supports group subscription (subscribe); partitions "
+                    + "are assigned by the ZooKeeper group. For manual assignment use a plain KafkaConsumer without "
+                    + "group.id.");
+        });
     }
 
     // --- poll -----------------------------------------------------------------------------------------------
@@ -372,69 +261,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public ConsumerRecords<K, V> poll(Duration timeout) {
-        guard.acquire();
-        try {
-            ensureOpen();
-            if (!coordinator.subscribed()) {
-                throw new IllegalStateException("Consumer is not subscribed to any topics");
-            }
-            long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
-            do {
-                checkWakeup();
-                coordinator.checkMember();
-                if (coordinator.processEvents()) {
-                    userWakeup = true;
-                    checkWakeup();
-                }
-                committer.maybeAutoCommit();
-                long slice = Math.max(0, Math.min(deadline - System.nanoTime(), POLL_SLICE.toNanos()));
-                if (!fetcher.canFetch()) {
-                    if (!connectEarly(Duration.ofNanos(slice))) {
-                        coordinator.awaitEvent(slice);
-                    }
-                    continue;
-                }
-                ConsumerRecords<K, V> records = fetch(Duration.ofNanos(slice));
-                if (!records.isEmpty()) {
-                    metrics.delivered(records);
-                    return records;
-                }
-            } while (System.nanoTime() < deadline);
-            return ConsumerRecords.empty();
-        } finally {
-            guard.release();
-        }
-    }
-
-    private ConsumerRecords<K, V> fetch(Duration slice) {
-        try {
-            return fetcher.poll(slice);
-        } catch (WakeupException e) {
-            throw wokenUp(e);
-        }
-    }
-
-    private boolean connectEarly(Duration slice) {
-        try {
-            return fetcher.connectEarly(slice);
-        } catch (WakeupException e) {
-            throw wokenUp(e);
-        }
-    }
-
-    /** The application's wakeup reached the inner consumer: delivered, so the pending ones are dropped. */
-    private WakeupException wokenUp(WakeupException e) {
-        userWakeup = false;
-        coordinator.clearWakeups();
-        return e;
-    }
-
-    private void checkWakeup() {
-        if (userWakeup) {
-            userWakeup = false;
-            coordinator.clearWakeups();
-            throw new WakeupException();
-        }
+        return lifecycle.call(() -> pollLoop.poll(timeout));
     }
 
     // --- commits ----------------------------------------------------------------------------------------
@@ -451,18 +278,16 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * @throws org.apache.kafka.common.errors.TimeoutException if a position could not be looked up, or the write did
      *                                                         not finish, within {@code timeout}
      * @throws org.apache.kafka.clients.consumer.CommitFailedException if this member does not own a partition now
+     * @throws org.apache.kafka.common.errors.WakeupException if {@link #wakeup()} was called before or during it
      */
     @Override
     public void commitSync(Duration timeout) {
-        guard.acquire();
-        try {
-            ensureOpen();
+        lifecycle.run(() -> {
+            pollLoop.checkWakeup();
             Deadline deadline = Deadline.after(timeout);
-            fetcher.resolvePositions(deadline);
+            pollLoop.delivering(() -> fetcher.resolvePositions(deadline));
             committer.commitPositions(deadline);
-        } finally {
-            guard.release();
-        }
+        });
     }
 
     @Override
@@ -472,16 +297,15 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
-        guard.acquire();
-        try {
-            ensureOpen();
-            Deadline deadline = Deadline.after(timeout);
+        lifecycle.run(() -> {
+            if (offsets.isEmpty()) {
+                return;
+            }
+            pollLoop.checkWakeup();
             Map<TopicPartition, Long> positions = new HashMap<>();
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
-            committer.commit(positions, deadline);
-        } finally {
-            guard.release();
-        }
+            committer.commit(positions, Deadline.after(timeout));
+        });
     }
 
     @Override
@@ -491,22 +315,19 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void commitAsync(OffsetCommitCallback callback) {
-        guard.acquire();
-        try {
+        lifecycle.run(() -> {
             // the positions known now, as KafkaConsumer's commitAsync takes them: it never waits for a lookup
             fetcher.resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO));
             Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
             state.positions().forEach((tp, offset) -> positions.put(tp, new OffsetAndMetadata(offset)));
             commitAsync(positions, callback);
-        } finally {
-            guard.release();
-        }
+        });
     }
 
+    /** Commits synchronously, then calls {@code callback}; a failure without a callback is logged. */
     @Override
     public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
-        guard.acquire();
-        try {
+        lifecycle.run(() -> {
             Exception error = null;
             try {
                 commitSync(offsets);
@@ -516,11 +337,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             if (callback != null) {
                 callback.onComplete(offsets, error);
             } else if (error != null) {
-                LOG.warn("[{}] async commit failed: {}", consumerId, error.getMessage());
+                LoggerFactory.getLogger(ZkGroupConsumer.class).warn("[{}] async commit failed: {}", consumerId,
+                        error.getMessage());
             }
-        } finally {
-            guard.release();
-        }
+        });
     }
 
     @Override
@@ -544,89 +364,51 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * The offsets stored for {@code partitions} (null for one without), read within {@code timeout}.
      *
      * @throws org.apache.kafka.common.errors.TimeoutException if the store did not answer within {@code timeout}
+     * @throws org.apache.kafka.common.errors.WakeupException if {@link #wakeup()} was called before it
      */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
-        guard.acquire();
-        try {
-            Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
-            Map<TopicAndPartition, Long> stored = offsetReads.read(KafkaPartitions.toRegistry(partitions),
-                    Deadline.after(timeout));
-            for (TopicPartition tp : partitions) {
-                Long offset = stored.get(KafkaPartitions.toRegistry(tp));
-                result.put(tp, offset == null ? null : new OffsetAndMetadata(offset));
-            }
-            return result;
-        } finally {
-            guard.release();
-        }
+        return lifecycle.call(() -> {
+            pollLoop.checkWakeup();
+            return offsetReads.committed(partitions, Deadline.after(timeout));
+        });
     }
 
     // --- delegated to the fetcher ---------------------------------------------------------------------------
 
     @Override
     public void seek(TopicPartition partition, long offset) {
-        guard.acquire();
-        try {
-            fetcher.seek(partition, offset);
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(() -> fetcher.seek(partition, offset));
     }
 
     @Override
     public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
-        guard.acquire();
-        try {
-            fetcher.seek(partition, offsetAndMetadata);
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(() -> fetcher.seek(partition, offsetAndMetadata));
     }
 
     @Override
     public void seekToBeginning(Collection<TopicPartition> partitions) {
-        guard.acquire();
-        try {
-            fetcher.seekToBeginning(partitions);
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(() -> fetcher.seekToBeginning(partitions));
     }
 
     @Override
     public void seekToEnd(Collection<TopicPartition> partitions) {
-        guard.acquire();
-        try {
-            fetcher.seekToEnd(partitions);
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(() -> fetcher.seekToEnd(partitions));
     }
 
     @Override
     public long position(TopicPartition partition) {
-        guard.acquire();
-        try {
-            return fetcher.position(partition);
-        } finally {
-            guard.release();
-        }
+        return lifecycle.call(() -> pollLoop.delivering(() -> fetcher.position(partition)));
     }
 
     @Override
     public long position(TopicPartition partition, Duration timeout) {
-        guard.acquire();
-        try {
-            return fetcher.position(partition, timeout);
-        } finally {
-            guard.release();
-        }
+        return lifecycle.call(() -> pollLoop.delivering(() -> fetcher.position(partition, timeout)));
     }
 
     @Override
     public Uuid clientInstanceId(Duration timeout) {
-        return guard.call(() -> kafka.clientInstanceId(timeout));
+        return lifecycle.call(() -> kafka.clientInstanceId(timeout));
     }
 
     /**
@@ -643,89 +425,81 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic) {
-        return guard.call(() -> kafka.partitionsFor(topic));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.partitionsFor(topic)));
     }
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic, Duration timeout) {
-        return guard.call(() -> kafka.partitionsFor(topic, timeout));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.partitionsFor(topic, timeout)));
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics() {
-        return guard.call(() -> kafka.listTopics());
+        return lifecycle.call(() -> pollLoop.delivering(kafka::listTopics));
     }
 
     @Override
     public Map<String, List<PartitionInfo>> listTopics(Duration timeout) {
-        return guard.call(() -> kafka.listTopics(timeout));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.listTopics(timeout)));
     }
 
     @Override
     public Set<TopicPartition> paused() {
-        return guard.call(() -> kafka.paused());
+        return lifecycle.call(kafka::paused);
     }
 
     @Override
     public void pause(Collection<TopicPartition> partitions) {
-        guard.acquire();
-        try {
-            kafka.pause(partitions);
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(() -> kafka.pause(partitions));
     }
 
     @Override
     public void resume(Collection<TopicPartition> partitions) {
-        guard.acquire();
-        try {
-            kafka.resume(partitions);
-        } finally {
-            guard.release();
-        }
+        lifecycle.run(() -> kafka.resume(partitions));
     }
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch) {
-        return guard.call(() -> kafka.offsetsForTimes(timestampsToSearch));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.offsetsForTimes(timestampsToSearch)));
     }
 
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch, Duration timeout) {
-        return guard.call(() -> kafka.offsetsForTimes(timestampsToSearch, timeout));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.offsetsForTimes(timestampsToSearch, timeout)));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
-        return guard.call(() -> kafka.beginningOffsets(partitions));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.beginningOffsets(partitions)));
     }
 
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return guard.call(() -> kafka.beginningOffsets(partitions, timeout));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.beginningOffsets(partitions, timeout)));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
-        return guard.call(() -> kafka.endOffsets(partitions));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.endOffsets(partitions)));
     }
 
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return guard.call(() -> kafka.endOffsets(partitions, timeout));
+        return lifecycle.call(() -> pollLoop.delivering(() -> kafka.endOffsets(partitions, timeout)));
     }
 
     @Override
     public OptionalLong currentLag(TopicPartition topicPartition) {
-        return guard.call(() -> kafka.currentLag(topicPartition));
+        return lifecycle.call(() -> kafka.currentLag(topicPartition));
     }
 
     /** There is no Kafka group generation behind a ZooKeeper group, so transactions cannot be fenced by it. */
     @Override
     public ConsumerGroupMetadata groupMetadata() {
-        throw new UnsupportedOperationException("a ZooKeeper-coordinated group has no Kafka group metadata: "
-                + "sendOffsetsToTransaction cannot fence zombie members of it");
+        return lifecycle.call(() -> {
+            throw new UnsupportedOperationException("a ZooKeeper-coordinated group has no Kafka group metadata: "
+                    + "sendOffsetsToTransaction cannot fence zombie members of it");
+        });
     }
 
     @Override
@@ -733,8 +507,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         enforceRebalance("requested by the application");
     }
 
+    /** Any thread, as the member is thread-safe. */
     @Override
     public void enforceRebalance(String reason) {
+        lifecycle.ensureOpen();
         ZkGroupMember current = coordinator.member();
         if (current != null) {
             current.requestRebalance(reason == null ? "requested by the application" : reason);
@@ -742,9 +518,9 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     /** The group member behind this consumer (health, owned partitions), or empty when not subscribed. */
-    public java.util.Optional<MemberHealth> groupHealth() {
+    public Optional<MemberHealth> groupHealth() {
         ZkGroupMember current = coordinator.member();
-        return current == null ? java.util.Optional.empty() : java.util.Optional.of(current.health());
+        return current == null ? Optional.empty() : Optional.of(current.health());
     }
 
     public ConsumerId consumerId() {
@@ -761,11 +537,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     // --- lifecycle --------------------------------------------------------------------------------------------
 
+    /** Any thread: the blocking call running now, or the next one, throws {@code WakeupException}. */
     @Override
     public void wakeup() {
-        userWakeup = true;
-        coordinator.wake();
-        kafka.wakeup();
+        pollLoop.wakeup();
     }
 
     @Override
@@ -778,7 +553,9 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * {@code zkgroups.restart.handover.file} set it hands over instead, as {@link #closeForRestart()}. {@code timeout}
      * bounds what close waits for Kafka: the lookup of positions not known yet and the commit of the revocation; what
      * cannot be done by then is not committed (the next owner starts at the last committed offset). The application's
-     * {@code onPartitionsRevoked} runs to its end, as with KafkaConsumer.
+     * {@code onPartitionsRevoked} runs to its end, as with KafkaConsumer. With ZooKeeper unreachable it returns within
+     * {@code timeout} or the ZooKeeper session timeout, whichever is shorter (the session's end removes the
+     * registration), logging at WARN that it could not leave. Closing again does nothing.
      *
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
@@ -806,38 +583,11 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     private void close(boolean handOver, Deadline deadline) {
-        guard.acquire();
-        try {
-            if (closed || closing) {
-                return;
+        Deadline zooKeeperBound = deadline.earlier(Deadline.after(Duration.ofMillis(config.sessionTimeoutMs())));
+        lifecycle.close(() -> {
+            if (!handOver || !restart.handOver(coordinator, consumerId, deadline)) {
+                coordinator.leave(deadline);
             }
-            closing = true;
-            try {
-                if (!handOver || !restart.handOver(coordinator, consumerId, deadline)) {
-                    coordinator.leave(deadline);
-                }
-            } finally {
-                closed = true;
-                // Neither has anything left to wait for: the fetcher joined no Kafka group and commits nothing, and every
-                // commit through the admin client has returned. Waiting would only close the broker's fetch sessions
-                // politely (it evicts them anyway) at the cost of a round trip to each broker.
-                offsetReads.close();
-                kafka.close(Duration.ZERO);
-                topicMetadata.close();
-                if (admin != null) {
-                    admin.close(Duration.ZERO);
-                }
-                metrics.close();
-                curator.close();
-            }
-        } finally {
-            guard.release();
-        }
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("This consumer has already been closed.");
-        }
+        }, curator, zooKeeperBound, deadline);
     }
 }

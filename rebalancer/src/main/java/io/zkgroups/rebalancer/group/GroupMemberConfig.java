@@ -113,16 +113,15 @@ public final class GroupMemberConfig {
         private final String group;
         private final ConsumerId consumerId;
         private final Subscription subscription;
-        private String assignmentStrategy = ConsumerKeys.defaultOf(ConsumerKeys.ASSIGNMENT_STRATEGY);
+        private String assignmentStrategy = ConsumerKeys.defaultOf(ConsumerKeys.ASSIGNMENT_STRATEGY, String.class);
         private boolean excludeInternalTopics =
-                Boolean.parseBoolean(ConsumerKeys.defaultOf(ConsumerKeys.EXCLUDE_INTERNAL_TOPICS));
+                ConsumerKeys.defaultOf(ConsumerKeys.EXCLUDE_INTERNAL_TOPICS, Boolean.class);
         private Duration debounce = millis(ConsumerKeys.REBALANCE_DEBOUNCE_MS);
         private Duration maxBackoff = millis(ConsumerKeys.REBALANCE_BACKOFF_MS);
-        private Duration initialBackoff = maxBackoff.compareTo(FIRST_BACKOFF) < 0 ? maxBackoff : FIRST_BACKOFF;
-        private int maxGroupSize = Integer.parseInt(ConsumerKeys.defaultOf(ConsumerKeys.MAX_GROUP_SIZE));
+        private Duration initialBackoff = firstBackoff(maxBackoff);
+        private int maxGroupSize = ConsumerKeys.defaultOf(ConsumerKeys.MAX_GROUP_SIZE, Integer.class);
         private double leaseMargin = 0.25;
-        private boolean advertiseCapabilities =
-                Boolean.parseBoolean(ConsumerKeys.defaultOf(ConsumerKeys.ADVERTISE_CAPABILITIES));
+        private boolean advertiseCapabilities = ConsumerKeys.defaultOf(ConsumerKeys.ADVERTISE_CAPABILITIES, Boolean.class);
 
         private Builder(String group, ConsumerId consumerId, Subscription subscription) {
             this.group = group;
@@ -143,7 +142,11 @@ public final class GroupMemberConfig {
         }
 
         private static Duration millis(String key) {
-            return Duration.ofMillis(Long.parseLong(ConsumerKeys.defaultOf(key)));
+            return Duration.ofMillis(ConsumerKeys.defaultOf(key, Integer.class));
+        }
+
+        private static Duration firstBackoff(Duration max) {
+            return max.compareTo(FIRST_BACKOFF) < 0 ? max : FIRST_BACKOFF;
         }
 
         public Builder assignmentStrategy(String strategy) {
@@ -167,6 +170,11 @@ public final class GroupMemberConfig {
             return this;
         }
 
+        /** Retries start at min(50 ms, {@code max}) and double up to {@code max}. */
+        public Builder maxBackoff(Duration max) {
+            return backoff(firstBackoff(Objects.requireNonNull(max, "maxBackoff cannot be null")), max);
+        }
+
         public Builder maxGroupSize(int size) {
             this.maxGroupSize = size;
             return this;
@@ -188,13 +196,22 @@ public final class GroupMemberConfig {
         }
     }
 
+    /**
+     * Whether a member on {@code strategy} writes the capability key: when {@code requested}, and always for a strategy
+     * chosen through the advertised capabilities (sticky).
+     */
+    public static boolean advertises(String strategy, boolean requested) {
+        AssignorType type = Assignors.find(strategy);
+        return requested || (type != null && type.requiresCapabilities());
+    }
+
     /** The capability key's content when advertised. */
     Map<String, String> capabilities() {
-        AssignorType type = Assignors.find(assignmentStrategy);
-        boolean required = type != null && type.requiresCapabilities();
-        if (!advertiseCapabilities && !required) {
+        if (!advertises(assignmentStrategy, advertiseCapabilities)) {
             return Collections.emptyMap();
         }
+        AssignorType type = Assignors.find(assignmentStrategy);
+        boolean required = type != null && type.requiresCapabilities();
         Map<String, String> capabilities = new java.util.LinkedHashMap<>(); // a fixed key order: the same bytes every run
         capabilities.put("assignor", assignmentStrategy);
         if (required) {

@@ -46,9 +46,9 @@ class ConsumerKeysTest {
         Map<String, String> shipped = shippedProperties();
         for (ConfigKey key : ConsumerKeys.all()) {
             assertThat(shipped).as("conf/consumer.properties lists " + key).containsKey(key.name());
-            String literal = key.defaultValue(other -> null);
-            if (literal != null && !key.name().equals(ConsumerKeys.RESTART_GRACE_MS)) {
-                assertThat(shipped.get(key.name())).as("default of " + key).isEqualTo(literal);
+            Object literal = key.defaultValue(other -> null);
+            if (literal != null) {
+                assertThat(shipped.get(key.name())).as("default of " + key).isEqualTo(literal.toString());
             }
         }
     }
@@ -67,6 +67,22 @@ class ConsumerKeysTest {
         Properties props = new Properties();
         props.load(Files.newBufferedReader(ROOT.resolve("tools/distribution/src/conf/consumer.properties")));
         assertThat(ZkConsumerConfig.from(props).warnings()).isEmpty();
+    }
+
+    @Test
+    void bothDocsNameKafkasNameOfEverySettingThatHasOne() throws IOException {
+        String properties = Files.readString(ROOT.resolve("tools/distribution/src/conf/consumer.properties"));
+        List<String> rows = Files.readAllLines(ROOT.resolve("docs/compatibility.md"), StandardCharsets.UTF_8);
+        for (ConfigKey key : ConsumerKeys.all()) {
+            if (key.kafkaName().isEmpty() || key.kafkaName().get().equals(key.name())) {
+                continue;
+            }
+            String kafka = key.kafkaName().get();
+            assertThat(properties).as("conf/consumer.properties names " + kafka).contains("Kafka: " + kafka);
+            assertThat(rows).as("docs/compatibility.md names " + kafka + " in the row of " + key)
+                    .anySatisfy(row -> assertThat(row).startsWith("| ").contains("`" + key.name() + "`")
+                            .contains("`" + kafka + "`"));
+        }
     }
 
     @Test

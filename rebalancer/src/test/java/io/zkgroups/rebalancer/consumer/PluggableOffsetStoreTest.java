@@ -7,6 +7,7 @@ import io.zkgroups.rebalancer.offsets.OffsetStoreType;
 import io.zkgroups.rebalancer.offsets.OffsetStores;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
 

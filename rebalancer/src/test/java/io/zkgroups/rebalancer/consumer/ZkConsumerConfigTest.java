@@ -1,5 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -30,7 +32,8 @@ class ZkConsumerConfigTest {
         assertThat(ZkConsumerConfig.from(base()).rebalanceDebounce()).isZero();
         assertThat(with(ZkConsumerConfig.REBALANCE_DEBOUNCE_MS, "5").rebalanceDebounce()).isEqualTo(java.time.Duration.ofMillis(5));
         assertThatThrownBy(() -> with(ZkConsumerConfig.REBALANCE_DEBOUNCE_MS, "-1"))
-                .hasMessageContaining("zkgroups.rebalance.debounce.ms").hasMessageContaining("must not be negative");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("zkgroups.rebalance.debounce.ms").hasMessageContaining("at least 0");
     }
 
     @Test
@@ -76,10 +79,13 @@ class ZkConsumerConfigTest {
             "partition.assignment.strategy, RoundRobin",
             "zkgroups.streams.per.topic, 0",
             "consumer.id, a/b",
-            "client.id, with space"})
-    void badValuesFailNamingKeyAndValue(String key, String value) {
+            "client.id, with space",
+            "enable.auto.commit, yes",
+            "max.partition.fetch.bytes, 0"})
+    void badValuesFailWithKafkasConfigExceptionNamingKeyAndValue(String key, String value) {
         assertThatThrownBy(() -> with(key, value))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(KafkaException.class)
                 .hasMessageContaining(key)
                 .hasMessageContaining(value);
     }
@@ -95,13 +101,88 @@ class ZkConsumerConfigTest {
     }
 
     @Test
-    void unknownKeysAndKafkaGroupKeysOnlyWarn() {
+    void unknownKeysAndKafkaGroupKeysWithoutEquivalentOnlyWarn() {
         Map<String, Object> p = base();
         p.put("mirror.topics.whitelist", "x");
-        p.put("enable.auto.commit", "true");
+        p.put("group.instance.id", "i1");
+        p.put("heartbeat.interval.ms", "3000");
         ZkConsumerConfig config = ZkConsumerConfig.from(p);
-        assertThat(config.warnings()).anySatisfy(w -> assertThat(w).contains("mirror.topics.whitelist"))
-                .anySatisfy(w -> assertThat(w).contains("enable.auto.commit").contains("ZooKeeper"));
+        assertThat(config.warnings()).hasSize(3)
+                .anySatisfy(w -> assertThat(w).contains("mirror.topics.whitelist"))
+                .anySatisfy(w -> assertThat(w).contains("group.instance.id").contains("zkgroups.restart.handover.file"))
+                .anySatisfy(w -> assertThat(w).contains("heartbeat.interval.ms"));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "enable.auto.commit, false, auto.commit.enable, false",
+            "session.timeout.ms, 10000, zookeeper.session.timeout.ms, 10000",
+            "auto.offset.reset, earliest, auto.offset.reset, earliest",
+            "max.partition.fetch.bytes, 4096, fetch.message.max.bytes, 4096",
+            "fetch.max.wait.ms, 250, fetch.wait.max.ms, 250",
+            "receive.buffer.bytes, 131072, socket.receive.buffer.bytes, 131072",
+            "retry.backoff.ms, 500, refresh.leader.backoff.ms, 500"})
+    void kafkasNameOfASettingMeansWhatItsZeroEightNameMeans(String kafkaKey, String value, String legacyKey,
+                                                             String effective) {
+        ZkConsumerConfig config = with(kafkaKey, value);
+        assertThat(config.get(legacyKey)).isEqualTo(effective);
+        assertThat(config.warnings()).isEmpty();
+    }
+
+    @Test
+    void enableAutoCommitFalseTurnsAutoCommitOff() {
+        assertThat(with("enable.auto.commit", "false").autoCommit()).isFalse();
+        assertThat(with("enable.auto.commit", "true").autoCommit()).isTrue();
+        assertThat(ZkConsumerConfig.from(base()).autoCommit()).isTrue();
+    }
+
+    @Test
+    void fetchSettingsReachTheFetchClientUnderKafkasNameWhicheverNameSetThem() {
+        assertThat(with("max.partition.fetch.bytes", "4096").fetchClientProperties("b:1"))
+                .containsEntry("max.partition.fetch.bytes", 4096).doesNotContainKey("fetch.message.max.bytes");
+        assertThat(with("fetch.message.max.bytes", "4096").fetchClientProperties("b:1"))
+                .containsEntry("max.partition.fetch.bytes", 4096);
+        assertThat(ZkConsumerConfig.from(base()).fetchClientProperties("b:1"))
+                .as("unset: kafka-clients' defaults").doesNotContainKey("max.partition.fetch.bytes");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "enable.auto.commit, false, auto.commit.enable, true",
+            "session.timeout.ms, 10000, zookeeper.session.timeout.ms, 6000",
+            "max.partition.fetch.bytes, 4096, fetch.message.max.bytes, 8192",
+            "retry.backoff.ms, 100, refresh.leader.backoff.ms, 200"})
+    void bothNamesOfASettingWithDifferentValuesAreAnErrorNamingBothKeys(String kafkaKey, String kafkaValue,
+                                                                        String legacyKey, String legacyValue) {
+        Map<String, Object> p = base();
+        p.put(kafkaKey, kafkaValue);
+        p.put(legacyKey, legacyValue);
+        assertThatThrownBy(() -> ZkConsumerConfig.from(p))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(kafkaKey + "=" + kafkaValue)
+                .hasMessageContaining(legacyKey + "=" + legacyValue);
+    }
+
+    @Test
+    void bothNamesOfASettingWithTheSameValueAreFine() {
+        Map<String, Object> p = base();
+        p.put("enable.auto.commit", "FALSE");
+        p.put("auto.commit.enable", "false");
+        assertThat(ZkConsumerConfig.from(p).autoCommit()).isFalse();
+    }
+
+    @Test
+    void valuesAreTypedOnceAndDerivedDefaultsFollowTheirKeys() {
+        Map<String, Object> p = base();
+        p.put("zookeeper.session.timeout.ms", 9000);
+        p.put("zookeeper.sync.time.ms", " 300 ");
+        ZkConsumerConfig config = ZkConsumerConfig.from(p);
+        assertThat(config.connectionTimeoutMs()).isEqualTo(9000);
+        assertThat(config.rebalanceBackoff()).isEqualTo(java.time.Duration.ofMillis(300));
+        assertThat(config.restartGrace()).isEqualTo(java.time.Duration.ofMillis(6000));
+        assertThat(config.memberConfig(io.zkgroups.registry.model.ConsumerId.ofOverride("orders", "m"),
+                io.zkgroups.registry.model.Subscription.topics(Map.of("t", 1))).initialBackoff())
+                .isEqualTo(java.time.Duration.ofMillis(50));
     }
 
     @Test
@@ -113,8 +194,8 @@ class ZkConsumerConfigTest {
         p.put("security.protocol", "SSL");
         p.put("max.poll.records", "1000");
         Map<String, Object> fetch = ZkConsumerConfig.from(p).fetchClientProperties("b1:9092");
-        assertThat(fetch).containsEntry("max.partition.fetch.bytes", "2097152")
-                .containsEntry("fetch.max.wait.ms", "250")
+        assertThat(fetch).containsEntry("max.partition.fetch.bytes", 2097152)
+                .containsEntry("fetch.max.wait.ms", 250)
                 .containsEntry("auto.offset.reset", "earliest")
                 .containsEntry("security.protocol", "SSL")
                 .containsEntry("max.poll.records", "1000")
@@ -167,9 +248,9 @@ class ZkConsumerConfigTest {
         assertThat(with(ZkConsumerConfig.RESTART_GRACE_MS, "5999").restartGrace().toMillis()).isEqualTo(5999);
         assertThatThrownBy(() -> with(ZkConsumerConfig.RESTART_GRACE_MS, "6000"))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(ZkConsumerConfig.RESTART_GRACE_MS).hasMessageContaining("'6000'")
+                .hasMessageContaining(ZkConsumerConfig.RESTART_GRACE_MS).hasMessageContaining("value 6000")
                 .hasMessageContaining("zookeeper.session.timeout.ms (6000)");
         assertThatThrownBy(() -> with(ZkConsumerConfig.RESTART_GRACE_MS, "soon"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("must be an integer");
+                .isInstanceOf(ConfigException.class).hasMessageContaining("soon").hasMessageContaining("INT");
     }
 }
