@@ -282,11 +282,14 @@ final class GroupCoordinator {
             listenerError = e;
         }
         if (committer.commitsOnRevoke()) {
-            // an offset reset not looked up yet: the lookup may take half the time left, the commit has the rest
-            Set<TopicPartition> unresolved = fetcher.resolvePositionsQuietly(mine, deadline.halfway());
-            if (!unresolved.isEmpty()) {
-                LOG.warn("[{}] not committing {} before revoking them: their position could not be looked up in time "
-                        + "(is Kafka reachable?)", consumerId, unresolved);
+            // A position not known here (an offset reset the fetcher has not looked up yet) is not looked up now: a
+            // release never waits on Kafka (0.8.2.2 peers give up on a claim after rebalance.max.retries). Nothing
+            // of such a partition was handed out since its position was last known, so its committed offset stands.
+            SortedSet<TopicPartition> unknown = state.unknownPositions();
+            unknown.retainAll(mine);
+            if (!unknown.isEmpty()) {
+                LOG.info("[{}] releasing {} without a commit: their position is not known yet (nothing of them was "
+                        + "delivered since the last commit)", consumerId, unknown);
             }
         }
         committer.beforeRevoke(mine, deadline);
@@ -332,7 +335,9 @@ final class GroupCoordinator {
         if (grants.isEmpty()) {
             return;
         }
-        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(grants.keySet()));
+        // bounded: the poll thread must get to the next revocation (a store on Kafka that does not answer holds them)
+        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(grants.keySet()),
+                config.rebalanceKafkaTimeout());
         List<TopicPartition> started = new ArrayList<>();
         boolean anyHeld = false;
         for (Map.Entry<TopicPartition, OwnershipFence.Grant> granted : grants.entrySet()) {
@@ -367,7 +372,7 @@ final class GroupCoordinator {
         if (due.isEmpty()) {
             return;
         }
-        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(due));
+        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(due), config.rebalanceKafkaTimeout());
         List<TopicPartition> readable = new ArrayList<>();
         for (TopicPartition tp : due) {
             TopicAndPartition zk = KafkaPartitions.toRegistry(tp);
