@@ -67,6 +67,8 @@ final class GroupCoordinator {
     private RebalanceRelay bridge;
     /** Handed over by the previous process with the session this consumer resumed: adopted by the first join. */
     private SessionOwnership resumed;
+    /** What {@link #reportKafka} told the member last. */
+    private KafkaReachability.Snapshot reportedKafka = KafkaReachability.Snapshot.REACHABLE;
 
     GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator, TopicMetadata topicMetadata,
                      OffsetStore store, SubscriptionState state, PartitionFetcher<?, ?> fetcher, OffsetCommitter committer,
@@ -104,6 +106,7 @@ final class GroupCoordinator {
         bridge.attach(joining.fence());
         state.subscribe(sub, topics, pattern, listener, joining.fence());
         member = joining;
+        reportedKafka = KafkaReachability.Snapshot.REACHABLE;
         metrics.attach(joining);
         committer.restartTimers();
         if (resumed != null) {
@@ -266,6 +269,7 @@ final class GroupCoordinator {
         }
         if (assigning) {
             retryHeld();
+            reportKafka();
         }
         if (callbackError != null) {
             throw callbackError;
@@ -392,6 +396,16 @@ final class GroupCoordinator {
     private static Long committedOffset(OffsetLookup lookup, TopicAndPartition zk) {
         Long offset = lookup.offsets().get(zk);
         return offset != null && offset >= 0 ? offset : null;
+    }
+
+    /** The partitions the fetcher cannot fetch because Kafka does not answer, in the member's health (source kafka). */
+    private void reportKafka() {
+        KafkaReachability.Snapshot now = fetcher.reachability().snapshot();
+        ZkGroupMember current = member;
+        if (current != null && now != reportedKafka) {
+            current.reportUnreadable(KafkaReachability.SOURCE, now.alarms());
+            reportedKafka = now;
+        }
     }
 
     private void reportHeld() {

@@ -189,6 +189,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             this.state = new SubscriptionState(consumerId.toString(), config.groupId());
             this.fetcher = new PartitionFetcher<>(inner, state, config.resetPolicy(), defaultApiTimeout,
                     config.connectEarly());
+            consumerMetrics.kafkaReachability(() -> fetcher.reachability().snapshot().unreachableSince(),
+                    () -> fetcher.reachability().snapshot().unfetchable().size());
             this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, consumerMetrics);
             this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
                     committer, consumerMetrics);
