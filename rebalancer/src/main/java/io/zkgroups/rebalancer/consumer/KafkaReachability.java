@@ -39,6 +39,7 @@ final class KafkaReachability {
 
     private final String memberName;
     private final Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics;
+    private final Duration silence;
     private Metric responses;
     private Metric connections;
     private double lastResponses = -1;
@@ -46,8 +47,14 @@ final class KafkaReachability {
     private volatile Snapshot snapshot = Snapshot.REACHABLE;
 
     KafkaReachability(String memberName, Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics) {
+        this(memberName, fetcherMetrics, SILENCE);
+    }
+
+    /** With another {@code silence} than {@link #SILENCE} (tests). */
+    KafkaReachability(String memberName, Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics, Duration silence) {
         this.memberName = memberName;
         this.fetcherMetrics = fetcherMetrics;
+        this.silence = silence;
     }
 
     /** What is known now: reachable, or since when not, why, and which partitions cannot be fetched. */
@@ -99,7 +106,7 @@ final class KafkaReachability {
             return update(Snapshot.REACHABLE);
         }
         long silentNanos = now - lastAnswerNanos;
-        if (silentNanos < SILENCE.toNanos()) {
+        if (silentNanos < silence.toNanos()) {
             return false;
         }
         Snapshot before = snapshot;
