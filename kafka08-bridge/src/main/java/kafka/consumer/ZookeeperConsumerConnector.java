@@ -172,7 +172,9 @@ public class ZookeeperConsumerConnector {
             throw new IllegalStateException(consumerIdString() + " has been shut down");
         }
         FetchLoop.Settings settings = new FetchLoop.Settings(config.autoCommitEnable(),
-                Duration.ofMillis(config.autoCommitIntervalMs()), enableFetcher);
+                Duration.ofMillis(config.autoCommitIntervalMs()), enableFetcher,
+                config.consumerConfig().offsetsStorage().needsKafka() ? config.consumerConfig().rebalanceKafkaTimeout()
+                        : null);
         return new FetchLoop(consumer, subscription, ledger, settings, consumerIdString());
     }
 

@@ -62,6 +62,30 @@ class EmbeddedKafkaIT {
     }
 
     @Test
+    void aStoppedKRaftNodeRestartsOnItsPortsWithItsRecords() {
+        try (EmbeddedKafka broker = EmbeddedKafka.startKRaftMode()) {
+            broker.createTopic("kept", 1);
+            broker.produce("kept", Record.to(0, "k", "before"));
+            broker.stop();
+            broker.restart();
+            broker.produce("kept", Record.to(0, "k", "after"));
+            List<String> values = new ArrayList<>();
+            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                    new StringDeserializer(), new StringDeserializer())) {
+                consumer.assign(List.of(new TopicPartition("kept", 0)));
+                await("2 records consumed").atMost(Duration.ofSeconds(30)).until(() -> {
+                    consumer.poll(Duration.ofMillis(100)).forEach(r -> values.add(r.value()));
+                    return values.size() >= 2;
+                });
+            }
+            assertThat(values).containsExactly("before", "after");
+        }
+    }
+
+    @Test
     void kraftModeBrokerServesRecordsWithoutZooKeeper() {
         try (EmbeddedKafka broker = EmbeddedKafka.startKRaftMode()) {
             broker.createTopic("events", 2);

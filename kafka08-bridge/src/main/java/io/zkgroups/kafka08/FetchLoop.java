@@ -47,11 +47,26 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         private final boolean autoCommit;
         private final Duration autoCommitInterval;
         private final boolean fetch;
+        private final Duration releaseCommitTimeout;
 
         public Settings(boolean autoCommit, Duration autoCommitInterval, boolean fetch) {
+            this(autoCommit, autoCommitInterval, fetch, null);
+        }
+
+        /**
+         * @param releaseCommitTimeout the bound of the commit before partitions are released, when it reaches Kafka
+         *                             ({@code zkgroups.rebalance.kafka.timeout.ms}); null: the consumer's own
+         */
+        public Settings(boolean autoCommit, Duration autoCommitInterval, boolean fetch, Duration releaseCommitTimeout) {
             this.autoCommit = autoCommit;
             this.autoCommitInterval = autoCommitInterval;
             this.fetch = fetch;
+            this.releaseCommitTimeout = releaseCommitTimeout;
+        }
+
+        /** The bound of the commit before a release, or null for the consumer's default.api.timeout.ms. */
+        public Duration releaseCommitTimeout() {
+            return releaseCommitTimeout;
         }
 
         public boolean autoCommit() {
@@ -77,7 +92,8 @@ public final class FetchLoop implements ConsumerRebalanceListener {
             Settings that = (Settings) o;
             return autoCommit == that.autoCommit
                     && Objects.equals(autoCommitInterval, that.autoCommitInterval)
-                    && fetch == that.fetch;
+                    && fetch == that.fetch
+                    && Objects.equals(releaseCommitTimeout, that.releaseCommitTimeout);
         }
 
         @Override
@@ -86,12 +102,14 @@ public final class FetchLoop implements ConsumerRebalanceListener {
             h = 31 * h + Boolean.hashCode(autoCommit);
             h = 31 * h + Objects.hashCode(autoCommitInterval);
             h = 31 * h + Boolean.hashCode(fetch);
+            h = 31 * h + Objects.hashCode(releaseCommitTimeout);
             return h;
         }
 
         @Override
         public String toString() {
-            return "Settings[autoCommit=" + autoCommit + ", autoCommitInterval=" + autoCommitInterval + ", fetch=" + fetch + "]";
+            return "Settings[autoCommit=" + autoCommit + ", autoCommitInterval=" + autoCommitInterval + ", fetch=" + fetch
+                    + ", releaseCommitTimeout=" + releaseCommitTimeout + "]";
         }
     }
 
@@ -332,12 +350,21 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     }
 
     private void commit(Map<TopicPartition, Long> offsets) {
+        commit(offsets, null);
+    }
+
+    /** {@code timeout} null: the consumer's default.api.timeout.ms. */
+    private void commit(Map<TopicPartition, Long> offsets, Duration timeout) {
         if (offsets.isEmpty()) {
             return;
         }
         Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
         offsets.forEach((tp, offset) -> request.put(tp, new OffsetAndMetadata(offset)));
-        consumer.commitSync(request);
+        if (timeout == null) {
+            consumer.commitSync(request);
+        } else {
+            consumer.commitSync(request, timeout);
+        }
         ledger.committed(offsets);
     }
 
@@ -364,9 +391,11 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         int dropped = feed.drop(partitions);
         if (settings.autoCommit()) {
             try {
-                commit(handedOut);
+                // bounded when it reaches Kafka: 0.8.2.2 peers waiting for these partitions give up after their retries
+                commit(handedOut, settings.releaseCommitTimeout());
             } catch (RuntimeException e) {
-                LOG.warn("[{}] commit before releasing {} failed: {}", name, partitions, e.toString());
+                LOG.warn("[{}] releasing {} uncommitted: the commit before the release failed; their next owner starts "
+                        + "at the last committed offset: {}", name, handedOut.keySet(), e.toString());
             }
         }
         LOG.info("[{}] revoked {}: dropped {} chunks fetched but not handed out; committed {}", name, partitions, dropped,

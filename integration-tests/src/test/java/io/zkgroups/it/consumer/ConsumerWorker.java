@@ -18,6 +18,7 @@ final class ConsumerWorker implements AutoCloseable {
     final ZkGroupConsumer<String, String> consumer;
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
     private final Thread thread;
+    private volatile boolean forRestart;
 
     ConsumerWorker(String name, Properties props, List<String> topics, DeliveryLog log) {
         this.name = name;
@@ -36,12 +37,25 @@ final class ConsumerWorker implements AutoCloseable {
                 }
             }
         } catch (WakeupException stop) {
-            consumer.close(Duration.ofSeconds(20));
+            if (forRestart) {
+                consumer.closeForRestart();
+            } else {
+                consumer.close(Duration.ofSeconds(20));
+            }
             finished.complete(null);
         } catch (Throwable t) {
             finished.completeExceptionally(t);
             consumer.close(Duration.ofSeconds(5));
         }
+    }
+
+    /**
+     * Stops for a restart by session hand-over: the poll thread calls {@code closeForRestart()} (the consumer's
+     * {@code zkgroups.restart.handover.file} must be set); a successor with the same id and file resumes the session.
+     */
+    public void closeForRestart() {
+        forRestart = true;
+        close();
     }
 
     /** Leaves the group gracefully: the poll thread closes the consumer (revoke, commit, release). */

@@ -58,6 +58,7 @@ public final class ConsumerKeys {
     public static final String METADATA_REFRESH_MS = "zkgroups.metadata.refresh.ms";
     public static final String OFFSETS_REFRESH_MS = "zkgroups.offsets.refresh.ms";
     public static final String REVOKE_TIMEOUT_MS = "zkgroups.revoke.timeout.ms";
+    public static final String REBALANCE_KAFKA_TIMEOUT_MS = "zkgroups.rebalance.kafka.timeout.ms";
     public static final String LEGACY_MBEANS = "zkgroups.metrics.legacy.mbeans";
     public static final String CONNECT_EARLY = "zkgroups.fetch.connect.early";
     public static final String RESTART_HANDOVER_FILE = "zkgroups.restart.handover.file";
@@ -134,6 +135,9 @@ public final class ConsumerKeys {
                     "How often offsets of held partitions are re-read (and idle ones re-committed to Kafka)."),
             ConfigKey.of(REVOKE_TIMEOUT_MS, INT, "300000", Validators.atLeast(1), ZKGROUPS,
                     "Longest wait for onPartitionsRevoked before the partitions are given up anyway."),
+            ConfigKey.of(REBALANCE_KAFKA_TIMEOUT_MS, INT, "2000", Validators.atLeast(1), ZKGROUPS,
+                    "Longest wait on Kafka while releasing partitions (their commit to Kafka, dual commit): keep it "
+                            + "well below rebalance.max.retries x rebalance.backoff.ms of 0.8.2.2 peers (8 s)."),
             ConfigKey.of(ZOOKEEPER_SERVER_VERSION, STRING, "auto", Validators.check(ConsumerKeys::serverVersionProblem),
                     ZKGROUPS, "The oldest ZooKeeper server version of the ensemble; auto: learned at start."),
             ConfigKey.of(LEGACY_MBEANS, BOOLEAN, "true", null, ZKGROUPS,

@@ -75,6 +75,8 @@ final class ConsumerParts<K, V> {
         this.state = new SubscriptionState(consumerId.toString(), config.groupId());
         this.fetcher = new PartitionFetcher<>(kafka, state, config.resetPolicy(), defaultApiTimeout,
                 config.connectEarly());
+        consumerMetrics.kafkaReachability(() -> fetcher.reachability().snapshot().unreachableSince(),
+                () -> fetcher.reachability().snapshot().unfetchable().size());
         this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, metrics);
         this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
                 committer, metrics);

@@ -67,6 +67,8 @@ final class GroupCoordinator {
     private RebalanceRelay bridge;
     /** Handed over by the previous process with the session this consumer resumed: adopted by the first join. */
     private SessionOwnership resumed;
+    /** What {@link #reportKafka} told the member last. */
+    private KafkaReachability.Snapshot reportedKafka = KafkaReachability.Snapshot.REACHABLE;
 
     GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator, TopicMetadata topicMetadata,
                      OffsetStore store, SubscriptionState state, PartitionFetcher<?, ?> fetcher, OffsetCommitter committer,
@@ -104,6 +106,7 @@ final class GroupCoordinator {
         bridge.attach(joining.fence());
         state.subscribe(sub, topics, pattern, listener, joining.fence());
         member = joining;
+        reportedKafka = KafkaReachability.Snapshot.REACHABLE;
         metrics.attach(joining);
         committer.restartTimers();
         if (resumed != null) {
@@ -266,6 +269,7 @@ final class GroupCoordinator {
         }
         if (assigning) {
             retryHeld();
+            reportKafka();
         }
         if (callbackError != null) {
             throw callbackError;
@@ -282,11 +286,14 @@ final class GroupCoordinator {
             listenerError = e;
         }
         if (committer.commitsOnRevoke()) {
-            // an offset reset not looked up yet: the lookup may take half the time left, the commit has the rest
-            Set<TopicPartition> unresolved = fetcher.resolvePositionsQuietly(mine, deadline.halfway());
-            if (!unresolved.isEmpty()) {
-                LOG.warn("[{}] not committing {} before revoking them: their position could not be looked up in time "
-                        + "(is Kafka reachable?)", consumerId, unresolved);
+            // A position not known here (an offset reset the fetcher has not looked up yet) is not looked up now: a
+            // release never waits on Kafka (0.8.2.2 peers give up on a claim after rebalance.max.retries). Nothing
+            // of such a partition was handed out since its position was last known, so its committed offset stands.
+            SortedSet<TopicPartition> unknown = state.unknownPositions();
+            unknown.retainAll(mine);
+            if (!unknown.isEmpty()) {
+                LOG.info("[{}] releasing {} without a commit: their position is not known yet (nothing of them was "
+                        + "delivered since the last commit)", consumerId, unknown);
             }
         }
         committer.beforeRevoke(mine, deadline);
@@ -332,7 +339,9 @@ final class GroupCoordinator {
         if (grants.isEmpty()) {
             return;
         }
-        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(grants.keySet()));
+        // bounded: the poll thread must get to the next revocation (a store on Kafka that does not answer holds them)
+        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(grants.keySet()),
+                config.rebalanceKafkaTimeout());
         List<TopicPartition> started = new ArrayList<>();
         boolean anyHeld = false;
         for (Map.Entry<TopicPartition, OwnershipFence.Grant> granted : grants.entrySet()) {
@@ -367,7 +376,7 @@ final class GroupCoordinator {
         if (due.isEmpty()) {
             return;
         }
-        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(due));
+        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(due), config.rebalanceKafkaTimeout());
         List<TopicPartition> readable = new ArrayList<>();
         for (TopicPartition tp : due) {
             TopicAndPartition zk = KafkaPartitions.toRegistry(tp);
@@ -387,6 +396,16 @@ final class GroupCoordinator {
     private static Long committedOffset(OffsetLookup lookup, TopicAndPartition zk) {
         Long offset = lookup.offsets().get(zk);
         return offset != null && offset >= 0 ? offset : null;
+    }
+
+    /** The partitions the fetcher cannot fetch because Kafka does not answer, in the member's health (source kafka). */
+    private void reportKafka() {
+        KafkaReachability.Snapshot now = fetcher.reachability().snapshot();
+        ZkGroupMember current = member;
+        if (current != null && now != reportedKafka) {
+            current.reportUnreadable(KafkaReachability.SOURCE, now.alarms());
+            reportedKafka = now;
+        }
     }
 
     private void reportHeld() {

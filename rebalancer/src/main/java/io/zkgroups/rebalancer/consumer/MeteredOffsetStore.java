@@ -34,6 +34,11 @@ final class MeteredOffsetStore implements OffsetStore {
     }
 
     @Override
+    public OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions, java.time.Duration timeout) {
+        return store.lookup(group, partitions, timeout);
+    }
+
+    @Override
     public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets) {
         return counted(store.commit(group, offsets));
     }

@@ -49,6 +49,8 @@ final class OffsetCommitter {
     private final Duration autoCommitInterval;
     private final boolean refreshIdle;
     private final Duration refreshInterval;
+    /** The bound of a release's commit when it reaches Kafka; null when the store is ZooKeeper alone. */
+    private final Duration releaseKafkaTimeout;
     private long nextAutoCommitNanos;
     private long nextRefreshNanos;
 
@@ -64,6 +66,7 @@ final class OffsetCommitter {
         // Kafka drops offsets not committed for offsets.retention.minutes: idle partitions are re-committed
         this.refreshIdle = config.offsetsStorage().expiresIdleOffsets();
         this.refreshInterval = config.offsetsRefresh();
+        this.releaseKafkaTimeout = config.offsetsStorage().needsKafka() ? config.rebalanceKafkaTimeout() : null;
         restartTimers();
     }
 
@@ -108,17 +111,32 @@ final class OffsetCommitter {
     }
 
     /**
-     * The commit before {@code partitions} are revoked: with auto-commit, their known positions, by {@code deadline}.
-     * A failure is logged: the revocation goes on, and the next owner starts at the last committed offset.
+     * The commit before {@code partitions} are revoked: with auto-commit, their known positions, by {@code deadline},
+     * and when the store reaches Kafka by {@code zkgroups.rebalance.kafka.timeout.ms} too: 0.8.2.2 peers waiting to
+     * claim them give up after {@code rebalance.max.retries × rebalance.backoff.ms}. A failure is logged at WARN with
+     * the partitions released uncommitted and counted ({@code release-uncommitted-total}): the revocation goes on, and
+     * the next owner starts at the last committed offset (at-least-once).
      */
     void beforeRevoke(Set<TopicPartition> partitions, Deadline deadline) {
         if (!autoCommit) {
             return;
         }
+        Map<TopicPartition, Long> positions = state.positions(partitions);
+        Deadline bound = releaseKafkaTimeout == null ? deadline : deadline.earlier(Deadline.after(releaseKafkaTimeout));
         try {
-            write(state.positions(partitions), false, deadline);
+            write(positions, false, bound);
         } catch (RuntimeException e) {
-            LOG.warn("[{}] commit before revoking {} failed: {}", memberName, partitions, e.getMessage());
+            Set<TopicPartition> uncommitted = new TreeSet<>(KafkaPartitions.ORDER);
+            positions.forEach((tp, offset) -> {
+                if (!offset.equals(state.committed(tp))) {
+                    uncommitted.add(tp);
+                }
+            });
+            if (!uncommitted.isEmpty()) {
+                metrics.releasedUncommitted(uncommitted.size());
+            }
+            LOG.warn("[{}] releasing {} uncommitted: the commit before revoking {} failed; their next owner starts at "
+                    + "the last committed offset: {}", memberName, uncommitted, partitions, e.getMessage());
         }
     }
 

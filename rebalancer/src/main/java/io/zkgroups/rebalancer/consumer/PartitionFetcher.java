@@ -51,6 +51,7 @@ final class PartitionFetcher<K, V> {
     /** Metadata requests the poll thread may still make to connect early; 0 once connected, or when it is not to. */
     private int earlyRequestsLeft;
     private long nextEarlyRequestAt = System.nanoTime();
+    private final KafkaReachability reachability;
 
     PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy,
                      Duration lookupTimeout, boolean connectEarly) {
@@ -59,6 +60,12 @@ final class PartitionFetcher<K, V> {
         this.resetPolicy = resetPolicy;
         this.lookupTimeout = lookupTimeout;
         this.earlyRequestsLeft = connectEarly ? EARLY_REQUESTS : 0;
+        this.reachability = new KafkaReachability(state.memberName(), consumer::metrics);
+    }
+
+    /** Whether Kafka answers this fetcher, as seen after its last poll. */
+    KafkaReachability reachability() {
+        return reachability;
     }
 
     /**
@@ -141,6 +148,7 @@ final class PartitionFetcher<K, V> {
      */
     ConsumerRecords<K, V> poll(Duration timeout) {
         ConsumerRecords<K, V> records = consumer.poll(timeout);
+        reachability.observe(state.fetched());
         ConsumerRecords<K, V> out = deliverable(records);
         for (TopicPartition tp : out.partitions()) {
             learnPosition(tp);

@@ -89,6 +89,11 @@ final class SubscriptionState {
         this.group = group;
     }
 
+    /** The consumer id, for log lines. */
+    String memberName() {
+        return memberName;
+    }
+
     // --- the subscription ------------------------------------------------------------------------------------
 
     /** A member registered {@code registered} (topics, or a pattern) and hands out and commits through {@code fence}. */

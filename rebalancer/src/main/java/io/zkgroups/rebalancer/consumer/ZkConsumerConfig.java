@@ -56,6 +56,7 @@ public final class ZkConsumerConfig {
     public static final String METADATA_REFRESH_MS = ConsumerKeys.METADATA_REFRESH_MS;
     public static final String OFFSETS_REFRESH_MS = ConsumerKeys.OFFSETS_REFRESH_MS;
     public static final String REVOKE_TIMEOUT_MS = ConsumerKeys.REVOKE_TIMEOUT_MS;
+    public static final String REBALANCE_KAFKA_TIMEOUT_MS = ConsumerKeys.REBALANCE_KAFKA_TIMEOUT_MS;
     /** Whether to register the 0.8.2.2 consumer's MBeans too (docs/monitoring.md). */
     public static final String LEGACY_MBEANS = ConsumerKeys.LEGACY_MBEANS;
     public static final String CONNECT_EARLY = ConsumerKeys.CONNECT_EARLY;
@@ -315,6 +316,11 @@ public final class ZkConsumerConfig {
 
     public Duration revokeTimeout() {
         return millis(REVOKE_TIMEOUT_MS);
+    }
+
+    /** The longest a release of partitions waits on Kafka (their commit there): see docs/kafka-outage.md. */
+    public Duration rebalanceKafkaTimeout() {
+        return millis(REBALANCE_KAFKA_TIMEOUT_MS);
     }
 
     /** Whether the poll thread connects the fetcher to Kafka while the member joins (see {@code PartitionFetcher}). */

@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -66,6 +67,7 @@ public final class ConsumerMetrics implements Closeable {
     private final Sensor sessionsLost;
     private final Sensor revokeTimeouts;
     private final Sensor fencedCommits;
+    private final Sensor releasedUncommitted;
     private final LegacyMBeans legacy;
     private final RebalanceTracker tracker = new RebalanceTracker();
     private final io.zkgroups.registry.Time time;
@@ -125,6 +127,8 @@ public final class ConsumerMetrics implements Closeable {
         revokeTimeouts.add(zkgroups("revoke-timeout-total", "Revocations released without a commit because the application did not finish within zkgroups.revoke.timeout.ms"), new CumulativeCount());
         fencedCommits = registry.sensor("fenced-commits");
         fencedCommits.add(zkgroups("commit-fenced-total", "Commits refused by the ownership fence: the partition was no longer this consumer's, or its session lease had run out"), new CumulativeCount());
+        releasedUncommitted = registry.sensor("released-uncommitted");
+        releasedUncommitted.add(zkgroups("release-uncommitted-total", "Partitions released in a rebalance without the commit of their position, because the store (Kafka) did not answer within zkgroups.rebalance.kafka.timeout.ms; their next owner replays from the last commit"), new CumulativeSum());
         registry.addMetric(zkgroups("session-lease-remaining-ms", "Time left on the ZooKeeper session lease that backs ownership (0: run out, or not subscribed)"),
                 (Measurable) (config, now) -> leaseRemainingMillis());
         registry.addMetric(zkgroups("partitions-awaiting-release", "Partitions assigned to this consumer whose previous owner still holds them"),
@@ -235,6 +239,23 @@ public final class ConsumerMetrics implements Closeable {
     /** A revocation timed out and was released without a commit. */
     public void revokeTimedOut() {
         revokeTimeouts.record();
+    }
+
+    /**
+     * Kafka's reachability as the fetcher sees it: {@code unreachableSince} (empty while Kafka answers) and the number
+     * of partitions it cannot fetch meanwhile.
+     */
+    public void kafkaReachability(Supplier<Optional<java.time.Instant>> unreachableSince, IntSupplier unfetchable) {
+        registry.addMetric(zkgroups("kafka-unreachable-seconds", "Seconds since Kafka last answered this consumer's fetcher while it had partitions to fetch (0: Kafka answers); rebalances go on through ZooKeeper alone meanwhile"),
+                (Measurable) (config, now) -> unreachableSince.get()
+                        .map(since -> Math.max(1, TimeUnit.MILLISECONDS.toSeconds(now - since.toEpochMilli()))).orElse(0L));
+        registry.addMetric(zkgroups("unfetchable-partitions", "Partitions this consumer owns but cannot fetch because Kafka does not answer"),
+                (Measurable) (config, now) -> unfetchable.getAsInt());
+    }
+
+    /** {@code partitions} partitions were released without the commit of their position (the store failed). */
+    public void releasedUncommitted(int partitions) {
+        releasedUncommitted.record(partitions);
     }
 
     // --- records ----------------------------------------------------------------------------------------------

@@ -37,8 +37,16 @@ public final class DualOffsets implements OffsetStore {
     /** The larger of both per partition; unknown when either store cannot say (the other alone could be a rewind). */
     @Override
     public OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions) {
-        OffsetLookup zk = zookeeper.lookup(group, partitions);
-        OffsetLookup inKafka = kafka.lookup(group, partitions);
+        return merged(zookeeper.lookup(group, partitions), kafka.lookup(group, partitions));
+    }
+
+    /** As {@link #lookup(String, Collection)}, each store within {@code timeout}. */
+    @Override
+    public OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions, java.time.Duration timeout) {
+        return merged(zookeeper.lookup(group, partitions, timeout), kafka.lookup(group, partitions, timeout));
+    }
+
+    private static OffsetLookup merged(OffsetLookup zk, OffsetLookup inKafka) {
         Map<TopicAndPartition, Long> offsets = new TreeMap<>(zk.offsets());
         inKafka.offsets().forEach((tp, offset) -> offsets.merge(tp, offset, Math::max));
         Map<TopicAndPartition, String> unknown = new TreeMap<>(inKafka.unknown());

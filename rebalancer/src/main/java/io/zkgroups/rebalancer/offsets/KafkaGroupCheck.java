@@ -64,10 +64,15 @@ final class KafkaGroupCheck {
      *                              group could not be described
      */
     void requireZooKeeperCoordinated(String group) {
+        requireZooKeeperCoordinated(group, timeout);
+    }
+
+    /** As {@link #requireZooKeeperCoordinated(String)}, waiting at most {@code wait} for Kafka's description. */
+    void requireZooKeeperCoordinated(String group, Duration wait) {
         long now = time.nanoseconds();
         Verdict verdict = verdicts.get(group);
         if (verdict == null || now - verdict.atNanos() > RECHECK_AFTER.toNanos()) {
-            verdict = new Verdict(refusal(group, describe(group)), now);
+            verdict = new Verdict(refusal(group, describe(group, wait)), now);
             verdicts.put(group, verdict);
         }
         if (verdict.refusal() != null) {
@@ -76,10 +81,10 @@ final class KafkaGroupCheck {
     }
 
     /** The group's description, or null when Kafka does not know it. */
-    private ConsumerGroupDescription describe(String group) {
+    private ConsumerGroupDescription describe(String group, Duration wait) {
         try {
             return admin.describeConsumerGroups(Collections.singletonList(group)).describedGroups().get(group)
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
                 return null;
@@ -87,7 +92,7 @@ final class KafkaGroupCheck {
             throw new OffsetStoreException("describing Kafka group " + group + " before trusting its offsets failed: "
                     + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new OffsetStoreException("describing Kafka group " + group + " timed out after " + timeout.toMillis()
+            throw new OffsetStoreException("describing Kafka group " + group + " timed out after " + wait.toMillis()
                     + " ms (is Kafka reachable?)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

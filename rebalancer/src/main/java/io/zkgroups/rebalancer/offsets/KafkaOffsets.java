@@ -64,17 +64,34 @@ public final class KafkaOffsets implements OffsetStore {
      */
     @Override
     public Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions) {
+        return read(group, partitions, timeout);
+    }
+
+    /** As {@link #lookup(String, Collection)}, waiting at most {@code bound} (and never longer than this store's timeout). */
+    @Override
+    public OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions, Duration bound) {
+        try {
+            return OffsetLookup.of(read(group, partitions, bound.compareTo(timeout) < 0 ? bound : timeout),
+                    Collections.emptyMap());
+        } catch (OffsetStoreException e) {
+            Map<TopicAndPartition, String> unknown = new TreeMap<>();
+            partitions.forEach(tp -> unknown.put(tp, e.getMessage()));
+            return OffsetLookup.of(Collections.emptyMap(), unknown);
+        }
+    }
+
+    private Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions, Duration wait) {
         Map<TopicAndPartition, Long> result = new TreeMap<>();
         if (partitions.isEmpty()) {
             return result;
         }
-        groupCheck.requireZooKeeperCoordinated(group);
+        groupCheck.requireZooKeeperCoordinated(group, wait);
         List<TopicPartition> wanted = new ArrayList<>();
         partitions.forEach(tp -> wanted.add(toKafka(tp)));
         ListConsumerGroupOffsetsSpec spec = new ListConsumerGroupOffsetsSpec().topicPartitions(wanted);
         Map<TopicPartition, OffsetAndMetadata> offsets = await(group, "reading",
                 admin.listConsumerGroupOffsets(Collections.singletonMap(group, spec), new ListConsumerGroupOffsetsOptions())
-                        .partitionsToOffsetAndMetadata(group));
+                        .partitionsToOffsetAndMetadata(group), wait);
         offsets.forEach((tp, om) -> {
             if (om != null && om.offset() >= 0) {
                 result.put(fromKafka(tp), om.offset());
@@ -87,7 +104,7 @@ public final class KafkaOffsets implements OffsetStore {
     public Map<TopicAndPartition, Long> readAll(String group) {
         Map<TopicAndPartition, Long> result = new TreeMap<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = await(group, "reading",
-                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(), timeout);
         offsets.forEach((tp, om) -> {
             if (om != null && om.offset() >= 0) {
                 result.put(fromKafka(tp), om.offset());
@@ -153,9 +170,9 @@ public final class KafkaOffsets implements OffsetStore {
         return accepted;
     }
 
-    private <T> T await(String group, String what, KafkaFuture<T> future) {
+    private <T> T await(String group, String what, KafkaFuture<T> future, Duration wait) {
         try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return future.get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (isForeignGroupError(e.getCause())) {
                 throw foreignGroup(group, e.getCause());
@@ -163,7 +180,7 @@ public final class KafkaOffsets implements OffsetStore {
             throw new OffsetStoreException(what + " Kafka offsets of group " + group + " failed: " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
             throw new OffsetStoreException(what + " Kafka offsets of group " + group + " timed out after "
-                    + timeout.toMillis() + " ms (is Kafka reachable?)", e);
+                    + wait.toMillis() + " ms (is Kafka reachable?)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new OffsetStoreException("interrupted while " + what + " Kafka offsets of group " + group, e);

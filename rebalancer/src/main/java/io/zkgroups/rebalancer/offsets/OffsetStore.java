@@ -31,6 +31,16 @@ public interface OffsetStore extends AutoCloseable {
     }
 
     /**
+     * As {@link #lookup(String, Collection)}, waiting at most {@code timeout} for a store that is reached over the
+     * network (Kafka): the rebalance path uses it, and must never wait long on Kafka (docs/kafka-outage.md). A store
+     * that does not answer in time reports the partitions unknown. The default ignores the bound (ZooKeeper is the
+     * group's own path).
+     */
+    default OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions, java.time.Duration timeout) {
+        return lookup(group, partitions);
+    }
+
+    /**
      * Stores {@code offsets}; returns the partitions whose offset was accepted (all of them unless the store
      * rejected some). Throws {@link OffsetStoreException} when the store could not be reached at all.
      */

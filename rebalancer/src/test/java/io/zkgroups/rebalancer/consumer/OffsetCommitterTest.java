@@ -132,12 +132,50 @@ class OffsetCommitterTest {
     }
 
     private double fencedCommits() {
+        return metric("commit-fenced-total");
+    }
+
+    private double metric(String name) {
         for (Map.Entry<MetricName, ? extends Metric> m : metrics.metrics().entrySet()) {
-            if (m.getKey().name().equals("commit-fenced-total")) {
+            if (m.getKey().name().equals(name)) {
                 return ((Number) m.getValue().metricValue()).doubleValue();
             }
         }
-        throw new AssertionError("no commit-fenced-total metric");
+        throw new AssertionError("no " + name + " metric");
+    }
+
+    @Test
+    void aReleaseWhoseCommitFailsGoesOnUncommittedAndIsCounted() {
+        subscribe();
+        own(0L, T0, T1);
+        state.position(T0, 7);
+        state.position(T1, 9);
+        store.failure = new OffsetStoreException("committing Kafka offsets of group g timed out after 2000 ms", null);
+
+        committer(true).beforeRevoke(new java.util.HashSet<>(java.util.Arrays.asList(T0, T1)), Deadline.after(LONG));
+
+        assertThat(store.writes).isEmpty();
+        assertThat(metric("release-uncommitted-total")).isEqualTo(2.0);
+    }
+
+    @Test
+    void aReleasesCommitToKafkaHasTheRebalancesKafkaTimeoutNotTheRevokeDeadline() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 7);
+        Map<String, Object> props = new HashMap<>();
+        props.put("group.id", "g");
+        props.put("zookeeper.connect", "127.0.0.1:2181");
+        props.put("offsets.storage", "kafka");
+        props.put("zkgroups.rebalance.kafka.timeout.ms", "500");
+        OffsetCommitter committer = new OffsetCommitter(ZkConsumerConfig.from(props), "g_m", store, state, metrics);
+        long before = System.nanoTime();
+
+        committer.beforeRevoke(Collections.singleton(T0), Deadline.after(LONG));
+
+        assertThat(store.permits).hasSize(1);
+        assertThat(store.permits.get(0).deadlineNanos() - before).as("the permit's deadline, from the call")
+                .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(500) + (System.nanoTime() - before));
     }
 
     @Test

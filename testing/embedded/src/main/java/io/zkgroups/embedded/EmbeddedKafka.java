@@ -68,7 +68,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
 
     private final Mode mode;
-    private final Server server;
+    private Server server;
+    /** The node's configuration, to start it again after {@link #stop()} (KRaft mode only). */
+    private Properties restartProps;
     private final int brokerId;
     private final int port;
     private final Path logDir;
@@ -115,10 +117,20 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Formats a fresh storage directory and starts a combined broker+controller KRaft node (node id 1). */
     public static EmbeddedKafka startKRaftMode() {
+        return startKRaftMode(0, 0);
+    }
+
+    /**
+     * As {@link #startKRaftMode()}, listening on {@code brokerPort} (0: a free one), and telling clients (in its
+     * metadata) to reach it at {@code 127.0.0.1:advertisedPort}, e.g. a proxy in front of it, so that every
+     * connection goes through there (0: its own port). It can be {@link #stop() stopped} and
+     * {@link #restart() restarted} on the same ports.
+     */
+    public static EmbeddedKafka startKRaftMode(int brokerPort, int advertisedPort) {
         Path logDir = tempDir("zkgroups-kafka-kraft-");
         try {
             int nodeId = 1;
-            int brokerPort = freeLoopbackPort();
+            brokerPort = brokerPort == 0 ? freeLoopbackPort() : brokerPort;
             int controllerPort = freeLoopbackPort();
             Properties props = singleBrokerSettings(logDir);
             props.put("process.roles", "broker,controller");
@@ -126,10 +138,14 @@ public final class EmbeddedKafka implements AutoCloseable {
             props.put("controller.quorum.voters", nodeId + "@" + LOOPBACK + ":" + controllerPort);
             props.put("listeners", "PLAINTEXT://" + LOOPBACK + ":" + brokerPort
                     + ",CONTROLLER://" + LOOPBACK + ":" + controllerPort);
-            props.put("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + brokerPort);
+            props.put("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":"
+                    + (advertisedPort == 0 ? brokerPort : advertisedPort));
             props.put("controller.listener.names", "CONTROLLER");
             props.put("inter.broker.listener.name", "PLAINTEXT");
             props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            // a restarted node registers again once the controller has let the old registration's session go
+            props.put("broker.session.timeout.ms", "2000");
+            props.put("broker.heartbeat.interval.ms", "500");
             format(props, logDir);
             KafkaRaftServer node = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
             try {
@@ -139,6 +155,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 throw e;
             }
             EmbeddedKafka started = new EmbeddedKafka(Mode.KRAFT, node, nodeId, brokerPort, logDir);
+            started.restartProps = props;
             started.awaitBrokerReady();
             return started;
         } catch (RuntimeException e) {
@@ -210,6 +227,53 @@ public final class EmbeddedKafka implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Shuts the node down for real (its ports closed, its process gone from the cluster), keeping its data: clients
+     * see their connections refused until {@link #restart()}. KRaft mode only.
+     */
+    public synchronized void stop() {
+        if (restartProps == null) {
+            throw new IllegalStateException("only a KRaft node can be stopped and restarted: " + this);
+        }
+        if (server != null) {
+            server.shutdown();
+            server.awaitShutdown();
+            server = null;
+        }
+    }
+
+    /** Starts a {@link #stop() stopped} node again, on the same ports and data, and waits until it serves. */
+    public synchronized void restart() {
+        if (restartProps == null) {
+            throw new IllegalStateException("only a KRaft node can be stopped and restarted: " + this);
+        }
+        if (server != null) {
+            return;
+        }
+        KafkaRaftServer node = new KafkaRaftServer(KafkaConfig.fromProps(restartProps), Time.SYSTEM);
+        try {
+            node.startup();
+        } catch (RuntimeException e) {
+            shutdownQuietly(node);
+            throw new IllegalStateException("could not restart " + this + ": " + e, e);
+        }
+        server = node;
+        // clients made before the stop may hold on to connections and metadata of the old node
+        closeClients();
+        awaitBrokerReady();
+    }
+
+    private void closeClients() {
+        if (producer != null) {
+            producer.close(Duration.ZERO);
+            producer = null;
+        }
+        if (admin != null) {
+            admin.close(Duration.ZERO);
+            admin = null;
+        }
+    }
+
     @Override
     public synchronized void close() {
         try {
@@ -221,8 +285,10 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
         } finally {
             try {
-                server.shutdown();
-                server.awaitShutdown();
+                if (server != null) {
+                    server.shutdown();
+                    server.awaitShutdown();
+                }
             } finally {
                 deleteRecursively(logDir);
             }
@@ -267,6 +333,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private void awaitBrokerReady() {
         await("KRaft broker " + bootstrapServers() + " is in the cluster metadata")
                 .atMost(CLIENT_TIMEOUT)
+                .pollInSameThread() // restart() holds this object's lock, which admin() takes
                 .pollInterval(Duration.ofMillis(50))
                 .ignoreExceptions()
                 .until(() -> get(admin().describeCluster().nodes(), "describe cluster").stream()
@@ -325,7 +392,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static int freeLoopbackPort() {
+    /** A loopback port free now (for a broker to listen on later, e.g. behind a proxy started first). */
+    public static int freeLoopbackPort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

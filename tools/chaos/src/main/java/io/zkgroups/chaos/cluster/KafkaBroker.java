@@ -89,6 +89,22 @@ public final class KafkaBroker implements AutoCloseable {
         launch();
     }
 
+    /**
+     * SIGKILL, keeping the data and ports: the broker's registration stays in {@code /brokers/ids} until its ZooKeeper
+     * session expires (a registered broker nobody can reach), then goes. {@link #startAgain()} brings it back.
+     */
+    public void kill() {
+        process.kill();
+    }
+
+    /** Starts a {@link #kill() killed} broker again with its data and ports, and waits for its READY line. */
+    public void startAgain() {
+        if (process.isAlive()) {
+            throw new IllegalStateException("the broker is running: " + describe());
+        }
+        launch();
+    }
+
     public String describe() {
         return process + " " + bootstrapServers();
     }

@@ -22,6 +22,8 @@ public final class FaultCatalog {
                 new MemberLinkFault(MemberLinkFault.Link.KAFKA, MemberLinkFault.Kind.LATENCY),
                 new MemberLinkFault(MemberLinkFault.Link.KAFKA, MemberLinkFault.Kind.STALL),
                 new RestartBroker(),
+                new BrokerDownRebalance(BrokerDownRebalance.Kind.STOPPED),
+                new BrokerDownRebalance(BrokerDownRebalance.Kind.UNRESPONSIVE),
                 new AddPartitions(),
                 new PoisonZnode(PoisonZnode.Target.OFFSET),
                 new PoisonZnode(PoisonZnode.Target.REGISTRATION),

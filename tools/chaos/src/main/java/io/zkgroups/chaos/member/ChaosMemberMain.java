@@ -71,6 +71,8 @@ public final class ChaosMemberMain {
     private long startNanos;
     private boolean stalled;
     private int commits;
+    /** The bound of the commit in onPartitionsRevoked: zkgroups.rebalance.kafka.timeout.ms's default. */
+    private static final Duration REVOKE_COMMIT_TIMEOUT = Duration.ofSeconds(2);
     /** Revocations the consumer released without a commit so far (its {@code revoke-timeout-total} metric). */
     private double revokeTimeouts;
 
@@ -202,9 +204,17 @@ public final class ChaosMemberMain {
     }
 
     private void commit(Map<TopicPartition, Long> offsets, String why) {
+        commit(offsets, why, null);
+    }
+
+    /**
+     * Commits {@code offsets} (those not committed already) within {@code timeout} (null: the consumer's
+     * default.api.timeout.ms); returns false if the commit failed.
+     */
+    private boolean commit(Map<TopicPartition, Long> offsets, String why, Duration timeout) {
         offsets.entrySet().removeIf(e -> e.getValue().equals(lastCommitted.get(e.getKey())));
         if (offsets.isEmpty()) {
-            return;
+            return true;
         }
         commits++;
         if (mode == MemberMode.STALE_COMMIT && commits % 3 == 0) {
@@ -218,11 +228,17 @@ public final class ChaosMemberMain {
         });
         log.commitStart(why, logged);
         try {
-            consumer.commitSync(request);
+            if (timeout == null) {
+                consumer.commitSync(request);
+            } else {
+                consumer.commitSync(request, timeout);
+            }
             lastCommitted.putAll(offsets);
             log.event("COMMITTED", "");
+            return true;
         } catch (RuntimeException e) {
             log.event("COMMIT-FAILED", oneLine(e));
+            return false;
         }
     }
 
@@ -305,7 +321,14 @@ public final class ChaosMemberMain {
                     revoked.put(tp, positions.get(tp));
                 }
             });
-            commit(revoked, "revoke");
+            // Bounded as 0.8.2.2 peers waiting for these partitions need (docs/kafka-outage.md). If it fails (Kafka
+            // unreachable with offsets.storage=kafka) the partitions are released without a commit, as after a
+            // revoke timeout: logged the same way, their uncommitted window may be handed out again.
+            if (!commit(revoked, "revoke", REVOKE_COMMIT_TIMEOUT)) {
+                log.partitions("REVOKE-TIMEOUT", revoked.keySet());
+                release(partitions);
+                return;
+            }
             // A revocation slower than zkgroups.revoke.timeout.ms: the consumer released the partitions meanwhile,
             // without a commit, and refused the one above.
             noteRevokeTimeout(partitions);
