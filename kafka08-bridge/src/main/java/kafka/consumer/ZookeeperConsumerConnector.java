@@ -5,6 +5,7 @@ import io.zkgroups.kafka08.HandOutLedger;
 import io.zkgroups.kafka08.StreamChannel;
 import io.zkgroups.kafka08.StreamRouting;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.Subscription;
 import kafka.common.MessageStreamsExistException;
 import kafka.serializer.Decoder;
@@ -175,7 +176,7 @@ public class ZookeeperConsumerConnector {
                 Duration.ofMillis(config.autoCommitIntervalMs()), enableFetcher,
                 config.consumerConfig().offsetsStorage().needsKafka() ? config.consumerConfig().rebalanceKafkaTimeout()
                         : null);
-        return new FetchLoop(consumer, subscription, ledger, settings, consumerIdString());
+        return new FetchLoop(consumer, subscription, ledger, settings, consumerIdString(), Time.SYSTEM);
     }
 
     private StreamChannel newChannel(FetchLoop fetchLoop) {

@@ -4,6 +4,7 @@ import io.zkgroups.rebalancer.consumer.HandOutFence;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MemberState;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.Subscription;
 import kafka.common.ConsumerRebalanceFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -189,9 +190,11 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     /** Set once the loop takes no more requests. */
     private boolean closed;
     private long nextAutoCommitNanos;
+    private final Time time;
 
     public FetchLoop(ZkGroupConsumer<byte[], byte[]> consumer, Subscription subscription, HandOutLedger ledger,
-                     Settings settings, String name) {
+                     Settings settings, String name, Time time) {
+        this.time = time;
         this.consumer = consumer;
         this.subscription = subscription;
         this.ledger = ledger;
@@ -212,7 +215,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         if (thread.isAlive()) {
             throw new IllegalStateException("streams are added before the fetcher starts");
         }
-        StreamChannel channel = new StreamChannel(capacity, ledger, fence, timeoutMs, this::roomMade);
+        StreamChannel channel = new StreamChannel(capacity, ledger, fence, timeoutMs, this::roomMade, time);
         feed.add(channel);
         return channel;
     }
@@ -282,7 +285,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     private void run() {
         try {
             consumer.subscribe(subscription, this);
-            nextAutoCommitNanos = System.nanoTime() + settings.autoCommitInterval().toNanos();
+            nextAutoCommitNanos = time.nanoseconds() + settings.autoCommitInterval().toNanos();
             while (serveRequests()) {
                 maybeAutoCommit();
                 feed.flush();
@@ -337,10 +340,10 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     }
 
     private void maybeAutoCommit() {
-        if (!settings.autoCommit() || System.nanoTime() < nextAutoCommitNanos) {
+        if (!settings.autoCommit() || time.nanoseconds() < nextAutoCommitNanos) {
             return;
         }
-        nextAutoCommitNanos = System.nanoTime() + settings.autoCommitInterval().toNanos();
+        nextAutoCommitNanos = time.nanoseconds() + settings.autoCommitInterval().toNanos();
         try {
             commit(ledger.uncommitted());
         } catch (RuntimeException e) {

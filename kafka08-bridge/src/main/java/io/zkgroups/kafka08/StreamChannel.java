@@ -2,6 +2,7 @@ package io.zkgroups.kafka08;
 
 import io.zkgroups.rebalancer.consumer.HandOutFence;
 import io.zkgroups.rebalancer.group.OwnershipFence.HandOut;
+import io.zkgroups.registry.Time;
 import kafka.consumer.ConsumerTimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -29,6 +30,7 @@ public final class StreamChannel {
 
     private final BlockingQueue<Chunk> queue;
     private final HandOutLedger ledger;
+    private final Time time;
     private final HandOutFence fence;
     private final long timeoutMs;
     private final Runnable onTake;
@@ -41,8 +43,11 @@ public final class StreamChannel {
      * @param capacity  chunks queued at most ({@code queued.max.message.chunks})
      * @param timeoutMs how long {@link #hasNext} waits for a record ({@code consumer.timeout.ms}); negative: forever
      * @param onTake    run after each chunk taken out of the queue (the fetcher may have one waiting for room)
+     * @param time      the clock its waits are measured on
      */
-    public StreamChannel(int capacity, HandOutLedger ledger, HandOutFence fence, long timeoutMs, Runnable onTake) {
+    public StreamChannel(int capacity, HandOutLedger ledger, HandOutFence fence, long timeoutMs, Runnable onTake,
+                         Time time) {
+        this.time = time;
         this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
         this.ledger = ledger;
         this.fence = fence;
@@ -97,7 +102,7 @@ public final class StreamChannel {
         if (done) {
             return false;
         }
-        long deadline = timeoutMs < 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long deadline = timeoutMs < 0 ? Long.MAX_VALUE : time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (true) {
             if (current != null && index < current.records().size()
                     && ledger.isCurrent(current.partition(), current.tenure())) {
@@ -142,7 +147,7 @@ public final class StreamChannel {
 
     /** Waits for the fence to change, up to the reader's deadline; throws once that has passed. */
     private void awaitFence(long deadline) {
-        long left = deadline - System.nanoTime();
+        long left = deadline - time.nanoseconds();
         if (left <= 0) {
             throw new ConsumerTimeoutException();
         }
@@ -159,7 +164,7 @@ public final class StreamChannel {
             if (deadline == Long.MAX_VALUE) {
                 chunk = queue.take();
             } else {
-                chunk = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                chunk = queue.poll(Math.max(0, deadline - time.nanoseconds()), TimeUnit.NANOSECONDS);
                 if (chunk == null) {
                     throw new ConsumerTimeoutException();
                 }

@@ -1,6 +1,7 @@
 package io.zkgroups.kafka08;
 
 import io.zkgroups.rebalancer.group.OwnershipFence.HandOut;
+import io.zkgroups.registry.Time;
 import kafka.consumer.ConsumerTimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -30,7 +31,7 @@ class StreamChannelTest {
     private final AtomicInteger taken = new AtomicInteger();
 
     private StreamChannel channel(long timeoutMs) {
-        return new StreamChannel(2, ledger, fence, timeoutMs, taken::incrementAndGet);
+        return new StreamChannel(2, ledger, fence, timeoutMs, taken::incrementAndGet, Time.SYSTEM);
     }
 
     private static Chunk chunk(TopicPartition tp, long tenure, long from, long to) {

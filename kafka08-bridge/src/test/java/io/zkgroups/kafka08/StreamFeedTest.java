@@ -1,5 +1,6 @@
 package io.zkgroups.kafka08;
 
+import io.zkgroups.registry.Time;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -21,7 +22,7 @@ class StreamFeedTest {
 
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
     private final HandOutLedger ledger = new HandOutLedger();
-    private final StreamChannel stream = new StreamChannel(1, ledger, new TestFence(), -1, () -> { });
+    private final StreamChannel stream = new StreamChannel(1, ledger, new TestFence(), -1, () -> { }, Time.SYSTEM);
     private final StreamFeed feed = new StreamFeed(consumer, ledger, new TestFence(), true, "test");
 
     StreamFeedTest() {

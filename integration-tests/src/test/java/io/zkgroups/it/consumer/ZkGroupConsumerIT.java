@@ -1,17 +1,17 @@
 package io.zkgroups.it.consumer;
 
 import io.zkgroups.embedded.EmbeddedKafka;
+import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.testing.TestZooKeeper;
-import org.apache.kafka.common.config.ConfigException;
-import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -407,6 +407,9 @@ class ZkGroupConsumerIT {
                     consumer.poll(Duration.ofMillis(50));
                     return consumer.assignment().size() == 3;
                 });
+                // the new partition is empty: its position is known once looked up, and only a known position is
+                // committed when the partition is let go (a release never waits on Kafka)
+                assertThat(consumer.position(new TopicPartition(topic, 2))).isZero();
             }
             assertThat(seen).hasSize(10);
             assertThat(ZkRegistry.of(groupZk.newClient()).offsets().readAll(group).offsets()).hasSize(3);

@@ -1,8 +1,9 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.Time;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,16 +24,20 @@ import java.util.function.Supplier;
  */
 final class ConsumerLifecycle {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConsumerLifecycle.class);
+    /** This consumer's log: every line starts with its id. */
+    private final Logger log;
 
     private final String owner;
     private final SingleThreadGuard guard;
     private final ConsumerResources resources;
+    private final Time time;
     private volatile boolean closed;
     private boolean closing;
 
-    ConsumerLifecycle(String owner, ConsumerResources resources) {
+    ConsumerLifecycle(String owner, ConsumerResources resources, Time time) {
+        this.time = time;
         this.owner = owner;
+        this.log = new LogContext("[" + owner + "] ").logger(ConsumerLifecycle.class);
         this.guard = new SingleThreadGuard("ZkGroupConsumer");
         this.resources = resources;
     }
@@ -98,7 +103,7 @@ final class ConsumerLifecycle {
                 if (!gaveUp.get()) {
                     throw e;
                 }
-                LOG.warn("[{}] leaving ended with {} after the ZooKeeper client was closed", owner, e.toString());
+                log.warn("leaving ended with {} after the ZooKeeper client was closed", e.toString());
             } finally {
                 left.countDown(); // the watchdog ends, or is closing ZooKeeper: not waited for, it may block on it
                 closed = true;
@@ -112,15 +117,14 @@ final class ConsumerLifecycle {
     /** Closes {@code zooKeeper} unless {@code left} by {@code bound} (if disconnected then) or by {@code deadline}. */
     private void watchdog(CountDownLatch left, AtomicBoolean gaveUp, CuratorFramework zooKeeper, Deadline bound,
                             Deadline deadline) {
-        long started = System.nanoTime();
+        long started = time.nanoseconds();
         Thread watchdog = new Thread(() -> {
             try {
                 if (!left.await(bound.remainingNanos(), TimeUnit.NANOSECONDS)
                         && (!zooKeeper.getZookeeperClient().isConnected()
                         || !left.await(deadline.remainingNanos(), TimeUnit.NANOSECONDS))) {
-                    LOG.warn("[{}] could not leave the group within {} ms ({}): closing the ZooKeeper client; the "
-                                    + "registration and owner znodes go when the session ends", owner,
-                            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                    log.warn("could not leave the group within {} ms ({}): closing the ZooKeeper client; the "
+                                    + "registration and owner znodes go when the session ends", TimeUnit.NANOSECONDS.toMillis(time.nanoseconds() - started),
                             zooKeeper.getZookeeperClient().isConnected() ? "the close timeout passed"
                                     : "ZooKeeper is unreachable");
                     gaveUp.set(true);

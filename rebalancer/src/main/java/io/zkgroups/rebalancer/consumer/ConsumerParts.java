@@ -6,6 +6,7 @@ import io.zkgroups.rebalancer.group.ZkTopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
 import io.zkgroups.registry.model.ConsumerId;
@@ -44,12 +45,12 @@ final class ConsumerParts<K, V> {
      * @param newFetcher builds the fetch client for the bootstrap servers it is given
      */
     ConsumerParts(ZkConsumerConfig config, Function<String, KafkaConsumer<K, V>> newFetcher, HandoverObserver observer,
-                  Duration defaultApiTimeout, ConsumerResources opened) {
+                  Duration defaultApiTimeout, ConsumerResources opened, Time time) {
         // a successor waiting for its ticket builds its fetch client meanwhile (EarlyFetchClient)
         List<KafkaConsumer<K, V>> early = new ArrayList<>(1);
         this.restart = RestartHandover.atStart(config, observer,
                 () -> early.add(fetchClient(opened, EarlyFetchClient.build(config, newFetcher))));
-        this.consumerId = ConsumerStartup.consumerIdOf(restart.consumerId(), config);
+        this.consumerId = ConsumerStartup.consumerIdOf(restart.consumerId(), config, time);
         CuratorFramework zooKeeper = ZooKeeperConnection.open(config, restart.handles());
         this.curator = opened.add("ZooKeeper client", zooKeeper, zooKeeper::close);
         ZkRegistry registry = ZkRegistry.of(curator);
@@ -67,19 +68,19 @@ final class ConsumerParts<K, V> {
         opened.add("topic metadata", topicMetadata, topicMetadata::close);
         KafkaConsumer<K, V> fetchClient = kafka;
         ConsumerMetrics consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
-                fetchClient::metrics, new RegisteredBrokers(registry));
+                fetchClient::metrics, new RegisteredBrokers(registry, time), time);
         this.metrics = opened.add("metrics", consumerMetrics, consumerMetrics::close);
         OffsetStore offsets = ConfiguredOffsetStores.forConfig(config, registry, admin, metrics);
         OffsetReads reads = new OffsetReads(offsets, config.groupId(), config.clientId());
         this.offsetReads = opened.add("offset reads", reads, reads::close);
-        this.state = new SubscriptionState(consumerId.toString(), config.groupId());
+        this.state = new SubscriptionState(consumerId.toString(), config.groupId(), time);
         this.fetcher = new PartitionFetcher<>(kafka, state, config.resetPolicy(), defaultApiTimeout,
-                config.connectEarly());
+                config.connectEarly(), time);
         consumerMetrics.kafkaReachability(() -> fetcher.reachability().snapshot().unreachableSince(),
                 () -> fetcher.reachability().snapshot().unfetchable().size());
-        this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, metrics);
+        this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, metrics, time);
         this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
-                committer, metrics);
+                committer, metrics, time);
         restart.resumed(curator).ifPresent(coordinator::resumeOnJoin);
     }
 

@@ -1,7 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
+import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.AbstractMap;
 import java.util.ArrayDeque;
@@ -16,7 +16,8 @@ import java.util.Map;
  */
 final class ConsumerResources {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ConsumerResources.class);
+    /** This consumer's log: every line starts with its id. */
+    private final Logger log;
 
     /** How one resource is closed. */
     @FunctionalInterface
@@ -31,6 +32,7 @@ final class ConsumerResources {
     /** {@code owner} names the consumer in the log. */
     ConsumerResources(String owner) {
         this.owner = owner;
+        this.log = new LogContext("[" + owner + "] ").logger(ConsumerResources.class);
     }
 
     /** Registers {@code resource}, just opened, to be closed by {@code closer}; returns it. Null is not registered. */
@@ -51,7 +53,7 @@ final class ConsumerResources {
             try {
                 next.getValue().close();
             } catch (Exception | LinkageError e) {
-                LOG.warn("[{}] closing the {} failed: {}", owner, next.getKey(), e.toString());
+                log.warn("closing the {} failed: {}", next.getKey(), e.toString());
             }
         }
     }

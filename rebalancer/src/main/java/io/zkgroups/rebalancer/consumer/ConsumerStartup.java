@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.BrokerInfo;
 import io.zkgroups.registry.model.ConsumerId;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -35,13 +36,13 @@ final class ConsumerStartup {
     }
 
     /** The handed-over id of a resumed session, else {@code consumer.id}, else a generated one, as 0.8.2.2 makes it. */
-    static ConsumerId consumerIdOf(Optional<ConsumerId> resumed, ZkConsumerConfig config) {
+    static ConsumerId consumerIdOf(Optional<ConsumerId> resumed, ZkConsumerConfig config, Time time) {
         if (resumed.isPresent()) {
             return resumed.get();
         }
         Optional<String> override = config.consumerIdOverride();
         return override.isPresent() ? ConsumerId.ofOverride(config.groupId(), override.get())
-                : ConsumerId.generated(config.groupId(), hostName(), System.currentTimeMillis(), UUID.randomUUID());
+                : ConsumerId.generated(config.groupId(), hostName(), time.milliseconds(), UUID.randomUUID());
     }
 
     static String bootstrapFrom(List<BrokerInfo> brokers, ZkConsumerConfig config) {

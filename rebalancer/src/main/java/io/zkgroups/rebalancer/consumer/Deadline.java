@@ -1,5 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.Time;
+
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -15,18 +17,20 @@ final class Deadline {
 
     private final long atNanos;
     private final Duration timeout;
+    private final Time time;
 
-    private Deadline(long atNanos, Duration timeout) {
+    private Deadline(long atNanos, Duration timeout, Time time) {
         this.atNanos = atNanos;
         this.timeout = timeout;
+        this.time = time;
     }
 
     /**
-     * A deadline {@code timeout} from now.
+     * A deadline {@code timeout} from now on {@code time}'s clock.
      *
      * @throws IllegalArgumentException if {@code timeout} is negative, as {@code KafkaConsumer} does
      */
-    static Deadline after(Duration timeout) {
+    static Deadline after(Duration timeout, Time time) {
         if (timeout == null) {
             throw new IllegalArgumentException("timeout cannot be null");
         }
@@ -34,7 +38,7 @@ final class Deadline {
             throw new IllegalArgumentException("The timeout cannot be negative, got " + timeout.toMillis() + " ms");
         }
         long nanos = timeout.compareTo(Duration.ofNanos(FOREVER_NANOS)) > 0 ? FOREVER_NANOS : timeout.toNanos();
-        return new Deadline(System.nanoTime() + nanos, timeout);
+        return new Deadline(time.nanoseconds() + nanos, timeout, time);
     }
 
     /** The earlier of this and {@code other}. */
@@ -42,9 +46,14 @@ final class Deadline {
         return other.atNanos - atNanos < 0 ? other : this;
     }
 
+    /** The earlier of this and {@code bound} from now, on the same clock. */
+    Deadline within(Duration bound) {
+        return earlier(after(bound, time));
+    }
+
     /** Half way from now to this deadline: a first step that leaves the rest of the time to the next. */
     Deadline halfway() {
-        return new Deadline(System.nanoTime() + remainingNanos() / 2, timeout);
+        return new Deadline(time.nanoseconds() + remainingNanos() / 2, timeout, time);
     }
 
     /** Time left, zero once passed. */
@@ -53,14 +62,14 @@ final class Deadline {
     }
 
     long remainingNanos() {
-        return Math.max(0, atNanos - System.nanoTime());
+        return Math.max(0, atNanos - time.nanoseconds());
     }
 
     boolean expired() {
-        return atNanos - System.nanoTime() <= 0;
+        return atNanos - time.nanoseconds() <= 0;
     }
 
-    /** The deadline as a {@link System#nanoTime()} value. */
+    /** The deadline as a value of its clock's {@link Time#nanoseconds()}. */
     long atNanos() {
         return atNanos;
     }

@@ -1,15 +1,16 @@
 package io.zkgroups.rebalancer.consumer;
 
-import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.group.MemberState;
 import io.zkgroups.rebalancer.group.OwnershipFence;
 import io.zkgroups.rebalancer.group.SessionOwnership;
 import io.zkgroups.rebalancer.group.TopicMetadata;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.OffsetLookup;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
@@ -19,8 +20,8 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -50,8 +51,10 @@ import java.util.regex.Pattern;
  */
 final class GroupCoordinator {
 
-    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
+    /** This consumer's log: every line starts with its id. */
+    private final Logger log;
 
+    private final Time time;
     private final ZkConsumerConfig config;
     private final ConsumerId consumerId;
     private final CuratorFramework curator;
@@ -72,9 +75,11 @@ final class GroupCoordinator {
 
     GroupCoordinator(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator, TopicMetadata topicMetadata,
                      OffsetStore store, SubscriptionState state, PartitionFetcher<?, ?> fetcher, OffsetCommitter committer,
-                     ConsumerMetrics metrics) {
+                     ConsumerMetrics metrics, Time time) {
+        this.time = time;
         this.config = config;
         this.consumerId = consumerId;
+        this.log = new LogContext("[" + consumerId + "] ").logger(GroupCoordinator.class);
         this.curator = curator;
         this.topicMetadata = topicMetadata;
         this.store = store;
@@ -101,8 +106,8 @@ final class GroupCoordinator {
             leave(leaveDeadline);
         }
         GroupMemberConfig memberConfig = config.memberConfig(consumerId, sub);
-        bridge = new RebalanceRelay(events, config.revokeTimeout(), metrics);
-        ZkGroupMember joining = new ZkGroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge);
+        bridge = new RebalanceRelay(events, config.revokeTimeout(), metrics, time);
+        ZkGroupMember joining = new ZkGroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge, time);
         bridge.attach(joining.fence());
         state.subscribe(sub, topics, pattern, listener, joining.fence());
         member = joining;
@@ -292,8 +297,8 @@ final class GroupCoordinator {
             SortedSet<TopicPartition> unknown = state.unknownPositions();
             unknown.retainAll(mine);
             if (!unknown.isEmpty()) {
-                LOG.info("[{}] releasing {} without a commit: their position is not known yet (nothing of them was "
-                        + "delivered since the last commit)", consumerId, unknown);
+                log.info("releasing {} without a commit: their position is not known yet (nothing of them was "
+                        + "delivered since the last commit)", unknown);
             }
         }
         committer.beforeRevoke(mine, deadline);

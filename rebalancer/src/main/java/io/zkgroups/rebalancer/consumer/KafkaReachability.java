@@ -1,11 +1,12 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.store.Unreadable;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,8 @@ import java.util.function.Supplier;
  */
 final class KafkaReachability {
 
-    private static final Logger LOG = LoggerFactory.getLogger(KafkaReachability.class);
+    /** This consumer's log: every line starts with its id. */
+    private final Logger log;
 
     /** No answer for this long while fetching: Kafka is unreachable (a fetch is answered within fetch.max.wait.ms). */
     static final Duration SILENCE = Duration.ofSeconds(5);
@@ -43,18 +45,23 @@ final class KafkaReachability {
     private Metric responses;
     private Metric connections;
     private double lastResponses = -1;
-    private long lastAnswerNanos = System.nanoTime();
+    private final Time time;
+    private long lastAnswerNanos;
     private volatile Snapshot snapshot = Snapshot.REACHABLE;
 
-    KafkaReachability(String memberName, Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics) {
-        this(memberName, fetcherMetrics, SILENCE);
+    KafkaReachability(String memberName, Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics, Time time) {
+        this(memberName, fetcherMetrics, SILENCE, time);
     }
 
     /** With another {@code silence} than {@link #SILENCE} (tests). */
-    KafkaReachability(String memberName, Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics, Duration silence) {
+    KafkaReachability(String memberName, Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics, Duration silence,
+                      Time time) {
         this.memberName = memberName;
+        this.log = new LogContext("[" + memberName + "] ").logger(KafkaReachability.class);
         this.fetcherMetrics = fetcherMetrics;
         this.silence = silence;
+        this.time = time;
+        this.lastAnswerNanos = time.nanoseconds();
     }
 
     /** What is known now: reachable, or since when not, why, and which partitions cannot be fetched. */
@@ -98,7 +105,7 @@ final class KafkaReachability {
      * snapshot changed.
      */
     boolean observe(SortedSet<TopicPartition> fetched) {
-        long now = System.nanoTime();
+        long now = time.nanoseconds();
         double answered = value(responses());
         if (fetched.isEmpty() || answered > lastResponses) {
             lastResponses = Math.max(lastResponses, answered);
@@ -111,7 +118,7 @@ final class KafkaReachability {
         }
         Snapshot before = snapshot;
         Instant since = before.since != null ? before.since
-                : Instant.now().minusMillis(TimeUnit.NANOSECONDS.toMillis(silentNanos));
+                : time.instant().minusMillis(TimeUnit.NANOSECONDS.toMillis(silentNanos));
         String cause = (value(connections()) > 0 ? "connected, but no broker answered" : "no connection to any broker")
                 + " since " + since + " (is Kafka reachable?)";
         SortedSet<TopicPartition> unfetchable = new TreeSet<>(KafkaPartitions.ORDER);
@@ -134,10 +141,9 @@ final class KafkaReachability {
         }
         snapshot = next;
         if (next.since == null) {
-            LOG.info("[{}] Kafka answers again (unreachable since {}): fetching resumes", memberName, before.since);
+            log.info("Kafka answers again (unreachable since {}): fetching resumes", before.since);
         } else if (before.since == null) {
-            LOG.warn("[{}] Kafka unreachable: {}; {} cannot be fetched. Rebalances go on through ZooKeeper alone.",
-                    memberName, next.cause, next.unfetchable);
+            log.warn("Kafka unreachable: {}; {} cannot be fetched. Rebalances go on through ZooKeeper alone.", next.cause, next.unfetchable);
         }
         return true;
     }

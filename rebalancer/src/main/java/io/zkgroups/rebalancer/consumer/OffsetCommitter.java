@@ -6,13 +6,14 @@ import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -38,8 +39,10 @@ import java.util.TreeSet;
  */
 final class OffsetCommitter {
 
-    private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitter.class);
+    /** This consumer's log: every line starts with its id. */
+    private final Logger log;
 
+    private final Time time;
     private final String group;
     private final String memberName;
     private final OffsetStore store;
@@ -55,9 +58,11 @@ final class OffsetCommitter {
     private long nextRefreshNanos;
 
     OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, SubscriptionState state,
-                    ConsumerMetrics metrics) {
+                    ConsumerMetrics metrics, Time time) {
+        this.time = time;
         this.group = config.groupId();
         this.memberName = memberName;
+        this.log = new LogContext("[" + memberName + "] ").logger(OffsetCommitter.class);
         this.store = store;
         this.state = state;
         this.metrics = metrics;
@@ -77,7 +82,7 @@ final class OffsetCommitter {
 
     /** A new subscription starts the timers again. */
     void restartTimers() {
-        long now = System.nanoTime();
+        long now = time.nanoseconds();
         nextAutoCommitNanos = now + autoCommitInterval.toNanos();
         nextRefreshNanos = now + refreshInterval.toNanos();
     }
@@ -87,7 +92,7 @@ final class OffsetCommitter {
      * Failures are logged and retried at the next interval.
      */
     void maybeAutoCommit() {
-        long now = System.nanoTime();
+        long now = time.nanoseconds();
         if (autoCommit && now - nextAutoCommitNanos >= 0) {
             nextAutoCommitNanos = now + autoCommitInterval.toNanos();
             Map<TopicPartition, Long> positions = state.positions();
@@ -95,7 +100,7 @@ final class OffsetCommitter {
                 try {
                     write(positions, false, null);
                 } catch (RuntimeException e) {
-                    LOG.warn("[{}] auto-commit failed (will retry in {} ms): {}", memberName, autoCommitInterval.toMillis(),
+                    log.warn("auto-commit failed (will retry in {} ms): {}", autoCommitInterval.toMillis(),
                             e.getMessage());
                 }
             }
@@ -105,7 +110,7 @@ final class OffsetCommitter {
             try {
                 write(state.committedOfFetched(), true, null);
             } catch (RuntimeException e) {
-                LOG.warn("[{}] refreshing Kafka offsets failed: {}", memberName, e.getMessage());
+                log.warn("refreshing Kafka offsets failed: {}", e.getMessage());
             }
         }
     }
@@ -122,7 +127,7 @@ final class OffsetCommitter {
             return;
         }
         Map<TopicPartition, Long> positions = state.positions(partitions);
-        Deadline bound = releaseKafkaTimeout == null ? deadline : deadline.earlier(Deadline.after(releaseKafkaTimeout));
+        Deadline bound = releaseKafkaTimeout == null ? deadline : deadline.within(releaseKafkaTimeout);
         try {
             write(positions, false, bound);
         } catch (RuntimeException e) {
@@ -135,8 +140,8 @@ final class OffsetCommitter {
             if (!uncommitted.isEmpty()) {
                 metrics.releasedUncommitted(uncommitted.size());
             }
-            LOG.warn("[{}] releasing {} uncommitted: the commit before revoking {} failed; their next owner starts at "
-                    + "the last committed offset: {}", memberName, uncommitted, partitions, e.getMessage());
+            log.warn("releasing {} uncommitted: the commit before revoking {} failed; their next owner starts at "
+                    + "the last committed offset: {}", uncommitted, partitions, e.getMessage());
         }
     }
 
@@ -193,7 +198,7 @@ final class OffsetCommitter {
         if (request.isEmpty()) {
             return;
         }
-        long start = System.nanoTime();
+        long start = time.nanoseconds();
         try {
             if (!foreign.isEmpty()) {
                 throw new FencedException(foreign);
@@ -211,7 +216,7 @@ final class OffsetCommitter {
                     state.committed(kafkaOf.get(zk), request.get(zk));
                 }
             }
-            metrics.committed(System.nanoTime() - start);
+            metrics.committed(time.nanoseconds() - start);
         } catch (FencedException e) {
             metrics.commitFenced();
             CommitFailedException failed = new CommitFailedException("[" + memberName + "] " + e.getMessage());
@@ -226,11 +231,12 @@ final class OffsetCommitter {
     }
 
     /** The fence's permit, with its deadline brought forward to {@code deadline}: a store gives up by then. */
-    private static CommitPermit within(CommitPermit permit, Deadline deadline) {
+    private CommitPermit within(CommitPermit permit, Deadline deadline) {
         if (deadline == null || permit.deadlineNanos() - deadline.atNanos() <= 0) {
             return permit;
         }
-        return new CommitPermit(permit.session(), deadline.atNanos(), permit.partitions(), bounded -> permit.close());
+        return new CommitPermit(permit.session(), deadline.atNanos(), permit.partitions(), bounded -> permit.close(),
+                time);
     }
 
     private TimeoutException timedOut(Collection<TopicPartition> partitions, Deadline deadline, Exception cause) {

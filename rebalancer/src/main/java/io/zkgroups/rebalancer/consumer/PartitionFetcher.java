@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.group.OwnershipFence;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -50,17 +51,20 @@ final class PartitionFetcher<K, V> {
     private final Duration lookupTimeout;
     /** Metadata requests the poll thread may still make to connect early; 0 once connected, or when it is not to. */
     private int earlyRequestsLeft;
-    private long nextEarlyRequestAt = System.nanoTime();
+    private final Time time;
+    private long nextEarlyRequestAt;
     private final KafkaReachability reachability;
 
     PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy,
-                     Duration lookupTimeout, boolean connectEarly) {
+                     Duration lookupTimeout, boolean connectEarly, Time time) {
+        this.time = time;
+        this.nextEarlyRequestAt = time.nanoseconds();
         this.consumer = consumer;
         this.state = state;
         this.resetPolicy = resetPolicy;
         this.lookupTimeout = lookupTimeout;
         this.earlyRequestsLeft = connectEarly ? EARLY_REQUESTS : 0;
-        this.reachability = new KafkaReachability(state.memberName(), consumer::metrics);
+        this.reachability = new KafkaReachability(state.memberName(), consumer::metrics, time);
     }
 
     /** Whether Kafka answers this fetcher, as seen after its last poll. */
@@ -78,11 +82,11 @@ final class PartitionFetcher<K, V> {
      * @throws WakeupException as from {@link #poll}
      */
     boolean connectEarly(Duration slice) {
-        if (earlyRequestsLeft == 0 || System.nanoTime() - nextEarlyRequestAt < 0) {
+        if (earlyRequestsLeft == 0 || time.nanoseconds() - nextEarlyRequestAt < 0) {
             return false;
         }
         earlyRequestsLeft--;
-        nextEarlyRequestAt = System.nanoTime() + EARLY_INTERVAL_NANOS;
+        nextEarlyRequestAt = time.nanoseconds() + EARLY_INTERVAL_NANOS;
         try {
             consumer.listTopics(slice);
             earlyRequestsLeft = 0;
@@ -154,7 +158,7 @@ final class PartitionFetcher<K, V> {
             learnPosition(tp);
         }
         if (!state.unknownPositions().isEmpty()) {
-            resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO));
+            resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO, time));
         }
         return out;
     }
@@ -213,7 +217,7 @@ final class PartitionFetcher<K, V> {
      * stays pending in the facade's flag, an interrupt in the thread's flag.
      */
     SortedSet<TopicPartition> resolvePositionsQuietly(Collection<TopicPartition> partitions, Deadline deadline) {
-        Deadline bound = deadline.earlier(Deadline.after(lookupTimeout));
+        Deadline bound = deadline.within(lookupTimeout);
         SortedSet<TopicPartition> unresolved = new TreeSet<>(KafkaPartitions.ORDER);
         SortedSet<TopicPartition> unknown = state.unknownPositions();
         unknown.retainAll(partitions);

@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
+import io.zkgroups.registry.Time;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.KafkaException;
@@ -27,10 +28,12 @@ final class PollLoop<K, V> {
     private final ConsumerMetrics metrics;
     /** The inner client: woken with the application's wakeup, so that a call blocked in it returns at once. */
     private final Consumer<K, V> fetchClient;
+    private final Time time;
     private volatile boolean userWakeup;
 
     PollLoop(GroupCoordinator coordinator, PartitionFetcher<K, V> fetcher, OffsetCommitter committer,
-             ConsumerMetrics metrics, Consumer<K, V> fetchClient) {
+             ConsumerMetrics metrics, Consumer<K, V> fetchClient, Time time) {
+        this.time = time;
         this.coordinator = coordinator;
         this.fetcher = fetcher;
         this.committer = committer;
@@ -48,7 +51,7 @@ final class PollLoop<K, V> {
         if (!coordinator.subscribed()) {
             throw new IllegalStateException("Consumer is not subscribed to any topics or assigned any partitions");
         }
-        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+        long deadline = time.nanoseconds() + Math.max(0, timeout.toNanos());
         do {
             checkWakeup();
             coordinator.checkMember();
@@ -57,7 +60,7 @@ final class PollLoop<K, V> {
                 checkWakeup();
             }
             committer.maybeAutoCommit();
-            long slice = Math.max(0, Math.min(deadline - System.nanoTime(), POLL_SLICE.toNanos()));
+            long slice = Math.max(0, Math.min(deadline - time.nanoseconds(), POLL_SLICE.toNanos()));
             if (!fetcher.canFetch()) {
                 if (!connectEarly(Duration.ofNanos(slice))) {
                     coordinator.awaitEvent(slice);
@@ -69,7 +72,7 @@ final class PollLoop<K, V> {
                 metrics.delivered(records);
                 return records;
             }
-        } while (System.nanoTime() < deadline);
+        } while (time.nanoseconds() < deadline);
         return ConsumerRecords.empty();
     }
 

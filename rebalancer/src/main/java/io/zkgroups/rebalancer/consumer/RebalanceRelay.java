@@ -1,8 +1,9 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.group.MembershipListener;
-import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.group.OwnershipFence;
+import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -38,11 +39,13 @@ final class RebalanceRelay implements MembershipListener {
 
     private final BlockingQueue<RebalanceEvent> events;
     private final Duration revokeTimeout;
+    private final Time time;
     private final ConsumerMetrics metrics;
     private volatile OwnershipFence fence;
     private volatile boolean pollThreadGone;
 
-    RebalanceRelay(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout, ConsumerMetrics metrics) {
+    RebalanceRelay(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout, ConsumerMetrics metrics, Time time) {
+        this.time = time;
         this.events = events;
         this.revokeTimeout = revokeTimeout;
         this.metrics = metrics;
@@ -73,7 +76,7 @@ final class RebalanceRelay implements MembershipListener {
             return;
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Deadline deadline = Deadline.after(revokeTimeout);
+        Deadline deadline = Deadline.after(revokeTimeout, time);
         events.add(new RebalanceEvent.Revoke(KafkaPartitions.toKafka(partitions), done, deadline));
         if (pollThreadGone) {
             done.complete(null); // pollThreadGone() ran meanwhile: its look at the events may have come before ours

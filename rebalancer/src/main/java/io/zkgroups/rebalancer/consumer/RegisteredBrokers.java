@@ -1,6 +1,7 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.metrics.legacy.BrokerAddress;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.BrokerInfo;
 
@@ -24,8 +25,11 @@ final class RegisteredBrokers implements IntFunction<Optional<BrokerAddress>> {
     private long lastReadNanos;
     private boolean read;
 
-    RegisteredBrokers(ZkRegistry registry) {
+    private final Time time;
+
+    RegisteredBrokers(ZkRegistry registry, Time time) {
         this.registry = registry;
+        this.time = time;
     }
 
     @Override
@@ -41,7 +45,7 @@ final class RegisteredBrokers implements IntFunction<Optional<BrokerAddress>> {
     }
 
     private synchronized boolean rereadDue() {
-        long now = System.nanoTime();
+        long now = time.nanoseconds();
         if (read && now - lastReadNanos < REREAD_NANOS) {
             return false;
         }

@@ -13,11 +13,12 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.MemberRegistration;
 import io.zkgroups.registry.model.Subscription;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -133,18 +134,18 @@ final class RestartHandover {
      * caller then closes the session as usual.
      */
     boolean handOver(GroupCoordinator coordinator, ConsumerId consumerId, Deadline deadline) {
+        Logger log = new LogContext("[" + consumerId + "] ").logger(RestartHandover.class);
         Subscription subscription = coordinator.registeredSubscription();
         Optional<SessionOwnership> owned = coordinator.handOver(deadline);
         HandoverObserver.tell(observer, HandoverStep.FENCED);
         if (!owned.isPresent()) {
-            LOG.info("[{}] nothing to hand over (not subscribed, or no live session): closing the session", consumerId);
+            log.info("nothing to hand over (not subscribed, or no live session): closing the session");
             return false;
         }
         SessionCredentials session = handles.detach();
         HandoverObserver.tell(observer, HandoverStep.DISCONNECTED);
         if (session.sessionId() != owned.get().session()) {
-            LOG.warn("[{}] the session changed during the hand-over ({} instead of 0x{}): no ticket written", consumerId,
-                    session, Long.toHexString(owned.get().session()));
+            log.warn("the session changed during the hand-over ({} instead of 0x{}): no ticket written", session, Long.toHexString(owned.get().session()));
             return true;
         }
         HandoverFile file = new HandoverFile(config.restartHandoverFile().get());
@@ -154,12 +155,11 @@ final class RestartHandover {
         try {
             file.write(new HandoverTicket(session, config.groupId(), consumerId, registration, owned.get().owned(), now));
         } catch (RuntimeException e) {
-            LOG.error("[{}] could not write the hand-over ({}): the group takes over when {} expires", consumerId,
-                    e.getMessage(), session);
+            log.error("could not write the hand-over ({}): the group takes over when {} expires", e.getMessage(), session);
             return true;
         }
         HandoverObserver.tell(observer, HandoverStep.FILE_WRITTEN);
-        LOG.info("[{}] handed {} over through {}: owned {}", consumerId, session, file.path(), owned.get().owned().keySet());
+        log.info("handed {} over through {}: owned {}", session, file.path(), owned.get().owned().keySet());
         return true;
     }
 }

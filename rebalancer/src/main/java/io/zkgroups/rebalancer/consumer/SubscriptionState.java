@@ -1,14 +1,15 @@
 package io.zkgroups.rebalancer.consumer;
 
 import io.zkgroups.rebalancer.group.OwnershipFence;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +43,8 @@ import java.util.regex.Pattern;
  */
 final class SubscriptionState {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SubscriptionState.class);
+    /** This consumer's log: every line starts with its id. */
+    private final Logger log;
     private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
     private static final Duration MAX_RETRY = Duration.ofSeconds(30);
 
@@ -68,15 +70,16 @@ final class SubscriptionState {
         final long retryAtNanos;
         final Duration delay;
 
-        Hold(String reason, Duration delay) {
+        Hold(String reason, Duration delay, long nowNanos) {
             this.reason = reason;
             this.delay = delay;
-            this.retryAtNanos = System.nanoTime() + delay.toNanos();
+            this.retryAtNanos = nowNanos + delay.toNanos();
         }
     }
 
     private final String memberName;
     private final String group;
+    private final Time time;
     private final SortedMap<TopicPartition, Assigned> partitions = new TreeMap<>(KafkaPartitions.ORDER);
     private Set<String> topics = Collections.emptySet();
     private Pattern pattern;
@@ -84,9 +87,11 @@ final class SubscriptionState {
     private ConsumerRebalanceListener listener = NoOpListener.INSTANCE;
     private volatile OwnershipFence fence;
 
-    SubscriptionState(String memberName, String group) {
+    SubscriptionState(String memberName, String group, Time time) {
         this.memberName = memberName;
+        this.log = new LogContext("[" + memberName + "] ").logger(SubscriptionState.class);
         this.group = group;
+        this.time = time;
     }
 
     /** The consumer id, for log lines. */
@@ -153,7 +158,7 @@ final class SubscriptionState {
     /** {@code tp} is granted under {@code epoch} to {@code stream}, but held: its committed offset cannot be read. */
     void hold(TopicPartition tp, long epoch, int stream, String reason) {
         Assigned a = new Assigned(epoch, stream);
-        a.hold = new Hold(reason, FIRST_RETRY);
+        a.hold = new Hold(reason, FIRST_RETRY, time.nanoseconds());
         partitions.put(tp, a);
         logHeld(tp, a.hold, null);
     }
@@ -163,7 +168,7 @@ final class SubscriptionState {
         Assigned a = partitions.get(tp);
         Hold before = a.hold;
         Duration doubled = before.delay.multipliedBy(2);
-        a.hold = new Hold(reason, doubled.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : doubled);
+        a.hold = new Hold(reason, doubled.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : doubled, time.nanoseconds());
         logHeld(tp, a.hold, before);
     }
 
@@ -173,7 +178,7 @@ final class SubscriptionState {
         a.hold = null;
         a.position = committed;
         a.committed = committed;
-        LOG.info("[{}] the committed offset of {} is readable again: fetching it", memberName, tp);
+        log.info("the committed offset of {} is readable again: fetching it", tp);
     }
 
     /** {@code gone} left this consumer: nothing of them is remembered. Returns whether any of them was held. */
@@ -326,7 +331,7 @@ final class SubscriptionState {
 
     /** Held partitions whose retry is due. */
     SortedSet<TopicPartition> dueForRetry() {
-        long now = System.nanoTime();
+        long now = time.nanoseconds();
         SortedSet<TopicPartition> due = new TreeSet<>(KafkaPartitions.ORDER);
         partitions.forEach((tp, a) -> {
             if (a.hold != null && now - a.hold.retryAtNanos >= 0) {
@@ -349,9 +354,8 @@ final class SubscriptionState {
 
     private void logHeld(TopicPartition tp, Hold now, Hold before) {
         if (before == null || !before.reason.equals(now.reason)) {
-            LOG.warn("[{}] holding {} (owned, not fetched, not committed) until its committed offset can be read: {}. "
-                    + "Fix or delete that znode (then auto.offset.reset applies), e.g. with `zkgroups offsets reset`.",
-                    memberName, tp, now.reason);
+            log.warn("holding {} (owned, not fetched, not committed) until its committed offset can be read: {}. "
+                    + "Fix or delete that znode (then auto.offset.reset applies), e.g. with `zkgroups offsets reset`.", tp, now.reason);
         }
     }
 }

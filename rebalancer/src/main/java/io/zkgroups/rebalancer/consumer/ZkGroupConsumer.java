@@ -1,10 +1,11 @@
 package io.zkgroups.rebalancer.consumer;
 
-import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
+import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.metrics.legacy.LegacyMBeans;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import org.apache.curator.framework.CuratorFramework;
@@ -23,7 +24,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.slf4j.LoggerFactory;
+import org.apache.kafka.common.utils.LogContext;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -92,6 +93,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final ConsumerLifecycle lifecycle;
     /** {@code default.api.timeout.ms}: the bound of the calls that take no timeout, as with KafkaConsumer. */
     private final Duration defaultApiTimeout;
+    private final Time time;
 
     public ZkGroupConsumer(Properties properties) {
         this(ZkConsumerConfig.from(properties), null, null);
@@ -129,14 +131,21 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      */
     public ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer,
                            HandoverObserver observer) {
+        this(config, keyDeserializer, valueDeserializer, observer, Time.SYSTEM);
+    }
+
+    /** As above, reading {@code time} wherever the consumer and its member read the clock (tests move it by hand). */
+    ZkGroupConsumer(ZkConsumerConfig config, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer,
+                    HandoverObserver observer, Time time) {
         this.config = config;
+        this.time = time;
         this.defaultApiTimeout = ConsumerStartup.defaultApiTimeout(config);
         Function<String, KafkaConsumer<K, V>> newFetcher = bootstrap ->
                 new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
         ConsumerResources opened = new ConsumerResources(config.groupId());
         ConsumerParts<K, V> parts;
         try {
-            parts = new ConsumerParts<>(config, newFetcher, observer, defaultApiTimeout, opened);
+            parts = new ConsumerParts<>(config, newFetcher, observer, defaultApiTimeout, opened, time);
         } catch (RuntimeException | Error e) {
             opened.closeAll();
             throw e;
@@ -151,8 +160,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         this.fetcher = parts.fetcher;
         this.committer = parts.committer;
         this.coordinator = parts.coordinator;
-        this.pollLoop = new PollLoop<>(coordinator, fetcher, committer, metrics, kafka);
-        this.lifecycle = new ConsumerLifecycle(consumerId.toString(), opened);
+        this.pollLoop = new PollLoop<>(coordinator, fetcher, committer, metrics, kafka, time);
+        this.lifecycle = new ConsumerLifecycle(consumerId.toString(), opened, time);
     }
 
     // --- subscription -----------------------------------------------------------------------------------
@@ -219,7 +228,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         if (listener == null) {
             throw new IllegalArgumentException("RebalanceListener cannot be null");
         }
-        coordinator.join(sub, topics, pattern, listener, Deadline.after(defaultApiTimeout));
+        coordinator.join(sub, topics, pattern, listener, Deadline.after(defaultApiTimeout, time));
     }
 
     @Override
@@ -228,7 +237,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     private void leave() {
-        coordinator.leave(Deadline.after(defaultApiTimeout));
+        coordinator.leave(Deadline.after(defaultApiTimeout, time));
     }
 
     @Override
@@ -284,7 +293,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void commitSync(Duration timeout) {
         lifecycle.run(() -> {
             pollLoop.checkWakeup();
-            Deadline deadline = Deadline.after(timeout);
+            Deadline deadline = Deadline.after(timeout, time);
             pollLoop.delivering(() -> fetcher.resolvePositions(deadline));
             committer.commitPositions(deadline);
         });
@@ -304,7 +313,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             pollLoop.checkWakeup();
             Map<TopicPartition, Long> positions = new HashMap<>();
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
-            committer.commit(positions, Deadline.after(timeout));
+            committer.commit(positions, Deadline.after(timeout, time));
         });
     }
 
@@ -317,7 +326,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public void commitAsync(OffsetCommitCallback callback) {
         lifecycle.run(() -> {
             // the positions known now, as KafkaConsumer's commitAsync takes them: it never waits for a lookup
-            fetcher.resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO));
+            fetcher.resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO, time));
             Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
             state.positions().forEach((tp, offset) -> positions.put(tp, new OffsetAndMetadata(offset)));
             commitAsync(positions, callback);
@@ -337,8 +346,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             if (callback != null) {
                 callback.onComplete(offsets, error);
             } else if (error != null) {
-                LoggerFactory.getLogger(ZkGroupConsumer.class).warn("[{}] async commit failed: {}", consumerId,
-                        error.getMessage());
+                new LogContext("[" + consumerId + "] ").logger(ZkGroupConsumer.class)
+                        .warn("async commit failed: {}", error.getMessage());
             }
         });
     }
@@ -370,7 +379,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
         return lifecycle.call(() -> {
             pollLoop.checkWakeup();
-            return offsetReads.committed(partitions, Deadline.after(timeout));
+            return offsetReads.committed(partitions, Deadline.after(timeout, time));
         });
     }
 
@@ -561,7 +570,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      */
     @Override
     public void close(Duration timeout) {
-        close(restart.onClose(), Deadline.after(timeout));
+        close(restart.onClose(), Deadline.after(timeout, time));
     }
 
     /**
@@ -579,11 +588,11 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             throw new IllegalStateException("closeForRestart needs " + ZkConsumerConfig.RESTART_HANDOVER_FILE
                     + " (where the successor finds the session); it is not set for consumer " + consumerId);
         }
-        close(true, Deadline.after(DEFAULT_CLOSE_TIMEOUT));
+        close(true, Deadline.after(DEFAULT_CLOSE_TIMEOUT, time));
     }
 
     private void close(boolean handOver, Deadline deadline) {
-        Deadline zooKeeperBound = deadline.earlier(Deadline.after(Duration.ofMillis(config.sessionTimeoutMs())));
+        Deadline zooKeeperBound = deadline.within(Duration.ofMillis(config.sessionTimeoutMs()));
         lifecycle.close(() -> {
             if (!handOver || !restart.handOver(coordinator, consumerId, deadline)) {
                 coordinator.leave(deadline);

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.store.Unreadable;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -59,7 +60,7 @@ class KafkaReachabilityTest {
 
     @Test
     void noAnswerWhileFetchingIsAnOutageSinceTheLastAnswerAndTheNextAnswerEndsIt() {
-        KafkaReachability reachability = new KafkaReachability("g_m", () -> metrics, Duration.ZERO);
+        KafkaReachability reachability = new KafkaReachability("g_m", () -> metrics, Duration.ZERO, Time.SYSTEM);
         responses.value = 3;
         assertThat(reachability.observe(fetched(T0, T1))).as("answered").isFalse();
         Instant before = Instant.now();
@@ -87,7 +88,7 @@ class KafkaReachabilityTest {
 
     @Test
     void nothingToFetchIsNoOutage() {
-        KafkaReachability reachability = new KafkaReachability("g_m", () -> metrics, Duration.ZERO);
+        KafkaReachability reachability = new KafkaReachability("g_m", () -> metrics, Duration.ZERO, Time.SYSTEM);
         assertThat(reachability.observe(fetched())).isFalse();
         assertThat(reachability.observe(fetched())).isFalse();
         assertThat(reachability.snapshot().unreachableSince()).isEmpty();
@@ -95,7 +96,7 @@ class KafkaReachabilityTest {
 
     @Test
     void aSilenceShorterThanTheBoundIsNoOutage() {
-        KafkaReachability reachability = new KafkaReachability("g_m", () -> metrics, Duration.ofMinutes(5));
+        KafkaReachability reachability = new KafkaReachability("g_m", () -> metrics, Duration.ofMinutes(5), Time.SYSTEM);
         assertThat(reachability.observe(fetched(T0))).isFalse();
         assertThat(reachability.observe(fetched(T0))).isFalse();
         assertThat(reachability.snapshot().unreachableSince()).isEmpty();

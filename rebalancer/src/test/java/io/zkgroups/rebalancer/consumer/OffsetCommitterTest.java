@@ -6,6 +6,7 @@ import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
@@ -96,7 +97,7 @@ class OffsetCommitterTest {
 
     private final TestLease lease = new TestLease();
     private final OwnershipFence fence = new OwnershipFence(lease);
-    private final SubscriptionState state = new SubscriptionState("g_m", "g");
+    private final SubscriptionState state = new SubscriptionState("g_m", "g", Time.SYSTEM);
     private final RecordingStore store = new RecordingStore();
     private final ConsumerMetrics metrics = new ConsumerMetrics("committer-test", "g", false,
             Collections::<MetricName, Metric>emptyMap, broker -> Optional.empty());
@@ -112,7 +113,7 @@ class OffsetCommitterTest {
         props.put("zookeeper.connect", "127.0.0.1:2181");
         props.put("auto.commit.enable", String.valueOf(autoCommit));
         props.put("auto.commit.interval.ms", "1"); // due a millisecond after it started
-        return new OffsetCommitter(ZkConsumerConfig.from(props), "g_m", store, state, metrics);
+        return new OffsetCommitter(ZkConsumerConfig.from(props), "g_m", store, state, metrics, Time.SYSTEM);
     }
 
     /** Grants {@code partitions} in the fence and tells the state, fetched from {@code committed}. */
@@ -152,7 +153,7 @@ class OffsetCommitterTest {
         state.position(T1, 9);
         store.failure = new OffsetStoreException("committing Kafka offsets of group g timed out after 2000 ms", null);
 
-        committer(true).beforeRevoke(new java.util.HashSet<>(java.util.Arrays.asList(T0, T1)), Deadline.after(LONG));
+        committer(true).beforeRevoke(new java.util.HashSet<>(java.util.Arrays.asList(T0, T1)), Deadline.after(LONG, Time.SYSTEM));
 
         assertThat(store.writes).isEmpty();
         assertThat(metric("release-uncommitted-total")).isEqualTo(2.0);
@@ -168,10 +169,10 @@ class OffsetCommitterTest {
         props.put("zookeeper.connect", "127.0.0.1:2181");
         props.put("offsets.storage", "kafka");
         props.put("zkgroups.rebalance.kafka.timeout.ms", "500");
-        OffsetCommitter committer = new OffsetCommitter(ZkConsumerConfig.from(props), "g_m", store, state, metrics);
+        OffsetCommitter committer = new OffsetCommitter(ZkConsumerConfig.from(props), "g_m", store, state, metrics, Time.SYSTEM);
         long before = System.nanoTime();
 
-        committer.beforeRevoke(Collections.singleton(T0), Deadline.after(LONG));
+        committer.beforeRevoke(Collections.singleton(T0), Deadline.after(LONG, Time.SYSTEM));
 
         assertThat(store.permits).hasSize(1);
         assertThat(store.permits.get(0).deadlineNanos() - before).as("the permit's deadline, from the call")
@@ -185,8 +186,8 @@ class OffsetCommitterTest {
         state.position(T0, 10);
         OffsetCommitter committer = committer(false);
 
-        committer.commitPositions(Deadline.after(LONG));
-        committer.commitPositions(Deadline.after(LONG)); // nothing moved: nothing written
+        committer.commitPositions(Deadline.after(LONG, Time.SYSTEM));
+        committer.commitPositions(Deadline.after(LONG, Time.SYSTEM)); // nothing moved: nothing written
 
         assertThat(store.writes).containsExactly(Collections.singletonMap(new TopicAndPartition("t", 0), 10L));
         assertThat(state.committed(T0)).isEqualTo(10L);
@@ -202,7 +203,7 @@ class OffsetCommitterTest {
         offsets.put(T0, 5L);
         offsets.put(elsewhere, 5L);
 
-        assertThatThrownBy(() -> committer(false).commit(offsets, Deadline.after(LONG)))
+        assertThatThrownBy(() -> committer(false).commit(offsets, Deadline.after(LONG, Time.SYSTEM)))
                 .isInstanceOf(CommitFailedException.class)
                 .hasMessageContaining("elsewhere-0")
                 .hasCauseInstanceOf(FencedException.class);
@@ -219,7 +220,7 @@ class OffsetCommitterTest {
         fence.grant(Collections.singletonMap(new TopicAndPartition("t", 0), ConsumerId.ofOverride("g", "m").thread(0)),
                 SESSION); // granted again: a new epoch this consumer was not told of
 
-        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG, Time.SYSTEM)))
                 .isInstanceOf(CommitFailedException.class)
                 .hasMessageContaining("no longer owned")
                 .hasCauseInstanceOf(FencedException.class);
@@ -233,7 +234,7 @@ class OffsetCommitterTest {
         state.position(T0, 8);
         lease.remainingNanos = -1;
 
-        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG, Time.SYSTEM)))
                 .isInstanceOf(CommitFailedException.class)
                 .hasMessageContaining("may have expired");
         assertThat(store.writes).isEmpty();
@@ -246,7 +247,7 @@ class OffsetCommitterTest {
         state.position(T0, 3);
         store.failure = new FencedException("the owner znode /consumers/g/owners/t/0 is another session's");
 
-        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG, Time.SYSTEM)))
                 .isInstanceOf(CommitFailedException.class)
                 .hasRootCauseMessage("the owner znode /consumers/g/owners/t/0 is another session's");
         assertThat(state.committed(T0)).as("not written: not remembered").isZero();
@@ -260,7 +261,7 @@ class OffsetCommitterTest {
         OffsetStoreException unreachable = new OffsetStoreException("ZooKeeper is unreachable", null);
         store.failure = unreachable;
 
-        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG, Time.SYSTEM)))
                 .isInstanceOf(KafkaException.class)
                 .isNotInstanceOf(CommitFailedException.class)
                 .hasCause(unreachable);
@@ -273,7 +274,7 @@ class OffsetCommitterTest {
         state.position(T0, 3);
         store.failure = new OffsetStoreException("committing Kafka offsets timed out", null);
 
-        assertThatThrownBy(() -> committer(false).commit(Collections.singletonMap(T0, 3L), Deadline.after(Duration.ZERO)))
+        assertThatThrownBy(() -> committer(false).commit(Collections.singletonMap(T0, 3L), Deadline.after(Duration.ZERO, Time.SYSTEM)))
                 .isInstanceOf(TimeoutException.class);
         assertThat(store.permits).as("a passed deadline starts no write").isEmpty();
     }
@@ -283,7 +284,7 @@ class OffsetCommitterTest {
         subscribe();
         own(0L, T0);
         state.position(T0, 4);
-        Deadline deadline = Deadline.after(Duration.ofSeconds(30)); // well inside the 10-minute lease
+        Deadline deadline = Deadline.after(Duration.ofSeconds(30), Time.SYSTEM); // well inside the 10-minute lease
 
         committer(false).commitPositions(deadline);
 
@@ -300,7 +301,7 @@ class OffsetCommitterTest {
         own(null, T0, T1); // offset reset pending: the fetcher has not found where they start
         state.position(T1, 6);
 
-        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(Duration.ofSeconds(2))))
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(Duration.ofSeconds(2), Time.SYSTEM)))
                 .isInstanceOf(TimeoutException.class)
                 .hasMessageContaining("t-0");
         assertThat(store.permits).isEmpty();
@@ -311,7 +312,7 @@ class OffsetCommitterTest {
         own(0L, T0); // granted, but the member is gone: no fence
         state.position(T0, 2);
 
-        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG)))
+        assertThatThrownBy(() -> committer(false).commitPositions(Deadline.after(LONG, Time.SYSTEM)))
                 .isInstanceOf(CommitFailedException.class)
                 .hasMessageContaining("not subscribed");
     }
@@ -323,10 +324,10 @@ class OffsetCommitterTest {
         state.position(T0, 7);
         state.position(T1, 9);
 
-        committer(false).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG));
+        committer(false).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG, Time.SYSTEM));
         assertThat(store.writes).as("without auto-commit the application commits").isEmpty();
 
-        committer(true).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG));
+        committer(true).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG, Time.SYSTEM));
         assertThat(store.writes).containsExactly(Collections.singletonMap(new TopicAndPartition("t", 0), 7L));
     }
 
@@ -337,7 +338,7 @@ class OffsetCommitterTest {
         state.position(T0, 7);
         lease.remainingNanos = -1;
 
-        committer(true).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG)); // logged, not thrown
+        committer(true).beforeRevoke(Collections.singleton(T0), Deadline.after(LONG, Time.SYSTEM)); // logged, not thrown
 
         assertThat(store.writes).isEmpty();
         assertThat(fencedCommits()).isEqualTo(1.0);
@@ -364,7 +365,7 @@ class OffsetCommitterTest {
         own(0L, T0);
         state.hold(T1, 99, 0, "unreachable");
 
-        committer(false).commitPositions(Deadline.after(LONG));
+        committer(false).commitPositions(Deadline.after(LONG, Time.SYSTEM));
 
         assertThat(store.writes).as("the position of T0 is the offset read at its start: nothing to write").isEmpty();
         assertThat(state.positions()).containsExactly(entry(T0, 0L));

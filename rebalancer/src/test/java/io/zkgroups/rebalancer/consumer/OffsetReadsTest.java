@@ -3,6 +3,7 @@ package io.zkgroups.rebalancer.consumer;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
 import io.zkgroups.rebalancer.offsets.OffsetStoreException;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -50,7 +51,7 @@ class OffsetReadsTest {
             }
         }, "g", "c");
         try {
-            assertThat(reads.read(Collections.singleton(P0), Deadline.after(Duration.ofMinutes(1))))
+            assertThat(reads.read(Collections.singleton(P0), Deadline.after(Duration.ofMinutes(1), Time.SYSTEM)))
                     .containsExactly(org.assertj.core.api.Assertions.entry(P0, 17L));
         } finally {
             reads.close();
@@ -72,7 +73,7 @@ class OffsetReadsTest {
             }
         }, "g", "c");
         try {
-            assertThatThrownBy(() -> reads.read(Collections.singleton(P0), Deadline.after(Duration.ofMillis(200))))
+            assertThatThrownBy(() -> reads.read(Collections.singleton(P0), Deadline.after(Duration.ofMillis(200), Time.SYSTEM)))
                     .isInstanceOf(TimeoutException.class)
                     .hasMessageContaining("t-0").hasMessageContaining("group g");
             assertThat(interrupted.await(30, TimeUnit.SECONDS)).as("the read given up on was interrupted").isTrue();
@@ -90,7 +91,7 @@ class OffsetReadsTest {
             }
         }, "g", "c");
         try {
-            assertThatThrownBy(() -> reads.read(Collections.singleton(P0), Deadline.after(Duration.ofMinutes(1))))
+            assertThatThrownBy(() -> reads.read(Collections.singleton(P0), Deadline.after(Duration.ofMinutes(1), Time.SYSTEM)))
                     .isInstanceOf(KafkaException.class)
                     .isNotInstanceOf(TimeoutException.class)
                     .hasMessageContaining("garbage");

@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class RebalanceRelayTest {
 
     private final BlockingDeque<RebalanceEvent> events = new LinkedBlockingDeque<>();
     /** A revoke timeout no test waits out: a revocation that returns was completed, not timed out. */
-    private final RebalanceRelay bridge = new RebalanceRelay(events, Duration.ofHours(1), null);
+    private final RebalanceRelay bridge = new RebalanceRelay(events, Duration.ofHours(1), null, Time.SYSTEM);
 
     @Test
     void aRevocationSentJustBeforeThePollThreadLeftCompletesWhenItLeaves() throws Exception {

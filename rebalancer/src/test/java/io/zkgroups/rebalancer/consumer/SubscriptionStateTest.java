@@ -1,10 +1,13 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.ManualTime;
+import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -19,7 +22,7 @@ class SubscriptionStateTest {
     private static final TopicPartition A1 = new TopicPartition("a", 1);
     private static final TopicPartition B0 = new TopicPartition("b", 0);
 
-    private final SubscriptionState state = new SubscriptionState("g_m", "g");
+    private final SubscriptionState state = new SubscriptionState("g_m", "g", Time.SYSTEM);
 
     @Test
     void aPartitionWhoseOffsetIsKnownIsFetchedFromItAndCountsItAsCommitted() {
@@ -68,6 +71,23 @@ class SubscriptionStateTest {
         assertThat(alarms.get(0).path()).isEqualTo("/consumers/g/offsets/a/1");
         assertThat(alarms.get(0).reason()).isEqualTo("unreadable offset znode: garbage");
         assertThat(state.dueForRetry()).as("the first retry is a second away").isEmpty();
+    }
+
+    @Test
+    void aHeldPartitionIsRetriedAfterABackoffThatDoublesOnTheConsumersClock() {
+        ManualTime time = new ManualTime();
+        SubscriptionState timed = new SubscriptionState("g_m", "g", time);
+        timed.hold(A0, 3, 0, "unreachable");
+        time.advance(Duration.ofMillis(999));
+        assertThat(timed.dueForRetry()).isEmpty();
+        time.advance(Duration.ofMillis(1));
+        assertThat(timed.dueForRetry()).containsExactly(A0);
+
+        timed.stillUnreadable(A0, "still unreachable");
+        time.advance(Duration.ofMillis(1999));
+        assertThat(timed.dueForRetry()).as("the second wait is twice the first").isEmpty();
+        time.advance(Duration.ofMillis(1));
+        assertThat(timed.dueForRetry()).containsExactly(A0);
     }
 
     @Test
