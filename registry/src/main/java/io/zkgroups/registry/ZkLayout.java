@@ -122,6 +122,17 @@ public final class ZkLayout {
         return offsets(group, tp.topic()) + "/" + requirePartition(tp.partition());
     }
 
+    // --- zkgroups' own znodes (0.8.2.2 never reads them) ---------------------------------------------------
+
+    /** Where zkgroups members publish what they cannot do now, one ephemeral znode per member with alarms. */
+    public String memberAlarms(String group) {
+        return group(group) + "/zkgroups/alarms";
+    }
+
+    public String memberAlarm(String group, ConsumerId consumerId) {
+        return memberAlarms(group) + "/" + consumerId.value();
+    }
+
     // --- tools -------------------------------------------------------------------------------------------
 
     /**

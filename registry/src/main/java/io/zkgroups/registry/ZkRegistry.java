@@ -2,6 +2,7 @@ package io.zkgroups.registry;
 
 import io.zkgroups.registry.store.BrokerRegistry;
 import io.zkgroups.registry.store.GroupScan;
+import io.zkgroups.registry.store.MemberAlarmRegistry;
 import io.zkgroups.registry.store.MemberRegistry;
 import io.zkgroups.registry.store.OwnerRegistry;
 import io.zkgroups.registry.store.TopicRegistry;
@@ -65,6 +66,11 @@ public final class ZkRegistry {
 
     public OffsetRegistry offsets() {
         return offsets;
+    }
+
+    /** What zkgroups members publish that they cannot do now (Kafka unreachable, offsets unreadable). */
+    public MemberAlarmRegistry memberAlarms() {
+        return new MemberAlarmRegistry(znodes, layout);
     }
 
     /** Members, owners and offsets of many groups in a few pipelined rounds (monitoring). */

@@ -162,10 +162,13 @@ class KafkaOutageRebalanceIT {
             phases.run("a restart (zkgroups: by session hand-over)", () -> mixed.restartByHandOver("new1"),
                     () -> alone.restartLegacy("old2"));
             phases.report(outage);
+            ToolsDuringOutage tools = new ToolsDuringOutage(zk.connectString(), "127.0.0.1:" + proxy.port());
+            tools.checkWhileDown(mixed.group, mixed.oursLive());
 
             outage.end();
             produce(topic, PER_PARTITION);
             mixed.awaitEverythingDelivered(2 * PER_PARTITION, Duration.ofSeconds(60));
+            tools.checkRecovered(mixed.group);
             mixed.assertNoLegacyGaveUp();
             alone.assertNoLegacyGaveUp();
         } catch (Exception | Error e) {
@@ -308,6 +311,13 @@ class KafkaOutageRebalanceIT {
             legacy.put(name, process);
             everLegacy.add(process);
             live.add(group + "_" + name);
+        }
+
+        /** The consumer ids of the zkgroups members running now. */
+        Set<String> oursLive() {
+            Set<String> ids = new TreeSet<>();
+            ours.keySet().forEach(name -> ids.add(group + "_" + name));
+            return ids;
         }
 
         void startOurs(String name) {

@@ -77,6 +77,13 @@ final class DescribePrinter {
             d.membersWithoutPartitions().forEach(r -> m.row(r.consumerId(), r.host(), r.subscription(), r.threads()));
             m.print(out);
         }
+        if (!d.memberAlarms().isEmpty()) {
+            out.println();
+            out.println("MEMBER ALARMS (what members report they cannot do now)");
+            Table a = new Table("CONSUMER-ID", "WHAT", "REASON");
+            d.memberAlarms().forEach(r -> a.row(r.consumerId(), r.path(), r.reason()));
+            a.print(out);
+        }
     }
 
     private void members(List<GroupDescription> found) {

@@ -24,7 +24,7 @@ import java.util.TreeSet;
  */
 public record GroupDescription(String group, String state, String phase, String phaseEvidence, String strategy,
                                String strategyReason, List<PartitionRow> partitions, List<MemberRow> members,
-                               List<String> unreadable, String kafkaProblem) {
+                               List<String> unreadable, String kafkaProblem, List<MemberAlarm> memberAlarms) {
 
     /** One partition. Null values are unknown or absent. */
     public record PartitionRow(String topic, int partition, Long zookeeperOffset, Long kafkaOffset, Long logEndOffset,
@@ -33,6 +33,13 @@ public record GroupDescription(String group, String state, String phase, String 
 
     /** One registered member. */
     public record MemberRow(String consumerId, String host, String subscription, int threads, int ownedPartitions) {
+    }
+
+    /**
+     * What a registered zkgroups member publishes it cannot do now: {@code path} names the partition and where the
+     * problem is ({@code kafka:t-0}: Kafka does not let it fetch t-0), {@code reason} the cause and since when.
+     */
+    public record MemberAlarm(String consumerId, String path, String reason) {
     }
 
     /** @param kafkaProblem why Kafka's half is missing (null: it is there, or Kafka was not configured) */
@@ -84,8 +91,12 @@ public record GroupDescription(String group, String state, String phase, String 
         view.owners().unreadable().forEach(u -> unreadable.add(u.toString()));
         view.zk().unreadable().forEach(u -> unreadable.add(u.toString()));
         view.unreadableTopics().values().forEach(u -> unreadable.add(u.toString()));
+        view.memberAlarms().unreadable().forEach(u -> unreadable.add(u.toString()));
+        List<MemberAlarm> alarms = new ArrayList<>();
+        view.registeredMembersAlarms().forEach((member, list) ->
+                list.forEach(a -> alarms.add(new MemberAlarm(member.value(), a.path(), a.reason()))));
         return new GroupDescription(view.group(), state.label(), view.phase().phase().label(), view.phase().evidence(),
-                strategy.strategy(), strategy.reason(), rows, members, unreadable, kafkaProblem);
+                strategy.strategy(), strategy.reason(), rows, members, unreadable, kafkaProblem, alarms);
     }
 
     private static String describe(Member m) {

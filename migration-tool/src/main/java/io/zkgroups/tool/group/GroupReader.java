@@ -7,6 +7,7 @@ import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.TopicRegistry;
+import io.zkgroups.registry.store.MemberAlarmRegistry;
 import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
@@ -125,8 +126,10 @@ public final class GroupReader {
             phase = new PhaseInference.Result(phase.phase(), phase.evidence() + "; ZooKeeper mtimes compared with the "
                     + "local clock (ZooKeeper's time could not be read: " + clock.uncalibrated().get() + ")");
         }
+        MemberAlarmRegistry.Reading alarms = exists ? zk.memberAlarms(group)
+                : new MemberAlarmRegistry.Reading(new TreeMap<>(), List.of());
         return new GroupView(group, exists, members, subscriptions, owners, counts, unreadableTopics, zkOffsets,
-                kafkaOffsets, phase, now, kafkaProblem);
+                kafkaOffsets, phase, now, kafkaProblem, alarms);
     }
 
     /** The reason of a Kafka failure the ZooKeeper half can be shown without; other failures are thrown on. */

@@ -5,10 +5,12 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
+import io.zkgroups.registry.store.MemberAlarmRegistry;
 import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.io.ZkOffsetSnapshot;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -24,12 +26,14 @@ import java.util.TreeSet;
  * @param kafka           Kafka offsets, null when Kafka was not queried
  * @param readAt          ZooKeeper's time of the read
  * @param kafkaProblem    why Kafka's half is missing when Kafka was asked and did not answer; null otherwise
+ * @param memberAlarms    what zkgroups members publish they cannot do now (partitions Kafka does not let them fetch,
+ *                        offsets they cannot read), by member
  */
 public record GroupView(String group, boolean existsInZk, Listing<Member> members,
                         Map<ConsumerId, Map<String, Integer>> subscriptions, Listing<PartitionOwner> owners,
                         Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadableTopics,
                         ZkOffsetSnapshot zk, Map<TopicAndPartition, Long> kafka, PhaseInference.Result phase,
-                        Instant readAt, String kafkaProblem) {
+                        Instant readAt, String kafkaProblem, MemberAlarmRegistry.Reading memberAlarms) {
 
     /** Topics at least one member subscribes to. */
     public Set<String> subscribedTopics() {
@@ -48,6 +52,14 @@ public record GroupView(String group, boolean existsInZk, Listing<Member> member
             }
         }
         return counts;
+    }
+
+    /** The alarms of registered members only: a znode left by a member gone is not the group's. */
+    public Map<ConsumerId, List<Unreadable>> registeredMembersAlarms() {
+        Map<ConsumerId, List<Unreadable>> alarms = new java.util.TreeMap<>(memberAlarms.alarms());
+        alarms.keySet().retainAll(members.entries().stream().map(Member::id).toList());
+        alarms.values().removeIf(List::isEmpty);
+        return alarms;
     }
 
     public boolean hasMembers() {

@@ -141,6 +141,37 @@ public final class HealthCheck {
                 unreadable);
     }
 
+    /**
+     * Adds what registered zkgroups members publish they cannot do now ({@code /consumers/G/zkgroups/alarms}):
+     * partitions Kafka does not let them fetch, offsets they cannot read. The group looks complete in ZooKeeper, but
+     * those partitions do not progress.
+     */
+    public static HealthReport withMemberAlarms(HealthReport report, Map<ConsumerId, List<Unreadable>> alarms) {
+        if (alarms.isEmpty()) {
+            return report;
+        }
+        List<String> named = new ArrayList<>();
+        int count = 0;
+        for (Map.Entry<ConsumerId, List<Unreadable>> member : alarms.entrySet()) {
+            count += member.getValue().size();
+            named.add(member.getKey().value() + ": " + memberAlarmSummary(member.getValue()));
+        }
+        return report.withFindings(List.of(finding(HealthCondition.MEMBER_ALARMS, alarms.size()
+                + " members report " + count + " partitions they cannot fetch or resume: " + String.join("; ", named))));
+    }
+
+    /**
+     * One member's alarms in a line: the partitions grouped by reason ({@code kafka:t-0, kafka:t-1 (cannot be fetched:
+     * no connection to any broker since ...)}), at most {@value #SHOWN} named per reason.
+     */
+    static String memberAlarmSummary(List<Unreadable> alarms) {
+        Map<String, List<String>> byReason = new TreeMap<>();
+        alarms.forEach(a -> byReason.computeIfAbsent(a.reason(), r -> new ArrayList<>()).add(a.path()));
+        List<String> parts = new ArrayList<>();
+        byReason.forEach((reason, paths) -> parts.add(shortList(paths) + " (" + reason + ")"));
+        return String.join(", ", parts);
+    }
+
     private static String checkStores(HealthInput in, List<HealthReport.Finding> findings) {
         HealthInput.StoreCheck check = in.stores();
         if (check == null) {

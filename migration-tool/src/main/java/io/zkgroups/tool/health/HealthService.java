@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * ZooKeeper change under the group (members, owners, offsets) and of its subscribed topics until the group is
  * healthy or the time is up. A settle then waits for members, owners and topics (not offsets) to stay still, within
  * the wait. Kafka has no watches: while the only failure is the store check, or Kafka did not answer,
- * Kafka is re-read every {@link #KAFKA_RECHECK}. With {@code --max-stall}, {@link StallCheck} looks at the progress of
+ * Kafka (and the members' published alarms) is re-read every {@link #KAFKA_RECHECK}. With {@code --max-stall}, {@link StallCheck} looks at the progress of
  * every partition with an offset; offsets read from Kafka are watched for that long before they are judged.
  */
 public final class HealthService {
@@ -89,6 +89,7 @@ public final class HealthService {
                 PartitionAssignor assignor = PartitionAssignor.forStrategy(choice.strategy());
                 HealthReport report = HealthCheck.evaluate(GroupAssessment.input(view, assignor, request.expectMembers(),
                         request.storeCheck() ? GroupAssessment.stores(view, request.tolerance()) : null));
+                report = HealthCheck.withMemberAlarms(report, view.registeredMembersAlarms());
                 report = nameMissing(report, view, seenMembers);
                 String kafkaProblem = view.kafkaProblem();
                 Optional<Instant> judgeableAt = Optional.empty();
@@ -135,7 +136,9 @@ public final class HealthService {
                         return result;
                     }
                     waitNanos = deadline - now;
-                    if (report.has(HealthCondition.STORES) || kafkaProblem != null) {
+                    // Kafka has no watches, and members' alarms are not watched: look again every few seconds
+                    if (report.has(HealthCondition.STORES) || report.has(HealthCondition.MEMBER_ALARMS)
+                            || kafkaProblem != null) {
                         waitNanos = Math.min(waitNanos, KAFKA_RECHECK.toNanos());
                     }
                 }

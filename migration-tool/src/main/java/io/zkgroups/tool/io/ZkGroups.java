@@ -9,6 +9,7 @@ import io.zkgroups.registry.codec.OffsetCodec;
 import io.zkgroups.registry.model.BrokerInfo;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Listing;
+import io.zkgroups.registry.store.MemberAlarmRegistry;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.TopicRegistry;
@@ -84,6 +85,11 @@ public final class ZkGroups {
 
     public Listing<Member> members(String group, Watcher watcher) {
         return registry.members().list(group, watcher);
+    }
+
+    /** What the group's zkgroups members publish that they cannot do now (Kafka unreachable, offsets unreadable). */
+    public MemberAlarmRegistry.Reading memberAlarms(String group) {
+        return registry.memberAlarms().read(group);
     }
 
     /** Every owner znode; arms {@code watcher} (if given) on the owner directories' children. */

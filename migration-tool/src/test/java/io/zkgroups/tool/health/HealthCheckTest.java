@@ -135,4 +135,20 @@ class HealthCheckTest {
         assertThat(notApplicable.healthy()).isTrue();
         assertThat(notApplicable.storeStatus()).contains("not applicable");
     }
+
+    @Test
+    void membersThatCannotFetchMakeAHealthyLookingGroupUnhealthyAndAreNamed() {
+        HealthReport healthy = HealthCheck.evaluate(input(rangeOwners(), 2, null));
+        assertThat(HealthCheck.withMemberAlarms(healthy, Map.of())).isEqualTo(healthy);
+
+        String cause = "cannot be fetched: no connection to any broker since 2026-12-06T02:00:00Z (is Kafka reachable?)";
+        HealthReport report = HealthCheck.withMemberAlarms(healthy, new java.util.TreeMap<>(Map.of(
+                C1, List.of(new io.zkgroups.registry.store.Unreadable("kafka:A-0", cause),
+                        new io.zkgroups.registry.store.Unreadable("kafka:A-1", cause)))));
+        assertThat(report.healthy()).isFalse();
+        assertThat(report.exitCode()).isEqualTo(io.zkgroups.tool.ExitCode.HEALTH_MEMBER_ALARMS);
+        assertThat(report.findings()).singleElement().satisfies(f -> assertThat(f.message())
+                .isEqualTo("1 members report 2 partitions they cannot fetch or resume: g_c1: kafka:A-0, kafka:A-1 ("
+                        + cause + ")"));
+    }
 }

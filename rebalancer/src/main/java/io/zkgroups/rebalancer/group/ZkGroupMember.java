@@ -109,6 +109,8 @@ public final class ZkGroupMember implements Closeable {
     private final ConnectionStateListener connectionListener = this::connectionChanged;
     private final AttemptSchedule attempts;
     private final HealthPublisher health;
+    /** Publishes the member's alarms for the tools. */
+    private final AlarmPublisher alarms;
     /** The protocol state and the attempt: the event loop's (see the note on threads). */
     private final MemberProtocol protocol;
     /** Told of every phase move (tests, diagnostics). */
@@ -145,6 +147,8 @@ public final class ZkGroupMember implements Closeable {
                 Objects.requireNonNull(topicMetadata, "topicMetadata cannot be null"), lease, fence,
                 Objects.requireNonNull(listener, "listener cannot be null"), phases, attempts, freshness,
                 membershipWatcher, this::publishHealth, this::reportUnreadable);
+        this.alarms = new AlarmPublisher(member, registry.memberAlarms(), registry.znodes());
+        health.addListener(alarms);
         publishHealth();
     }
 
@@ -165,6 +169,7 @@ public final class ZkGroupMember implements Closeable {
             throw new IllegalStateException("ownership can be adopted only before start (state " + phases.shown() + ")");
         }
         protocol.adopt(Objects.requireNonNull(handedOver, "handedOver cannot be null"));
+        alarms.forgetWritten();
     }
 
     /** Joins the group: registers and runs the first rebalance on the event loop. */
