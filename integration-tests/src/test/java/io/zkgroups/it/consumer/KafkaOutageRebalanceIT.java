@@ -149,18 +149,24 @@ class KafkaOutageRebalanceIT {
             phases.form(() -> mixed.startOurs("new1"), () -> alone.startLegacy("old3"));
             phases.form(() -> mixed.startOurs("new2"), () -> alone.startLegacy("old4"));
 
-            phases.run("a 0.8.2.2 consumer joins", () -> mixed.startLegacy("old3"), () -> alone.startLegacy("old5"));
+            phases.run("a 0.8.2.2 consumer joins", () -> mixed.startLegacy("old3"), List.of("old3"),
+                    () -> alone.startLegacy("old5"), List.of("old5"));
             phases.run("a 0.8.2.2 consumer is killed -9", () -> mixed.kill("old3"), () -> alone.kill("old5"));
             phases.run("a 0.8.2.2 consumer gets SIGTERM", () -> mixed.terminate("old1"), () -> alone.terminate("old1"));
             phases.run("a burst of joins", () -> {
                 mixed.startLegacy("old4");
                 mixed.startLegacy("old5");
-            }, () -> {
+            }, List.of("old4", "old5"), () -> {
                 alone.startLegacy("old6");
                 alone.startLegacy("old7");
-            });
-            phases.run("a restart (zkgroups: by session hand-over)", () -> mixed.restartByHandOver("new1"),
-                    () -> alone.restartLegacy("old2"));
+            }, List.of("old6", "old7"));
+            phases.run("a restart (zkgroups: by session hand-over)", () -> mixed.restartByHandOver("new1"), List.of(),
+                    () -> alone.restartLegacy("old2"), List.of("old2"));
+            // the migration's bounce: a member restarts with offsets.storage=kafka and dual commit, then must release
+            phases.run("a restart into dual commit (the migration's bounce)", () -> mixed.restartIntoDualCommit("new2"),
+                    List.of("new2"), () -> alone.restartLegacy("old3"), List.of("old3"));
+            phases.run("a 0.8.2.2 consumer joins beside a dual-commit member", () -> mixed.startLegacy("old6"),
+                    List.of("old6"), () -> alone.startLegacy("old8"), List.of("old8"));
             phases.report(outage);
             ToolsDuringOutage tools = new ToolsDuringOutage(zk.connectString(), "127.0.0.1:" + proxy.port());
             tools.checkWhileDown(mixed.group, mixed.oursLive());
@@ -212,11 +218,19 @@ class KafkaOutageRebalanceIT {
 
         /** A step of the groups' forming: both converge, not timed against each other. */
         void form(Runnable onMixed, Runnable onAlone) {
-            converge("forming", onMixed, onAlone);
+            converge("forming", onMixed, List.of(), onAlone, List.of());
         }
 
         void run(String phase, Runnable onMixed, Runnable onAlone) {
-            long[] millis = converge(phase, onMixed, onAlone);
+            run(phase, onMixed, List.of(), onAlone, List.of());
+        }
+
+        /**
+         * As above; the clock of each group starts when the last of its {@code joining} members registered (not when
+         * its process was started: a JVM's start on a loaded machine varies by seconds and is no part of a rebalance).
+         */
+        void run(String phase, Runnable onMixed, List<String> mixedJoining, Runnable onAlone, List<String> aloneJoining) {
+            long[] millis = converge(phase, onMixed, mixedJoining, onAlone, aloneJoining);
             times.put(phase, millis);
             System.out.printf("[kafka-outage] '%s': mixed group %d ms, 0.8.2.2 alone %d ms%n", phase, millis[0],
                     millis[1]);
@@ -224,10 +238,11 @@ class KafkaOutageRebalanceIT {
                     millis[1], SLACK_MILLIS).isLessThanOrEqualTo(millis[1] + SLACK_MILLIS);
         }
 
-        private long[] converge(String phase, Runnable onMixed, Runnable onAlone) {
-            long mixedStart = System.nanoTime();
+        private long[] converge(String phase, Runnable onMixed, List<String> mixedJoining, Runnable onAlone,
+                                List<String> aloneJoining) {
+            long mixedStart = System.currentTimeMillis();
             onMixed.run();
-            long aloneStart = System.nanoTime();
+            long aloneStart = System.currentTimeMillis();
             onAlone.run();
             long[] convergedAt = {0, 0};
             String[] lastDifference = {"", ""};
@@ -235,11 +250,11 @@ class KafkaOutageRebalanceIT {
                 await(phase).atMost(PHASE_LIMIT).pollInterval(Duration.ofMillis(20)).until(() -> {
                     if (convergedAt[0] == 0) {
                         lastDifference[0] = mixed.difference();
-                        convergedAt[0] = lastDifference[0].isEmpty() ? System.nanoTime() : 0;
+                        convergedAt[0] = lastDifference[0].isEmpty() ? System.currentTimeMillis() : 0;
                     }
                     if (convergedAt[1] == 0) {
                         lastDifference[1] = alone.difference();
-                        convergedAt[1] = lastDifference[1].isEmpty() ? System.nanoTime() : 0;
+                        convergedAt[1] = lastDifference[1].isEmpty() ? System.currentTimeMillis() : 0;
                     }
                     return convergedAt[0] != 0 && convergedAt[1] != 0;
                 });
@@ -250,8 +265,9 @@ class KafkaOutageRebalanceIT {
             }
             mixed.assertNoLegacyGaveUp();
             alone.assertNoLegacyGaveUp();
-            return new long[]{TimeUnit.NANOSECONDS.toMillis(convergedAt[0] - mixedStart),
-                    TimeUnit.NANOSECONDS.toMillis(convergedAt[1] - aloneStart)};
+            // ZooKeeper's clock (the registration's ctime) and this JVM's are the same machine's
+            return new long[]{convergedAt[0] - Math.max(mixedStart, mixed.registeredAtMillis(mixedJoining)),
+                    convergedAt[1] - Math.max(aloneStart, alone.registeredAtMillis(aloneJoining))};
         }
 
         private static String orConverged(String difference) {
@@ -269,6 +285,7 @@ class KafkaOutageRebalanceIT {
     /** The members of one group, ours in this JVM and 0.8.2.2 ones in child JVMs, and what they delivered. */
     static final class OutageGroup implements AutoCloseable {
         private final String zkConnect;
+        private final ZkRegistry registry;
         private final String group;
         private final String topic;
         private final int partitions;
@@ -281,6 +298,7 @@ class KafkaOutageRebalanceIT {
         private final java.nio.file.Path handOverDir;
 
         OutageGroup(String zkConnect, ZkRegistry registry, String group, String topic, int partitions) {
+            this.registry = registry;
             try {
                 this.handOverDir = java.nio.file.Files.createTempDirectory("kafka-outage-" + group);
             } catch (java.io.IOException e) {
@@ -311,6 +329,17 @@ class KafkaOutageRebalanceIT {
             legacy.put(name, process);
             everLegacy.add(process);
             live.add(group + "_" + name);
+        }
+
+        /** When the last of {@code names} registered (its registration's ctime); 0 for none. */
+        long registeredAtMillis(List<String> names) {
+            long last = 0;
+            for (String name : names) {
+                String path = registry.layout().member(group, new io.zkgroups.registry.model.ConsumerId(group + "_" + name));
+                last = Math.max(last, registry.znodes().read(path)
+                        .orElseThrow(() -> new AssertionError(path + " is not registered")).stat().getCtime());
+            }
+            return last;
         }
 
         /** The consumer ids of the zkgroups members running now. */
@@ -353,6 +382,18 @@ class KafkaOutageRebalanceIT {
         void restartByHandOver(String name) {
             ours.remove(name).closeForRestart();
             startOurs(name);
+        }
+
+        /**
+         * The step of the offset migration's rolling bounce: the member stops (leaving the group) and starts again
+         * with {@code offsets.storage=kafka} and {@code dual.commit.enabled=true}, so its commits must reach Kafka.
+         */
+        void restartIntoDualCommit(String name) {
+            ours.remove(name).close();
+            java.util.Properties props = oursProperties(name);
+            props.put("offsets.storage", "kafka");
+            props.put("dual.commit.enabled", "true");
+            ours.put(name, new ConsumerWorker(name, props, List.of(topic), deliveries));
         }
 
         /** 0.8.2.2 has no hand-over: the consumer shuts down and starts again, the group rebalancing twice. */

@@ -68,6 +68,10 @@ final class ToolsDuringOutage {
         assertThat(plan.code).as(plan.toString()).isEqualTo(ExitCode.UNREACHABLE.code());
         assertFast(plan);
 
+        Run execute = run("migrate", "execute", "--group", group, "--bootstrap-server", bootstrap);
+        assertThat(execute.code).as(execute.toString()).isEqualTo(ExitCode.UNREACHABLE.code());
+        assertFast(execute);
+
         Run reset = run("offsets", "reset", "--group", group, "--all-topics", "--to-latest", "--bootstrap-server",
                 bootstrap);
         assertThat(reset.code).as(reset.toString()).isIn(ExitCode.UNREACHABLE.code(), ExitCode.GROUP_ACTIVE.code());

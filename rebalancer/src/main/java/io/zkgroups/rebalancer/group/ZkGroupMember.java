@@ -371,7 +371,9 @@ public final class ZkGroupMember implements Closeable {
         if (removeWatches) {
             registry.owners().stopWatching(); // persistent watches: removeWatchers() forgets them once they fired
             protocol.stopWatching();
-            if (serverHasWatchRemoval()) { // a 3.4 server would close the connection on checkWatches
+            // a 3.4 server would close the connection on checkWatches; with no connection there is nothing to tell the
+            // server (Curator would log the failed background removal as an error), and the watches go with the session
+            if (client.getZookeeperClient().isConnected() && serverHasWatchRemoval()) {
                 client.removeWatchers();
             }
         }
