@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The references in docs/ that are written from the code are what the code writes now. After a change to the command
- * line or to the exit codes, rewrite them with
+ * line, the exit codes or the consumer's keys, rewrite them with
  * {@code mvn -B test -pl migration-tool -am -Dtest=GeneratedDocsTest -Dsurefire.failIfNoSpecifiedTests=false
  * -Dzkgroups.docs.write=true} and commit the result.
  */
@@ -30,6 +30,18 @@ class GeneratedDocsTest {
         }
         assertThat(Files.readString(file)).as(file + " against the command line (see this test's javadoc)")
                 .isEqualTo(generated);
+    }
+
+    @Test
+    void theConsumerConfigReferenceIsTheKeyTable() throws IOException {
+        Path file = DOCS.resolve("consumer-config.md");
+        String generated = ConsumerConfigReference.page();
+        if (WRITE) {
+            Files.writeString(file, generated);
+            return;
+        }
+        assertThat(Files.exists(file) ? Files.readString(file) : "")
+                .as(file + " against ConsumerKeys (see this test's javadoc)").isEqualTo(generated);
     }
 
     @Test
@@ -54,6 +66,8 @@ class GeneratedDocsTest {
                 .isNotEqualTo(stale);
         assertThat(CliReference.commands()).contains("## `zkgroups health`", "`--expect-members N`",
                 "## `zkgroups migrate execute`");
+        assertThat(ConsumerConfigReference.page()).contains("| `auto.commit.enable` | boolean | true | `enable.auto.commit` |",
+                "| `zkgroups.rebalance.kafka.timeout.ms` | int | 2000 | — |");
         assertThatThrownBy(() -> GeneratedSection.replace("no markers", "exit-codes", "x"))
                 .hasMessageContaining("<!-- generated: exit-codes -->");
     }
