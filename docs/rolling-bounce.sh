@@ -7,6 +7,18 @@
 # The restart command must return only once the old process has exited (`systemctl restart` does; a bare
 # `kill` does not): a gate that runs while the old member is still leaving can see the group as it was.
 #
+# Members that restart by session hand-over (zkgroups.restart.handover.file, docs/restarts.md) keep their partitions
+# across the restart and the group does not rebalance. --handover checks that: after each restart the members and
+# their partitions must be exactly as before (`zkgroups groups describe --members`); when they are not, the hand-over
+# did not happen (the successor started after zkgroups.restart.grace.ms, or the session had ended) and the script says
+# so and goes on, gated as usual. To take the successor's JVM start out of the pause, give --start and --stop instead
+# of --restart: the successor is started first (with zkgroups.restart.handover.await.ms it waits for the ticket; the
+# start command returns once it waits, e.g. once its log says "waiting up to ... for a ticket"), then the old process
+# is stopped (the command returns once it has exited) and hands its session over:
+#
+#   docs/rolling-bounce.sh --group orders-indexer --members 4 --handover \
+#       --start 'ssh {} start-successor orders-indexer' --stop 'ssh {} stop-old orders-indexer' host1 host2 host3 host4
+#
 # Before the first bounce and after each one, the group must be healthy: exactly --members members registered,
 # every partition owned, owners exactly as the assignor computes them, no change of members, owners or topics for
 # --settle. The store check is off during a bounce (members of both configurations commit differently while the
@@ -16,7 +28,7 @@
 # Exit codes (each outcome also says what happened on stderr, prefixed `rolling-bounce:`):
 #   0      every host bounced, group healthy after the last one
 #   2      bad arguments to this script
-#   3      a restart command failed (its own exit code is in the message); the hosts after it were not touched
+#   3      a restart (or start, stop) command failed (its exit code is in the message); later hosts were not touched
 #   4      zkgroups itself failed, so health was not judged: bad zkgroups arguments (its exit 2), ZooKeeper or Kafka
 #          unreachable (5, or 11 when Kafka alone did not answer), an internal error (1), or another non-health
 #          code (3, 6, 7); its exit code and meaning are in the message, its own error just above it
@@ -27,23 +39,26 @@
 set -euo pipefail
 
 zkgroups="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bin/zkgroups"
-group="" members="" restart="" wait="5m" settle="5s" zk_args="" strategy=""
+group="" members="" restart="" start="" stop="" handover="" wait="5m" settle="5s" zk_args="" strategy=""
 
 usage() {
-  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2
-  echo "options: --group G --members N --restart 'CMD with {} for the host' [--wait 5m] [--settle 5s]" \
-       "[--strategy range|roundrobin] [--zk-args '--zookeeper zk:2181/kafka ...'] HOST..." >&2
+  sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//' >&2
+  echo "options: --group G --members N (--restart 'CMD with {} for the host' | --start CMD --stop CMD) [--handover]" \
+       "[--wait 5m] [--settle 5s] [--strategy range|roundrobin] [--zk-args '--zookeeper zk:2181/kafka ...'] HOST..." >&2
   exit 2
 }
 
 while [[ $# -gt 0 ]]; do
-  if [[ "$1" == --* && "$1" != --help && $# -lt 2 ]]; then
+  if [[ "$1" == --* && "$1" != --help && "$1" != --handover && $# -lt 2 ]]; then
     echo "rolling-bounce: $1 needs a value" >&2; usage
   fi
   case "$1" in
     --group) group="$2"; shift 2 ;;
     --members) members="$2"; shift 2 ;;
     --restart) restart="$2"; shift 2 ;;
+    --start) start="$2"; shift 2 ;;
+    --stop) stop="$2"; shift 2 ;;
+    --handover) handover=1; shift ;;
     --wait) wait="$2"; shift 2 ;;
     --settle) settle="$2"; shift 2 ;;
     --strategy) strategy="--strategy $2"; shift 2 ;;
@@ -53,8 +68,12 @@ while [[ $# -gt 0 ]]; do
     *) break ;;
   esac
 done
-if [[ -z "$group" || -z "$restart" || $# -eq 0 ]]; then
-  echo "rolling-bounce: --group, --members, --restart and at least one HOST are required" >&2; usage
+if [[ -z "$group" || ( -z "$restart" && ( -z "$start" || -z "$stop" ) ) || $# -eq 0 ]]; then
+  echo "rolling-bounce: --group, --members, --restart (or --start and --stop) and at least one HOST are required" >&2
+  usage
+fi
+if [[ -n "$restart" && ( -n "$start" || -n "$stop" ) ]]; then
+  echo "rolling-bounce: give either --restart or --start and --stop, not both" >&2; usage
 fi
 [[ "$members" =~ ^[1-9][0-9]*$ ]] || { echo "rolling-bounce: --members must be a positive number, got '$members'" >&2; usage; }
 
@@ -85,17 +104,39 @@ gate() { # $1: what just happened
   fi
 }
 
-gate "before the first bounce"
-for host in "$@"; do
-  cmd="${restart//\{\}/$host}"
-  echo "rolling-bounce: restarting $host: $cmd" >&2
-  code=0
+run_step() { # $1: what (restart, start, stop), $2: the command with {}, $3: the host
+  local cmd="${2//\{\}/$3}" code=0
+  echo "rolling-bounce: $1 $3: $cmd" >&2
   bash -c "$cmd" || code=$?
   if [[ $code -ne 0 ]]; then
-    echo "rolling-bounce: the restart command of $host failed (exit $code): $cmd; stopping" >&2
+    echo "rolling-bounce: the $1 command of $3 failed (exit $code): $cmd; stopping" >&2
     exit 3
   fi
+}
+
+members_and_partitions() { # the group's members and what each owns, as zkgroups groups describe --members prints them
+  # shellcheck disable=SC2086 # zk_args is an option list
+  "$zkgroups" groups describe --group "$group" --members $zk_args 2>/dev/null || true
+}
+
+gate "before the first bounce"
+for host in "$@"; do
+  [[ -n "$handover" ]] && before="$(members_and_partitions)"
+  if [[ -n "$restart" ]]; then
+    run_step restarting "$restart" "$host"
+  else
+    run_step "starting the successor on" "$start" "$host"
+    run_step "stopping the old process on" "$stop" "$host"
+  fi
   gate "after restarting $host"
+  if [[ -n "$handover" ]]; then
+    if [[ "$(members_and_partitions)" == "$before" ]]; then
+      echo "rolling-bounce: $host handed its session over: members and partitions unchanged, no rebalance" >&2
+    else
+      echo "rolling-bounce: $host did not hand its session over: the group rebalanced (was the successor started" \
+           "within zkgroups.restart.grace.ms of the hand-over? docs/restarts.md); going on" >&2
+    fi
+  fi
   echo "rolling-bounce: $host done, group $group healthy" >&2
 done
 echo "rolling-bounce: all $# members bounced; group $group healthy" >&2

@@ -146,4 +146,70 @@ class RollingBounceScriptIT {
             stopMembers(dir);
         }
     }
+
+    /**
+     * Members that restart by session hand-over, successor first: start-successor.sh starts the new process (it waits
+     * for a ticket) and returns once its log says so, stop-old.sh stops the old one, which hands its session over. The
+     * group never rebalances: the script reports each hand-over, and every registration is the one made before.
+     */
+    @Test
+    void membersRestartingBySessionHandOverSuccessorFirstKeepTheirRegistrations(@TempDir Path dir) throws Exception {
+        cluster.kafka.createTopic("handed", 6);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String consume = "'" + java + "' -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp '"
+                + System.getProperty("java.class.path") + "' " + Main.class.getName()
+                + " consume --group rb-handover --topic handed --zookeeper '" + cluster.zookeeper() + "' --verbose";
+        String props = "zkgroups.restart.handover.file=" + dir + "/$1.handover\\nconsumer.id=$1\\n";
+        String start = "#!/usr/bin/env bash\n"
+                + "printf '" + props + "' > '" + dir + "'/$1.properties\n"
+                + "nohup " + consume + " --consumer.config '" + dir + "'/$1.properties > '" + dir + "'/$1.out 2> '"
+                + dir + "'/$1.err &\n"
+                + "echo $! > '" + dir + "'/$1.pid\n";
+        String startSuccessor = "#!/usr/bin/env bash\n"
+                + "printf '" + props + "zkgroups.restart.handover.await.ms=60000\\n' > '" + dir + "'/$1.next.properties\n"
+                + "nohup " + consume + " --consumer.config '" + dir + "'/$1.next.properties > '" + dir + "'/$1.next.out 2> '"
+                + dir + "'/$1.next.err &\n"
+                + "echo $! > '" + dir + "'/$1.next.pid\n"
+                + "until grep -q 'for a ticket' '" + dir + "'/$1.next.err; do sleep 0.05; done\n";
+        String stopOld = "#!/usr/bin/env bash\n"
+                + "pid=$(cat '" + dir + "'/$1.pid)\n"
+                + "kill -TERM \"$pid\"\n"
+                + "while kill -0 \"$pid\" 2>/dev/null; do sleep 0.05; done\n"
+                + "mv '" + dir + "'/$1.next.pid '" + dir + "'/$1.pid\n";
+        for (var script : List.of(List.of("start.sh", start), List.of("start-successor.sh", startSuccessor),
+                List.of("stop-old.sh", stopOld))) {
+            Path file = dir.resolve(script.get(0));
+            Files.writeString(file, script.get(1), StandardCharsets.UTF_8);
+            file.toFile().setExecutable(true);
+        }
+        startMembers(dir);
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> cluster.registry.members().list("rb-handover").entries().size() == 3
+                    && cluster.registry.owners().owners("rb-handover").entries().size() == 6);
+            List<io.zkgroups.registry.store.Member> before = cluster.registry.members().list("rb-handover").entries();
+
+            List<String> command = List.of("bash", ROOT.resolve("docs/rolling-bounce.sh").toString(),
+                    "--group", "rb-handover", "--members", "3", "--settle", "1s", "--wait", "60s", "--handover",
+                    "--start", dir.resolve("start-successor.sh") + " {}", "--stop", dir.resolve("stop-old.sh") + " {}",
+                    "h1", "h2", "h3");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("bounce-handover.log").toFile());
+            builder.environment().put("ZKGROUPS_NO_BUILD", "1");
+            builder.environment().put("ZKGROUPS_ZOOKEEPER", cluster.zookeeper());
+            Process script = builder.start();
+            assertThat(script.waitFor(180, TimeUnit.SECONDS)).isTrue();
+            String log = Files.readString(dir.resolve("bounce-handover.log"));
+
+            assertThat(script.exitValue()).as(log).isZero();
+            for (String host : List.of("h1", "h2", "h3")) {
+                assertThat(log).contains("rolling-bounce: " + host + " handed its session over");
+                assertThat(Files.readString(dir.resolve(host + ".next.err"))).contains("for a ticket");
+            }
+            assertThat(log).doesNotContain("did not hand its session over").contains("all 3 members bounced");
+            // the same registrations, in the same sessions: nobody left or joined, the group never rebalanced
+            assertThat(cluster.registry.members().list("rb-handover").entries()).isEqualTo(before);
+        } finally {
+            stopMembers(dir);
+        }
+    }
 }
