@@ -52,6 +52,7 @@ class Java8MixedGroupIT {
     private static Path java8;
 
     @BeforeAll
+    @Timeout(value = 25, unit = TimeUnit.MINUTES) // the first run makes the Java 8 runtime
     static void java8() {
         Java8Runtime.Found found = Java8Runtime.find();
         Assumptions.assumeTrue(found.available(), found::reason);

@@ -63,6 +63,7 @@ abstract class OldBrokerContract {
     abstract String module();
 
     @BeforeAll
+    @Timeout(value = 25, unit = TimeUnit.MINUTES) // the first run makes the Java 8 runtime
     void startBroker() throws Exception {
         Java8Runtime.Found found = Java8Runtime.find();
         Assumptions.assumeTrue(found.available(), found::reason);

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * else Debian sid's {@code openjdk-8-jre-headless}, installed by {@code provision-java8.sh} into a minimal Debian
  * trixie root under {@code ~/.cache/zkgroups/java8} ({@code -Dzkgroups.java8.cache=DIR} to change) on the first call
  * and reused after that, by every worktree of the machine. Making it needs root and Debian's mirrors (about three
- * minutes, ~700 MB); where that cannot be had, {@link #find()} says why, for a test to skip with that reason.
+ * minutes, ~700 MB: a test that calls it needs a timeout that allows for that); where that cannot be had,
+ * {@link #find()} says why, for a test to skip with that reason.
  * Thread-safe; concurrent builds of the machine wait for each other's provisioning through a file lock.
  */
 public final class Java8Runtime {
@@ -101,13 +102,13 @@ public final class Java8Runtime {
         int code;
         try {
             if (!process.waitFor(PROVISION_MINUTES, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
+                destroyTree(process);
                 throw new IllegalStateException("making the Java 8 runtime took more than " + PROVISION_MINUTES
                         + " minutes; its log: " + log + "\n" + tail(log));
             }
             code = process.exitValue();
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            destroyTree(process);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while making the Java 8 runtime", e);
         }
@@ -119,6 +120,12 @@ public final class Java8Runtime {
                     + "); its log: " + log + "\n" + tail(log));
         }
         return new Found(java, null);
+    }
+
+    /** The script and what it started (debootstrap, apt-get): none may go on writing the root after we leave. */
+    private static void destroyTree(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
     }
 
     private static String lastLine(Path log) throws IOException {
