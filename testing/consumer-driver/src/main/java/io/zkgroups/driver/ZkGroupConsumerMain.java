@@ -68,6 +68,9 @@ public final class ZkGroupConsumerMain {
         Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
             @Override
             public void run() {
+                if (closed.getCount() == 0) {
+                    return; // closed already: the exit after "close" on stdin
+                }
                 consumer.wakeup();
                 try {
                     closed.await(30, TimeUnit.SECONDS);
