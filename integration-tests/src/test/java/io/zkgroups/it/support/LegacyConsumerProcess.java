@@ -336,6 +336,7 @@ public final class LegacyConsumerProcess implements AutoCloseable {
         private boolean onBridge;
         private long maxMessages;
         private long pauseMs;
+        private Path java;
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
@@ -402,6 +403,12 @@ public final class LegacyConsumerProcess implements AutoCloseable {
         }
 
         /** An extra JVM argument for the child, e.g. {@code -Dlegacy.driver.logLevel=INFO}. */
+        /** The {@code java} executable that runs it (e.g. a Java 8 runtime); this JVM's by default. */
+        public Builder java(Path executable) {
+            this.java = executable;
+            return this;
+        }
+
         public Builder jvmArg(String arg) {
             jvmArgs.add(arg);
             return this;
@@ -459,7 +466,11 @@ public final class LegacyConsumerProcess implements AutoCloseable {
                     command.add("--pause-ms");
                     command.add(String.valueOf(pauseMs));
                 }
-                ChildJvm jvm = ChildJvm.builder("legacy-consumer-" + name, MAIN_CLASS)
+                ChildJvm.Builder child = ChildJvm.builder("legacy-consumer-" + name, MAIN_CLASS);
+                if (java != null) {
+                    child.java(java);
+                }
+                ChildJvm jvm = child
                         .classpath(classpath(onBridge)).heapMb(128)
                         .jvmOptions(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")).jvmOptions(jvmArgs)
                         .args(command).directory(dir).stderrTo(stderrFile)

@@ -28,8 +28,9 @@ import java.util.HexFormat;
  * An older Java runtime for tests that run the Java 8 libraries in a child JVM: the one named by
  * {@code -Dzkgroups.oldJvm.home=/path/to/jdk} (a JDK or JRE 8 or 11), else Debian bullseye's
  * {@code openjdk-11-jre-headless}, pinned by version and SHA-256, downloaded once into
- * {@code ~/.cache/zkgroups/jre} ({@code -Dzkgroups.oldJvm.cache=DIR} to change) and unpacked there. Java 8 itself is
- * not used by default: the Java 8 packages Debian serves need a newer glibc than the build machines have.
+ * {@code ~/.cache/zkgroups/jre} ({@code -Dzkgroups.oldJvm.cache=DIR} to change) and unpacked there. Java 8 is not
+ * used here: making it takes minutes and root ({@link io.zkgroups.testing.Java8Runtime}), so the Java 8 suites run
+ * in the compat-matrix profile.
  */
 public final class OldJre {
 

@@ -19,6 +19,7 @@ import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -198,8 +199,22 @@ public final class KafkaGroups {
             return new CliException(ExitCode.NOT_FOUND, "Kafka at " + bootstrap + " does not know a topic or partition "
                     + "while " + what + ": " + cause.getMessage(), cause);
         }
+        if (cause instanceof UnsupportedVersionException) {
+            return new CliException(ExitCode.KAFKA_REFUSED, tooOld(what, cause), cause);
+        }
         return new CliException(ExitCode.KAFKA_REFUSED, "Kafka at " + bootstrap + " failed " + what + ": "
                 + cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
+    }
+
+    /** The broker does not speak a request version the Admin client of kafka-clients 3.9 needs for {@code what}. */
+    private String tooOld(String what, Throwable cause) {
+        String message = String.valueOf(cause.getMessage());
+        // Admin sends Metadata v4+ (allowAutoTopicCreation=false), which Kafka 0.11.0 introduced
+        String version = message.contains("MetadataRequest versions older than 4")
+                ? "is older than 0.11.0 (no Metadata v4)" : "is too old for it";
+        return "Kafka at " + bootstrap + " " + version + ": the Admin API of kafka-clients 3.9 failed " + what
+                + "; offsets reset, lag and the log offsets of groups describe and health need a Kafka 0.11.0 broker "
+                + "or later (docs/compatibility.md). Kafka said: " + message;
     }
 
     private CliException unreachable(String what, Throwable cause) {

@@ -18,6 +18,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A plain {@link ZkGroupConsumer} poll loop, written as a Java 8 application would write it (this module compiles
@@ -28,6 +30,7 @@ import java.util.Properties;
  * stdout: JAVA &lt;java.version&gt;, STARTED &lt;consumer id&gt;, ASSIGNED &lt;partitions&gt;, REC &lt;partition&gt; &lt;offset&gt; &lt;value&gt;
  *         per record, CLOSED after the close; ERROR &lt;text&gt; (exit code 2) if the loop fails
  * stdin:  end of input, or a line "close", closes the consumer
+ * SIGTERM closes it too, from a shutdown hook, as an application's would
  * </pre>
  */
 public final class ZkGroupConsumerMain {
@@ -61,6 +64,21 @@ public final class ZkGroupConsumerMain {
         }, "stdin");
         stdin.setDaemon(true);
         stdin.start();
+        final CountDownLatch closed = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+            @Override
+            public void run() {
+                if (closed.getCount() == 0) {
+                    return; // closed already: the exit after "close" on stdin
+                }
+                consumer.wakeup();
+                try {
+                    closed.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }, "close-on-sigterm"));
         int exitCode = 0;
         try {
             consumer.subscribe(Collections.singletonList(args[0]), new PrintingListener());
@@ -80,10 +98,12 @@ public final class ZkGroupConsumerMain {
         } catch (WakeupException closeRequested) {
             consumer.close(Duration.ofSeconds(20));
             event("CLOSED");
+            closed.countDown();
         } catch (RuntimeException | Error e) {
             e.printStackTrace();
             event("ERROR " + String.valueOf(e).replace('\n', ' '));
             consumer.close(Duration.ofSeconds(5));
+            closed.countDown();
             exitCode = 2;
         }
         System.exit(exitCode);

@@ -26,11 +26,13 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A real Kafka broker of another release than this JVM's kafka-clients, bound to 127.0.0.1, in a {@link ChildJvm}
- * whose classpath is that release's {@code kafka_2.13} and its dependencies (a {@code kafkaN-broker} module writes it
+ * whose classpath is that release's {@code kafka_2.12} or {@code kafka_2.13} and its dependencies (a {@code kafkaN-broker} module writes it
  * to the file a system property names), started with {@code kafka.Kafka} as {@code kafka-server-start.sh} does:
  * <ul>
  *   <li>{@link #kafka2(String)}: Kafka 2.8.2 (the last 2.x) in ZooKeeper mode; it registers itself in ZooKeeper
  *       ({@code /brokers/ids}, {@code /brokers/topics}) under the given connect string;</li>
+ *   <li>{@link #zooKeeperMode(String, String, String, Path)}: any release in ZooKeeper mode (0.10.2 to 2.8), on a
+ *       given Java runtime;</li>
  *   <li>{@link #kafka4()}: Kafka 4.4 as a combined broker and controller in KRaft mode, its storage first formatted
  *       with {@code kafka.tools.StorageTool format} as {@code kafka-storage.sh} does.</li>
  * </ul>
@@ -60,22 +62,38 @@ public final class ChildKafkaBroker implements AutoCloseable {
      * {@code kafka2.classpathFile}, under {@code target/kafka2}; returns once it answers Admin requests.
      */
     public static ChildKafkaBroker kafka2(String zookeeperConnect) throws IOException {
-        Path dir = brokerDir(Path.of("target", "kafka2"));
+        return zooKeeperMode("2.8", "kafka2", zookeeperConnect, Path.of(System.getProperty("java.home"), "bin", "java"));
+    }
+
+    /**
+     * Starts a Kafka broker of {@code release} (e.g. 0.10.2) in ZooKeeper mode on {@code zookeeperConnect} (with its
+     * chroot), run by {@code java} (a release older than Java 17 may not start on it: Java 8, see {@link Java8Runtime}), classpath from the
+     * system property {@code <module>.classpathFile}, under {@code target/<module>}; returns once it answers Admin
+     * requests.
+     */
+    public static ChildKafkaBroker zooKeeperMode(String release, String module, String zookeeperConnect, Path java)
+            throws IOException {
+        Path dir = brokerDir(Path.of("target", module));
         int port = ServerPorts.free();
         Properties props = singleBroker(dir);
         props.setProperty("broker.id", "0");
         props.setProperty("listeners", "PLAINTEXT://" + LOOPBACK + ":" + port);
         props.setProperty("zookeeper.connect", zookeeperConnect);
-        Path config = writeConfig(dir, props, "Kafka 2.8 broker in ZooKeeper mode");
+        Path config = writeConfig(dir, props, "Kafka " + release + " broker in ZooKeeper mode");
         Path log4j = dir.resolve("log4j.properties");
         Files.writeString(log4j, String.join("\n", "log4j.rootLogger=WARN, out",
                 "log4j.appender.out=org.apache.log4j.ConsoleAppender",
                 "log4j.appender.out.layout=org.apache.log4j.PatternLayout",
                 "log4j.appender.out.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c{1} - %m%n", ""));
-        String classpath = classpath("2.8", "kafka2");
-        ChildJvm broker = java("kafka2-broker", classpath, dir, List.of("-Dlog4j.configuration=" + log4j.toUri()),
-                List.of("kafka.Kafka", config.toString()));
-        return awaitAnswer(new ChildKafkaBroker("2.8", broker, dir, LOOPBACK + ":" + port));
+        String classpath = classpath(release, module);
+        ChildJvm broker = java(module + "-broker", java, classpath, dir,
+                List.of("-Dlog4j.configuration=" + log4j.toUri()), List.of("kafka.Kafka", config.toString()));
+        return awaitAnswer(new ChildKafkaBroker(release, broker, dir, LOOPBACK + ":" + port));
+    }
+
+    /** The release this broker runs, as given when it was started (e.g. 0.10.2, 2.8, 4.4). */
+    public String release() {
+        return release;
     }
 
     /**
@@ -99,13 +117,19 @@ public final class ChildKafkaBroker implements AutoCloseable {
         props.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         Path config = writeConfig(dir, props, "Kafka 4.4 broker in KRaft mode");
         String classpath = classpath("4.4", "kafka4");
-        ChildJvm format = java("kafka4-storage-format", classpath, dir, List.of(),
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ChildJvm format = java("kafka4-storage-format", java, classpath, dir, List.of(),
                 List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
         if (format.awaitTermination(Duration.ofSeconds(60)) != 0) {
             throw new IllegalStateException("formatting the Kafka 4.4 storage failed:\n" + format.logTail(5000));
         }
-        ChildJvm broker = java("kafka4-broker", classpath, dir, List.of(), List.of("kafka.Kafka", config.toString()));
+        ChildJvm broker = java("kafka4-broker", java, classpath, dir, List.of(), List.of("kafka.Kafka", config.toString()));
         return awaitAnswer(new ChildKafkaBroker("4.4", broker, dir, LOOPBACK + ":" + brokerPort));
+    }
+
+    /** This JVM's Admin client of the broker, closed with it. */
+    public Admin admin() {
+        return admin;
     }
 
     public String bootstrapServers() {
@@ -131,7 +155,9 @@ public final class ChildKafkaBroker implements AutoCloseable {
 
     /** As {@link #produce(String, int, int)}, numbering the values from {@code from}. */
     public void produce(String topic, int partitions, int from, int perPartition) throws Exception {
-        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all");
+        // idempotence needs 0.11 brokers; the others' tests need no more than acks=all on one broker
+        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG,
+                "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, String.valueOf(!release.startsWith("0.10.")));
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
             List<Future<?>> sent = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
@@ -198,9 +224,9 @@ public final class ChildKafkaBroker implements AutoCloseable {
         return config;
     }
 
-    private static ChildJvm java(String name, String classpath, Path dir, List<String> jvmOptions,
+    private static ChildJvm java(String name, Path java, String classpath, Path dir, List<String> jvmOptions,
                                  List<String> mainAndArgs) {
-        return ChildJvm.builder(name, mainAndArgs.get(0))
+        return ChildJvm.builder(name, mainAndArgs.get(0)).java(java)
                 .classpath(classpath).heapMb(384).jvmOptions(List.of("-XX:+UseSerialGC")).jvmOptions(jvmOptions)
                 .args(mainAndArgs.subList(1, mainAndArgs.size()))
                 .outputTo(dir.resolve("broker.log"))
