@@ -32,7 +32,7 @@
 #   4      zkgroups itself failed, so health was not judged: bad zkgroups arguments (its exit 2), ZooKeeper or Kafka
 #          unreachable (5, or 11 when Kafka alone did not answer), an internal error (1), or another non-health
 #          code (3, 6, 7); its exit code and meaning are in the message, its own error just above it
-#   20-28  the health gate failed: the group did not become healthy within --wait; the code is health's (see
+#   20-29  the health gate failed: the group did not become healthy within --wait; the code is health's (see
 #          docs/cli.md: 20 members, 21 unowned partition, 22 foreign owner, 23 rebalance pending, ...)
 # Connection settings come from the environment of `zkgroups` (ZKGROUPS_ZOOKEEPER, ZKGROUPS_BOOTSTRAP_SERVER,
 # ZKGROUPS_ZK_AUTH) or from --zk-args '...'.
@@ -95,7 +95,7 @@ gate() { # $1: what just happened
   # shellcheck disable=SC2086 # zk_args and strategy are option lists
   "$zkgroups" health --group "$group" --expect-members "$members" --wait "$wait" --settle "$settle" \
       --no-store-check $strategy $zk_args || code=$?
-  if [[ $code -ge 20 && $code -le 28 ]]; then
+  if [[ $code -ge 20 && $code -le 29 ]]; then
     echo "rolling-bounce: group $group is not healthy $1 (zkgroups health exit $code, see docs/cli.md); stopping" >&2
     exit "$code"
   elif [[ $code -ne 0 ]]; then

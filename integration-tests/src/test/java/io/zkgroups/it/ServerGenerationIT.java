@@ -66,6 +66,15 @@ class ServerGenerationIT {
                 .until(() -> owned(m1).size() == 4 && owned(m2).size() == 4 && stable(m1) && stable(m2));
         long joinMs = (System.nanoTime() - started) / 1_000_000;
         long joinRequests = receivedByServer() - requests;
+        // a member's alarms reach ZooKeeper with requests this server implements (no create2 on 3.4)
+        List<io.zkgroups.registry.store.Unreadable> alarm = List.of(
+                new io.zkgroups.registry.store.Unreadable("kafka:gen-t-4", "cannot be fetched: test"));
+        m2.reportUnreadable("kafka", alarm);
+        await("m2's alarm published").atMost(Duration.ofSeconds(30))
+                .until(() -> alarm.equals(registry.memberAlarms().read("gen").alarms().get(m2.consumerId())));
+        m2.reportUnreadable("kafka", List.of());
+        await("m2's alarm cleared").atMost(Duration.ofSeconds(30))
+                .until(() -> registry.memberAlarms().read("gen").alarms().isEmpty());
         requests = receivedByServer();
         started = System.nanoTime();
         m1.close();

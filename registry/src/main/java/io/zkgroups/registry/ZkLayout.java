@@ -126,7 +126,7 @@ public final class ZkLayout {
 
     /** Where zkgroups members publish what they cannot do now, one ephemeral znode per member with alarms. */
     public String memberAlarms(String group) {
-        return group(group) + "/zkgroups/alarms";
+        return group(group) + "/zkgroups-alarms";
     }
 
     public String memberAlarm(String group, ConsumerId consumerId) {

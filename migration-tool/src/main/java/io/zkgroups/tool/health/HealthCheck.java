@@ -142,7 +142,7 @@ public final class HealthCheck {
     }
 
     /**
-     * Adds what registered zkgroups members publish they cannot do now ({@code /consumers/G/zkgroups/alarms}):
+     * Adds what registered zkgroups members publish they cannot do now ({@code /consumers/G/zkgroups-alarms}):
      * partitions Kafka does not let them fetch, offsets they cannot read. The group looks complete in ZooKeeper, but
      * those partitions do not progress.
      */

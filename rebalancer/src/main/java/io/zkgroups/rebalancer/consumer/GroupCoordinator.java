@@ -65,6 +65,8 @@ final class GroupCoordinator {
     private final OffsetCommitter committer;
     private final ConsumerMetrics metrics;
     private final BlockingDeque<RebalanceEvent> events = new LinkedBlockingDeque<>();
+    /** Lookups of held partitions' offsets, off this thread. */
+    private final HeldOffsetLookups heldLookups;
 
     private volatile ZkGroupMember member;
     private RebalanceRelay bridge;
@@ -87,6 +89,8 @@ final class GroupCoordinator {
         this.fetcher = fetcher;
         this.committer = committer;
         this.metrics = metrics;
+        this.heldLookups = new HeldOffsetLookups(store, config.groupId(), config.rebalanceKafkaTimeout(),
+                "zkgroups-offset-lookup-" + consumerId);
     }
 
     /** The first {@link #join} adopts {@code ownership} instead of claiming it again (a restart by session hand-over). */
@@ -167,6 +171,7 @@ final class GroupCoordinator {
 
     /** After the member left or handed its session off: no member, no subscription, no events for it. */
     private void forgetMember() {
+        heldLookups.close();
         metrics.detach(member);
         for (Iterator<RebalanceEvent> it = events.iterator(); it.hasNext(); ) {
             if (!(it.next() instanceof RebalanceEvent.Wakeup)) {
@@ -375,19 +380,35 @@ final class GroupCoordinator {
         }
     }
 
-    /** Looks again at held partitions whose retry is due; those now readable start fetching. */
+    /**
+     * Picks up the last lookup of held partitions (those now readable start fetching) and starts the next one when
+     * some are due. The lookups run off this thread ({@link HeldOffsetLookups}): a revocation never waits for one.
+     */
     private void retryHeld() {
-        SortedSet<TopicPartition> due = state.dueForRetry();
-        if (due.isEmpty()) {
+        heldLookups.finished().ifPresent(this::applyHeldLookup);
+        if (heldLookups.busy()) {
             return;
         }
-        OffsetLookup lookup = store.lookup(config.groupId(), KafkaPartitions.toRegistry(due), config.rebalanceKafkaTimeout());
+        Map<TopicPartition, Long> due = new java.util.HashMap<>();
+        for (TopicPartition tp : state.dueForRetry()) {
+            due.put(tp, state.heldEpoch(tp));
+        }
+        if (!due.isEmpty()) {
+            heldLookups.start(due);
+        }
+    }
+
+    private void applyHeldLookup(HeldOffsetLookups.Done done) {
         List<TopicPartition> readable = new ArrayList<>();
-        for (TopicPartition tp : due) {
+        for (Map.Entry<TopicPartition, Long> looked : done.epochs().entrySet()) {
+            TopicPartition tp = looked.getKey();
+            if (state.heldEpoch(tp) != looked.getValue()) {
+                continue; // revoked, lost or granted again since: what was read may be older than its hold
+            }
             TopicAndPartition zk = KafkaPartitions.toRegistry(tp);
-            String unknown = lookup.unknown().get(zk);
+            String unknown = done.lookup().unknown().get(zk);
             if (unknown == null) {
-                state.readable(tp, committedOffset(lookup, zk));
+                state.readable(tp, committedOffset(done.lookup(), zk));
                 readable.add(tp);
             } else {
                 state.stillUnreadable(tp, unknown);

@@ -329,6 +329,12 @@ final class SubscriptionState {
         return false;
     }
 
+    /** The grant epoch of {@code tp} while it is held; -1 when it is not assigned here or is fetched. */
+    long heldEpoch(TopicPartition tp) {
+        Assigned a = partitions.get(tp);
+        return a != null && a.hold != null ? a.epoch : -1;
+    }
+
     /** Held partitions whose retry is due. */
     SortedSet<TopicPartition> dueForRetry() {
         long now = time.nanoseconds();

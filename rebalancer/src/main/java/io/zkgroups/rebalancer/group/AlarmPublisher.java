@@ -3,12 +3,13 @@ package io.zkgroups.rebalancer.group;
 import io.zkgroups.registry.store.MemberAlarmRegistry;
 import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.registry.store.Znodes;
-import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.zookeeper.KeeperException;
 
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -16,11 +17,11 @@ import java.util.function.Consumer;
  * cannot read) to ZooKeeper, where {@code zkgroups groups describe} and {@code health} read them: a health listener that
  * writes when they change, or when the session they were written in has ended (its ephemeral znode went with it).
  * <p>
- * One write at a time, in the background: the event loop never waits for ZooKeeper, and a write Curator retries
- * after a lost connection cannot land after a newer one. When a write ends and the alarms changed meanwhile, the
- * newest are written next; a failed write is tried again at the next change of the member's health.
+ * The writes run on a thread of their own, one at a time, always the newest alarms: the event loop never waits for
+ * ZooKeeper, and an older write cannot land after a newer one. A failed write is tried again at the next change of the
+ * member's health.
  */
-final class AlarmPublisher implements Consumer<MemberHealth> {
+final class AlarmPublisher implements Consumer<MemberHealth>, AutoCloseable {
 
     /** Any session: nothing of this member's is there, whatever the session (a fresh member has published nothing). */
     private static final long ANY_SESSION = -1;
@@ -28,23 +29,36 @@ final class AlarmPublisher implements Consumer<MemberHealth> {
     private final MemberContext member;
     private final MemberAlarmRegistry alarms;
     private final Znodes znodes;
+    private final ExecutorService writer;
     /** The alarms as they are now. */
     private List<Unreadable> wanted = Collections.emptyList();
     /** What ZooKeeper holds, in which session; null: unknown, so the next value is written even when empty. */
     private List<Unreadable> written = Collections.emptyList();
     private long writtenInSession = ANY_SESSION;
-    private boolean writing;
+    private boolean scheduled;
 
     AlarmPublisher(MemberContext member, MemberAlarmRegistry alarms, Znodes znodes) {
         this.member = Objects.requireNonNull(member, "member cannot be null");
         this.alarms = Objects.requireNonNull(alarms, "alarms cannot be null");
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
+        this.writer = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "zkgroups-alarms-" + member.me());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     @Override
     public synchronized void accept(MemberHealth health) {
         wanted = health.unreadable();
-        writeIfNeeded();
+        if (!scheduled && needsWrite(currentSession())) {
+            scheduled = true;
+            try {
+                writer.execute(this::writeNewest);
+            } catch (RejectedExecutionException closed) {
+                scheduled = false;
+            }
+        }
     }
 
     /**
@@ -55,40 +69,46 @@ final class AlarmPublisher implements Consumer<MemberHealth> {
         written = null;
     }
 
-    private void writeIfNeeded() {
-        if (writing) {
-            return; // the write under way looks again when it ends
-        }
-        long session = currentSession();
-        if (session == 0 || (wanted.equals(written) && (session == writtenInSession || writtenInSession == ANY_SESSION))) {
-            return; // nothing to do, or not connected: the next change after the reconnect writes
-        }
-        List<Unreadable> sending = wanted;
-        writing = true;
-        try {
-            alarms.publish(member.group(), member.me(), sending, (client, event) -> ended(event, sending, session));
-        } catch (Exception e) {
-            writing = false;
-            failed(sending, e.toString());
+    /** Stops the writer; what the member published goes with its session. */
+    @Override
+    public void close() {
+        writer.shutdownNow();
+    }
+
+    /** On the writer thread: writes the newest alarms until what ZooKeeper holds is what the member reports. */
+    private void writeNewest() {
+        while (true) {
+            List<Unreadable> sending;
+            long session = currentSession();
+            synchronized (this) {
+                if (!needsWrite(session)) {
+                    scheduled = false;
+                    return;
+                }
+                sending = wanted;
+            }
+            try {
+                alarms.write(member.group(), member.me(), sending);
+                synchronized (this) {
+                    written = sending;
+                    writtenInSession = session;
+                }
+            } catch (Exception e) {
+                synchronized (this) {
+                    written = null;
+                    scheduled = false;
+                }
+                member.log().debug("writing the member's alarms {} for the tools failed ({}); tried again at the next "
+                        + "change", sending, e.toString());
+                return;
+            }
         }
     }
 
-    private synchronized void ended(CuratorEvent event, List<Unreadable> sent, long session) {
-        writing = false;
-        int rc = event.getResultCode();
-        if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NONODE.intValue()) {
-            written = sent;
-            writtenInSession = session;
-            writeIfNeeded();
-        } else {
-            failed(sent, KeeperException.Code.get(rc).toString());
-        }
-    }
-
-    private void failed(List<Unreadable> what, String why) {
-        written = null;
-        member.log().debug("writing the member's alarms {} for the tools failed ({}); tried again at the next change",
-                what, why);
+    /** Whether the alarms must be written: they changed, or their session ended; never while there is no session. */
+    private boolean needsWrite(long session) {
+        return session != 0
+                && !(wanted.equals(written) && (session == writtenInSession || writtenInSession == ANY_SESSION));
     }
 
     private long currentSession() {

@@ -379,6 +379,7 @@ public final class ZkGroupMember implements Closeable {
         }
         phases.moveTo(MemberPhase.CLOSED);
         publishHealth();
+        alarms.close();
     }
 
     private boolean serverHasWatchRemoval() {

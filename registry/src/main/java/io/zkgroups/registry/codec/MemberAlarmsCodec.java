@@ -10,7 +10,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What a zkgroups member cannot do now, as it publishes it for the tools ({@code /consumers/G/zkgroups/alarms/CID}):
+ * What a zkgroups member cannot do now, as it publishes it for the tools ({@code /consumers/G/zkgroups-alarms/CID}):
  * {@code {"version":1,"alarms":[{"path":"kafka:t-0","reason":"cannot be fetched: ..."}]}}. A zkgroups znode only:
  * 0.8.2.2 never reads it, so unknown keys are ignored and the shape may grow.
  */

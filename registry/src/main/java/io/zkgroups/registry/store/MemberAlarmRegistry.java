@@ -4,8 +4,9 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.codec.DecodeException;
 import io.zkgroups.registry.codec.MemberAlarmsCodec;
 import io.zkgroups.registry.model.ConsumerId;
-import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,12 +18,11 @@ import java.util.TreeMap;
 
 /**
  * What zkgroups members cannot do now (partitions Kafka does not let them fetch, offsets they cannot read), published
- * for the tools under {@code /consumers/G/zkgroups/alarms}: one <b>ephemeral</b> znode per member that has alarms, in
+ * for the tools under {@code /consumers/G/zkgroups-alarms}: one <b>ephemeral</b> znode per member that has alarms, in
  * the member's session, gone when the alarms clear or the session ends. 0.8.2.2 members and the 0.8-era tools never
- * read below {@code /consumers/G/zkgroups}.
+ * read {@code /consumers/G/zkgroups-alarms}.
  * <p>
- * Writes are sent in the background and never wait: a member reports on its event loop, which must not wait on
- * ZooKeeper for a report. Thread-safe: it keeps no state of its own.
+ * Thread-safe: it keeps no state of its own.
  */
 public final class MemberAlarmRegistry {
 
@@ -35,17 +35,38 @@ public final class MemberAlarmRegistry {
     }
 
     /**
-     * Publishes {@code alarms} as {@code id}'s, in this client's session; an empty list removes the znode. Sent in the
-     * background: {@code done} hears the result code (0 when written, ZooKeeper's code otherwise).
+     * Writes {@code alarms} as {@code id}'s, an ephemeral znode of this client's session; an empty list removes it.
+     * Blocking (the caller runs it off any thread that must not wait on ZooKeeper), and with requests every server
+     * generation implements: a 3.4 server closes the connection on a {@code create2}, which Curator sends for every
+     * create of its own.
      */
-    public void publish(String group, ConsumerId id, List<Unreadable> alarms, BackgroundCallback done) throws Exception {
+    public void write(String group, ConsumerId id, List<Unreadable> alarms) throws Exception {
         String path = layout.memberAlarm(group, id);
         if (alarms.isEmpty()) {
-            znodes.client().delete().quietly().inBackground(done).forPath(path);
-        } else {
-            // parents are plain persistent znodes, like the rest of the group's directories
-            znodes.client().create().orSetData().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
-                    .inBackground(done).forPath(path, MemberAlarmsCodec.encode(alarms));
+            try {
+                znodes.client().delete().forPath(path);
+            } catch (KeeperException.NoNodeException gone) {
+                // nothing published
+            }
+            return;
+        }
+        byte[] data = MemberAlarmsCodec.encode(alarms);
+        long session = znodes.sessionId();
+        try {
+            Stat stat = znodes.client().setData().forPath(path, data);
+            if (stat.getEphemeralOwner() == session) {
+                return;
+            }
+            // an earlier session's (a previous process of this consumer id): ours replaces it
+            znodes.client().delete().withVersion(stat.getVersion()).forPath(path);
+        } catch (KeeperException.NoNodeException | KeeperException.BadVersionException absent) {
+            // created below
+        }
+        try {
+            znodes.create(path, data, CreateMode.EPHEMERAL);
+        } catch (KeeperException.NoNodeException noDirectory) {
+            znodes.ensurePersistent(layout.memberAlarms(group)); // plain persistent, like the group's directories
+            znodes.create(path, data, CreateMode.EPHEMERAL);
         }
     }
 
