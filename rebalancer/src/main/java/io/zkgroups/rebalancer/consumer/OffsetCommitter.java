@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The commit policy of a {@link ZkGroupConsumer}: auto-commit on its interval, commits asked for by the application,
@@ -56,6 +57,8 @@ final class OffsetCommitter {
     private final Duration releaseKafkaTimeout;
     private long nextAutoCommitNanos;
     private long nextRefreshNanos;
+    /** After a commit at the cap failed: the next one waits until then (min of the interval and a second). */
+    private long nextCapCommitNanos;
 
     OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, SubscriptionState state,
                     ConsumerMetrics metrics, Time time) {
@@ -112,6 +115,27 @@ final class OffsetCommitter {
             } catch (RuntimeException e) {
                 log.warn("refreshing Kafka offsets failed: {}", e.getMessage());
             }
+        }
+    }
+
+    /**
+     * With auto-commit, the commit of partitions that reached {@code zkgroups.max.uncommitted.records}, before the
+     * interval is due: they hand out nothing more until it is confirmed. Of every known position, as auto-commit does.
+     * A failure is logged and retried after the auto-commit interval or a second, whichever is shorter; meanwhile
+     * {@code atCap} stay at the cap.
+     */
+    void commitAtCap(Set<TopicPartition> atCap) {
+        long now = time.nanoseconds();
+        if (!autoCommit || atCap.isEmpty() || now - nextCapCommitNanos < 0) {
+            return;
+        }
+        try {
+            write(state.positions(), false, null);
+        } catch (RuntimeException e) {
+            long retry = Math.min(autoCommitInterval.toMillis(), 1000);
+            nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retry);
+            log.warn("the commit of {} at zkgroups.max.uncommitted.records failed (they hand out nothing more until "
+                    + "one succeeds; retried in {} ms): {}", atCap, retry, e.getMessage());
         }
     }
 
