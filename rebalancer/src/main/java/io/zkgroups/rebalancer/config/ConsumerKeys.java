@@ -68,7 +68,7 @@ public final class ConsumerKeys {
     public static final String ZOOKEEPER_SERVER_VERSION = "zkgroups.zookeeper.server.version";
 
     /** {@value #MAX_UNCOMMITTED_RECORDS}'s default with auto-commit (docs/benchmarks.md measures its cost). */
-    public static final int DEFAULT_MAX_UNCOMMITTED_RECORDS = 1000;
+    public static final int DEFAULT_MAX_UNCOMMITTED_RECORDS = 10_000;
 
     private static final String IGNORED = "Accepted for compatibility; no effect in zkgroups.";
 
@@ -140,11 +140,11 @@ public final class ConsumerKeys {
             ConfigKey.of(REVOKE_TIMEOUT_MS, INT, "300000", Validators.atLeast(1), ZKGROUPS,
                     "Longest wait for onPartitionsRevoked before the partitions are given up anyway."),
             ConfigKey.computed(MAX_UNCOMMITTED_RECORDS, INT, ConsumerKeys::maxUncommittedDefault,
-                    "1000 with auto-commit, else 0", Validators.atLeast(0), ZKGROUPS,
+                    "10000 with auto-commit, else 0", Validators.atLeast(0), ZKGROUPS,
                     "The most records of a partition handed out past its last confirmed commit (0: no cap): what a "
-                            + "kill, a lost session or a revocation without commit hands out again. At the cap, "
-                            + "auto-commit commits at once; without it, poll() hands out nothing more of the "
-                            + "partition until the application commits."),
+                            + "kill, a lost session or a revocation without commit hands out again. Auto-commit commits "
+                            + "a partition past half of it at once; without auto-commit, poll() hands out nothing "
+                            + "more of a partition at the cap until the application commits."),
             ConfigKey.of(REBALANCE_KAFKA_TIMEOUT_MS, INT, "2000", Validators.atLeast(1), ZKGROUPS,
                     "Longest wait on Kafka while releasing partitions (their commit to Kafka, dual commit): keep it "
                             + "well below rebalance.max.retries x rebalance.backoff.ms of 0.8.2.2 peers (8 s)."),

@@ -119,14 +119,15 @@ final class OffsetCommitter {
     }
 
     /**
-     * With auto-commit, the commit of partitions that reached {@code zkgroups.max.uncommitted.records}, before the
-     * interval is due: they hand out nothing more until it is confirmed. Of every known position, as auto-commit does.
-     * A failure is logged and retried after the auto-commit interval or a second, whichever is shorter; meanwhile
-     * {@code atCap} stay at the cap.
+     * With auto-commit, the commit of partitions past half of {@code zkgroups.max.uncommitted.records}, before the
+     * interval is due, so that a partition catching up is committed on before it reaches the cap (where it hands out
+     * nothing more until a commit is confirmed). Of every known position, as auto-commit does. A failure is logged and
+     * retried after the auto-commit interval or a second, whichever is shorter; meanwhile {@code nearCap} may reach the
+     * cap and stay there.
      */
-    void commitAtCap(Set<TopicPartition> atCap) {
+    void commitNearCap(Set<TopicPartition> nearCap) {
         long now = time.nanoseconds();
-        if (!autoCommit || atCap.isEmpty() || now - nextCapCommitNanos < 0) {
+        if (!autoCommit || nearCap.isEmpty() || now - nextCapCommitNanos < 0) {
             return;
         }
         try {
@@ -134,8 +135,8 @@ final class OffsetCommitter {
         } catch (RuntimeException e) {
             long retry = Math.min(autoCommitInterval.toMillis(), 1000);
             nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retry);
-            log.warn("the commit of {} at zkgroups.max.uncommitted.records failed (they hand out nothing more until "
-                    + "one succeeds; retried in {} ms): {}", atCap, retry, e.getMessage());
+            log.warn("the commit of {} near zkgroups.max.uncommitted.records failed (at the cap they hand out nothing "
+                    + "more until one succeeds; retried in {} ms): {}", nearCap, retry, e.getMessage());
         }
     }
 

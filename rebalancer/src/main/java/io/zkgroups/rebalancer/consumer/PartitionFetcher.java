@@ -181,16 +181,27 @@ final class PartitionFetcher<K, V> {
      * confirmed commit: nothing more of them goes out until a commit is confirmed.
      */
     SortedSet<TopicPartition> atCap() {
-        SortedSet<TopicPartition> at = new TreeSet<>(KafkaPartitions.ORDER);
+        return uncommitted(cap::reached);
+    }
+
+    /**
+     * The fetched partitions past half of {@code zkgroups.max.uncommitted.records}: auto-commit commits them then, so
+     * that a partition catching up is committed on before it reaches the cap and its fetching never stops.
+     */
+    SortedSet<TopicPartition> pastHalfCap() {
+        return uncommitted(cap::pastHalf);
+    }
+
+    private SortedSet<TopicPartition> uncommitted(java.util.function.BiPredicate<Long, Long> test) {
+        SortedSet<TopicPartition> matching = new TreeSet<>(KafkaPartitions.ORDER);
         if (cap.enabled()) {
-            Map<TopicPartition, Long> positions = state.positions();
-            for (Map.Entry<TopicPartition, Long> e : positions.entrySet()) {
-                if (cap.reached(state.uncommittedFrom(e.getKey()), e.getValue())) {
-                    at.add(e.getKey());
+            state.positions().forEach((tp, position) -> {
+                if (test.test(state.uncommittedFrom(tp), position)) {
+                    matching.add(tp);
                 }
-            }
+            });
         }
-        return at;
+        return matching;
     }
 
     /** Of each partition's records, those the cap lets out; the fetcher seeks back to the first one it withheld. */

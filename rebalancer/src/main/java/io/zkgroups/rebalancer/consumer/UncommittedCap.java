@@ -48,4 +48,9 @@ final class UncommittedCap {
     boolean reached(Long from, Long position) {
         return enabled() && from != null && position != null && position - from >= records;
     }
+
+    /** Whether it handed out half of that or more: auto-commit commits it then, before it reaches the cap. */
+    boolean pastHalf(Long from, Long position) {
+        return enabled() && from != null && position != null && position - from >= Math.max(1, records / 2);
+    }
 }

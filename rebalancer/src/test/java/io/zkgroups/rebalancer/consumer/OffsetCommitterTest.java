@@ -381,7 +381,7 @@ class OffsetCommitterTest {
 
         committer.maybeAutoCommit();
         assertThat(store.writes).as("the interval is not due").isEmpty();
-        committer.commitAtCap(Collections.singleton(T0));
+        committer.commitNearCap(Collections.singleton(T0));
 
         assertThat(store.writes).as("every known position, as auto-commit writes them")
                 .containsExactly(Map.of(new TopicAndPartition("t", 0), 100L, new TopicAndPartition("t", 1), 3L));
@@ -396,8 +396,8 @@ class OffsetCommitterTest {
         OffsetCommitter committer = autoCommitEveryHour();
         store.failure = new OffsetStoreException("ZooKeeper unreachable", null);
 
-        committer.commitAtCap(Collections.singleton(T0));
-        committer.commitAtCap(Collections.singleton(T0));
+        committer.commitNearCap(Collections.singleton(T0));
+        committer.commitNearCap(Collections.singleton(T0));
 
         assertThat(store.permits).as("one attempt; the second waits for the retry").hasSize(1);
         assertThat(state.committed(T0)).isEqualTo(0L);
@@ -409,7 +409,7 @@ class OffsetCommitterTest {
         own(0L, T0);
         state.position(T0, 100);
 
-        committer(false).commitAtCap(Collections.singleton(T0));
+        committer(false).commitNearCap(Collections.singleton(T0));
 
         assertThat(store.permits).isEmpty();
     }

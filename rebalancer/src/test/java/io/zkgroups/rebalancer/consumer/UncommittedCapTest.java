@@ -31,11 +31,19 @@ class UncommittedCapTest {
     }
 
     @Test
+    void autoCommitCommitsAPartitionOnceItIsHalfWayToTheCap() {
+        assertThat(cap.pastHalf(500L, 549L)).isFalse();
+        assertThat(cap.pastHalf(500L, 550L)).isTrue();
+        assertThat(new UncommittedCap(1).pastHalf(500L, 501L)).as("a cap of 1: at once").isTrue();
+    }
+
+    @Test
     void zeroTurnsItOff() {
         UncommittedCap off = new UncommittedCap(0);
         assertThat(off.enabled()).isFalse();
         assertThat(off.allowed(0L, 1_000_000, 500)).isEqualTo(500);
         assertThat(off.reached(0L, 1_000_000L)).isFalse();
+        assertThat(off.pastHalf(0L, 1_000_000L)).isFalse();
     }
 
     @Test
