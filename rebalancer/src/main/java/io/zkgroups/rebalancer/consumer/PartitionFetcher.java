@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The inner {@code KafkaConsumer} (assign() mode, no Kafka group), kept in step with the {@link SubscriptionState}: it
  * fetches exactly the fetched partitions, from their committed offsets or where {@code auto.offset.reset} says, lets
- * out only the records the member's fence allows, and writes back the positions it reached, which the
+ * out only the records the member's fence allows and the {@link UncommittedCap} leaves room for (pausing a partition
+ * at the cap until a commit moves it on), and writes back the positions it reached, which the
  * {@link OffsetCommitter} commits. A position the fetcher must look up (an offset reset) is looked up without waiting
  * after each fetch, and within a deadline when a commit needs it ({@link #resolvePositions}).
  * <p>
