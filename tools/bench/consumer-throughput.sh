@@ -2,7 +2,7 @@
 # Records/s through ZkGroupConsumer vs a raw KafkaConsumer in assign() mode, one run, alternating, on one Kafka 3.9
 # broker (ZooKeeper mode) in the benchmark's own JVM and a loopback ZooKeeper.
 # Usage: tools/bench/consumer-throughput.sh [--records N] [--partitions N] [--size BYTES] [--rounds N] [--warmup N]
-#                                     [--max-poll-records N] [--raw-defaults 0|1]
+#                                     [--max-poll-records N] [--raw-defaults 0|1] [--max-uncommitted-records N]
 # The raw consumer gets exactly the properties ZkGroupConsumer gives the consumer it wraps; --raw-defaults 1 gives it
 # kafka-clients' defaults instead (fetch.max.wait.ms 500 against the 100 ms translated from 0.8), as before 2026-12-01.
 # Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.

@@ -1,5 +1,6 @@
 package kafka.consumer;
 
+import io.zkgroups.rebalancer.config.ConsumerKeys;
 import io.zkgroups.rebalancer.consumer.ZkConsumerConfig;
 import kafka.utils.VerifiableProperties;
 import kafka.utils.ZKConfig;
@@ -44,6 +45,11 @@ public class ConsumerConfig extends ZKConfig {
         inner.putAll(effective.props());
         inner.setProperty("auto.commit.enable", "false");
         inner.remove("enable.auto.commit"); // the connector's own setting is auto.commit.enable, read above
+        if (autoCommitEnable && !inner.containsKey(ConsumerKeys.MAX_UNCOMMITTED_RECORDS)) {
+            // the connector commits at the cap as the consumer's own auto-commit would: the same default
+            inner.setProperty(ConsumerKeys.MAX_UNCOMMITTED_RECORDS,
+                    Integer.toString(ConsumerKeys.DEFAULT_MAX_UNCOMMITTED_RECORDS));
+        }
         try {
             this.consumerConfig = ZkConsumerConfig.from(inner);
         } catch (ConfigException e) {

@@ -70,6 +70,19 @@ class ConsumerConfigTest {
     }
 
     @Test
+    void theConnectorsConsumerIsCappedAsAnAutoCommittingConsumerIs() {
+        assertThat(new ConsumerConfig(minimal()).consumerConfig().maxUncommittedRecords())
+                .as("the connector commits at the cap").isEqualTo(10_000);
+        Properties manual = minimal();
+        manual.setProperty("auto.commit.enable", "false");
+        assertThat(new ConsumerConfig(manual).consumerConfig().maxUncommittedRecords())
+                .as("commitOffsets() is the application's: no cap unless it sets one").isZero();
+        Properties set = minimal();
+        set.setProperty("zkgroups.max.uncommitted.records", "50");
+        assertThat(new ConsumerConfig(set).consumerConfig().maxUncommittedRecords()).isEqualTo(50);
+    }
+
+    @Test
     void systemPropertiesFillInWhatTheProgramDoesNotSet() {
         System.setProperty("zkgroups.consumer.bootstrap.servers", "127.0.0.1:9092");
         System.setProperty("zkgroups.consumer.group.id", "from-the-command-line");

@@ -190,6 +190,8 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     /** Set once the loop takes no more requests. */
     private boolean closed;
     private long nextAutoCommitNanos;
+    /** After a failed commit at the cap, the next one waits until then. */
+    private long nextCapCommitNanos;
     private final Time time;
 
     public FetchLoop(ZkGroupConsumer<byte[], byte[]> consumer, Subscription subscription, HandOutLedger ledger,
@@ -286,6 +288,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         try {
             consumer.subscribe(subscription, this);
             nextAutoCommitNanos = time.nanoseconds() + settings.autoCommitInterval().toNanos();
+            nextCapCommitNanos = time.nanoseconds();
             while (serveRequests()) {
                 maybeAutoCommit();
                 feed.flush();
@@ -339,16 +342,34 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         }
     }
 
+    /**
+     * Auto-commit of what was handed out, on its interval, and sooner when a partition reached
+     * {@code zkgroups.max.uncommitted.records} (the consumer fetches nothing more of it until a commit): then at once,
+     * and after a failure again no sooner than the interval or a second, whichever is shorter.
+     */
     private void maybeAutoCommit() {
-        if (!settings.autoCommit() || time.nanoseconds() < nextAutoCommitNanos) {
+        if (!settings.autoCommit()) {
             return;
         }
-        nextAutoCommitNanos = time.nanoseconds() + settings.autoCommitInterval().toNanos();
+        long now = time.nanoseconds();
+        boolean due = now - nextAutoCommitNanos >= 0;
+        if (!due && (now - nextCapCommitNanos < 0 || consumer.atUncommittedCap().isEmpty())) {
+            return;
+        }
+        Map<TopicPartition, Long> handedOut = ledger.uncommitted();
+        if (!due && handedOut.isEmpty()) {
+            return; // at the cap with nothing handed out since the last commit: the streams still hold its records
+        }
+        if (due) {
+            nextAutoCommitNanos = now + settings.autoCommitInterval().toNanos();
+        }
         try {
-            commit(ledger.uncommitted());
+            commit(handedOut);
         } catch (RuntimeException e) {
-            LOG.warn("[{}] auto-commit failed (retried in {} ms): {}", name, settings.autoCommitInterval().toMillis(),
-                    e.toString());
+            long retry = due ? settings.autoCommitInterval().toMillis()
+                    : Math.min(settings.autoCommitInterval().toMillis(), RETRY_BACKOFF_MS);
+            nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retry);
+            LOG.warn("[{}] auto-commit failed (retried in {} ms): {}", name, retry, e.toString());
         }
     }
 

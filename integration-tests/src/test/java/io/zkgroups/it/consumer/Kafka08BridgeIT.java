@@ -335,6 +335,31 @@ class Kafka08BridgeIT {
         assertThat(committed(group, topic, partitions)).as("no commit at shutdown without auto-commit").isEqualTo(handedOut);
     }
 
+    /**
+     * The consumer hands out no record more than {@code zkgroups.max.uncommitted.records} past the last commit; the
+     * connector's auto-commit commits what its streams handed out as soon as a partition reaches it, not at the
+     * interval (ten minutes here), so a backlog many times the cap is consumed and committed on.
+     */
+    @Test
+    void withAutoCommitTheConnectorCommitsAtTheUncommittedCapInsteadOfWaitingForTheInterval() throws Exception {
+        String group = "bridge-cap";
+        String topic = group + "-t";
+        int perPartition = 400;
+        servers.broker().createTopic(topic, 1);
+        produce(topic, 1, perPartition);
+
+        try (LegacyConsumerProcess capped = member(group, "a-capped", topic, 1).onBridge()
+                .property("auto.commit.interval.ms", "600000")
+                .property("zkgroups.max.uncommitted.records", "50").start()) {
+            capped.awaitReady(WAIT);
+            assertThat(capped.awaitMessages(perPartition, WAIT)).as("the whole backlog, 8 times the cap")
+                    .hasSize(perPartition);
+            await("committed at the cap, long before the interval").atMost(WAIT)
+                    .until(() -> committed(group, topic, 1).getOrDefault(0, 0L) >= perPartition - 50L);
+            assertThat(capped.shutdown()).isZero();
+        }
+    }
+
     // --- members ---------------------------------------------------------------------------------------------------
 
     /** A LegacyConsumerMain member with one static subscription; on the bridge if the caller says so. */

@@ -58,6 +58,7 @@ public final class ConsumerKeys {
     public static final String METADATA_REFRESH_MS = "zkgroups.metadata.refresh.ms";
     public static final String OFFSETS_REFRESH_MS = "zkgroups.offsets.refresh.ms";
     public static final String REVOKE_TIMEOUT_MS = "zkgroups.revoke.timeout.ms";
+    public static final String MAX_UNCOMMITTED_RECORDS = "zkgroups.max.uncommitted.records";
     public static final String REBALANCE_KAFKA_TIMEOUT_MS = "zkgroups.rebalance.kafka.timeout.ms";
     public static final String LEGACY_MBEANS = "zkgroups.metrics.legacy.mbeans";
     public static final String CONNECT_EARLY = "zkgroups.fetch.connect.early";
@@ -65,6 +66,9 @@ public final class ConsumerKeys {
     public static final String RESTART_GRACE_MS = "zkgroups.restart.grace.ms";
     public static final String RESTART_AWAIT_MS = "zkgroups.restart.handover.await.ms";
     public static final String ZOOKEEPER_SERVER_VERSION = "zkgroups.zookeeper.server.version";
+
+    /** {@value #MAX_UNCOMMITTED_RECORDS}'s default with auto-commit (docs/benchmarks.md measures its cost). */
+    public static final int DEFAULT_MAX_UNCOMMITTED_RECORDS = 10_000;
 
     private static final String IGNORED = "Accepted for compatibility; no effect in zkgroups.";
 
@@ -135,6 +139,12 @@ public final class ConsumerKeys {
                     "How often offsets of held partitions are re-read (and idle ones re-committed to Kafka)."),
             ConfigKey.of(REVOKE_TIMEOUT_MS, INT, "300000", Validators.atLeast(1), ZKGROUPS,
                     "Longest wait for onPartitionsRevoked before the partitions are given up anyway."),
+            ConfigKey.computed(MAX_UNCOMMITTED_RECORDS, INT, ConsumerKeys::maxUncommittedDefault,
+                    "10000 with auto-commit, else 0", Validators.atLeast(0), ZKGROUPS,
+                    "The most records of a partition handed out past its last confirmed commit (0: no cap): what a "
+                            + "kill, a lost session or a revocation without commit hands out again. Auto-commit commits "
+                            + "a partition past half of it at once; without auto-commit, poll() hands out nothing "
+                            + "more of a partition at the cap until the application commits."),
             ConfigKey.of(REBALANCE_KAFKA_TIMEOUT_MS, INT, "2000", Validators.atLeast(1), ZKGROUPS,
                     "Longest wait on Kafka while releasing partitions (their commit to Kafka, dual commit): keep it "
                             + "well below rebalance.max.retries x rebalance.backoff.ms of 0.8.2.2 peers (8 s)."),
@@ -218,6 +228,15 @@ public final class ConsumerKeys {
         Object storage = effective.apply(OFFSETS_STORAGE);
         OffsetStoreType type = storage == null ? null : OffsetStores.find((String) storage);
         return type != null && type.dualCommit();
+    }
+
+    /**
+     * With auto-commit the consumer commits at the cap itself; an application that commits itself (or never: offsets
+     * kept elsewhere) would wait at it, so without auto-commit the cap is the application's to set.
+     */
+    private static Object maxUncommittedDefault(Function<String, Object> effective) {
+        Object autoCommit = effective.apply(AUTO_COMMIT);
+        return autoCommit == null || (Boolean) autoCommit ? DEFAULT_MAX_UNCOMMITTED_RECORDS : 0;
     }
 
     /** Two thirds of the session timeout: the server ends a handed-over session a session timeout after it let go. */

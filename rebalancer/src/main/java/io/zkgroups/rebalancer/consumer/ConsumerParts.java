@@ -75,7 +75,7 @@ final class ConsumerParts<K, V> {
         this.offsetReads = opened.add("offset reads", reads, reads::close);
         this.state = new SubscriptionState(consumerId.toString(), config.groupId(), time);
         this.fetcher = new PartitionFetcher<>(kafka, state, config.resetPolicy(), defaultApiTimeout,
-                config.connectEarly(), time);
+                config.connectEarly(), new UncommittedCap(config.maxUncommittedRecords()), time);
         consumerMetrics.kafkaReachability(() -> fetcher.reachability().snapshot().unreachableSince(),
                 () -> fetcher.reachability().snapshot().unfetchable().size());
         this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, metrics, time);

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The commit policy of a {@link ZkGroupConsumer}: auto-commit on its interval, commits asked for by the application,
@@ -56,6 +57,8 @@ final class OffsetCommitter {
     private final Duration releaseKafkaTimeout;
     private long nextAutoCommitNanos;
     private long nextRefreshNanos;
+    /** After a commit at the cap failed: the next one waits until then (min of the interval and a second). */
+    private long nextCapCommitNanos;
 
     OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, SubscriptionState state,
                     ConsumerMetrics metrics, Time time) {
@@ -112,6 +115,28 @@ final class OffsetCommitter {
             } catch (RuntimeException e) {
                 log.warn("refreshing Kafka offsets failed: {}", e.getMessage());
             }
+        }
+    }
+
+    /**
+     * With auto-commit, the commit of partitions past half of {@code zkgroups.max.uncommitted.records}, before the
+     * interval is due, so that a partition catching up is committed on before it reaches the cap (where it hands out
+     * nothing more until a commit is confirmed). Of every known position, as auto-commit does. A failure is logged and
+     * retried after the auto-commit interval or a second, whichever is shorter; meanwhile {@code nearCap} may reach the
+     * cap and stay there.
+     */
+    void commitNearCap(Set<TopicPartition> nearCap) {
+        long now = time.nanoseconds();
+        if (!autoCommit || nearCap.isEmpty() || now - nextCapCommitNanos < 0) {
+            return;
+        }
+        try {
+            write(state.positions(), false, null);
+        } catch (RuntimeException e) {
+            long retry = Math.min(autoCommitInterval.toMillis(), 1000);
+            nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retry);
+            log.warn("the commit of {} near zkgroups.max.uncommitted.records failed (at the cap they hand out nothing "
+                    + "more until one succeeds; retried in {} ms): {}", nearCap, retry, e.getMessage());
         }
     }
 

@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The inner {@code KafkaConsumer} (assign() mode, no Kafka group), kept in step with the {@link SubscriptionState}: it
  * fetches exactly the fetched partitions, from their committed offsets or where {@code auto.offset.reset} says, lets
- * out only the records the member's fence allows, and writes back the positions it reached, which the
+ * out only the records the member's fence allows and the {@link UncommittedCap} leaves room for (pausing a partition
+ * at the cap until a commit moves it on), and writes back the positions it reached, which the
  * {@link OffsetCommitter} commits. A position the fetcher must look up (an offset reset) is looked up without waiting
  * after each fetch, and within a deadline when a commit needs it ({@link #resolvePositions}).
  * <p>
@@ -54,9 +55,15 @@ final class PartitionFetcher<K, V> {
     private final Time time;
     private long nextEarlyRequestAt;
     private final KafkaReachability reachability;
+    private final UncommittedCap cap;
+    /** Partitions the inner client does not fetch because they reached the cap; resumed once a commit moves them on. */
+    private final Set<TopicPartition> capped = new TreeSet<>(KafkaPartitions.ORDER);
+    /** Partitions the application paused: a partition leaving the cap stays paused if it is one of them. */
+    private final Set<TopicPartition> pausedByApplication = new TreeSet<>(KafkaPartitions.ORDER);
 
     PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy,
-                     Duration lookupTimeout, boolean connectEarly, Time time) {
+                     Duration lookupTimeout, boolean connectEarly, UncommittedCap cap, Time time) {
+        this.cap = cap;
         this.time = time;
         this.nextEarlyRequestAt = time.nanoseconds();
         this.consumer = consumer;
@@ -102,7 +109,10 @@ final class PartitionFetcher<K, V> {
 
     /** Fetches what the state says is fetched, no more: after partitions left it. */
     void follow() {
-        consumer.assign(new ArrayList<>(state.fetched()));
+        SortedSet<TopicPartition> fetched = state.fetched();
+        consumer.assign(new ArrayList<>(fetched));
+        capped.retainAll(fetched);
+        pausedByApplication.retainAll(fetched);
     }
 
     /** Starts fetching {@code started} (fetched in the state now): at their committed offsets, or reset. */
@@ -151,16 +161,128 @@ final class PartitionFetcher<K, V> {
      * (the fetcher seeks to their first offset).
      */
     ConsumerRecords<K, V> poll(Duration timeout) {
+        releaseCapped();
         ConsumerRecords<K, V> records = consumer.poll(timeout);
-        reachability.observe(state.fetched());
-        ConsumerRecords<K, V> out = deliverable(records);
+        SortedSet<TopicPartition> fetching = state.fetched();
+        fetching.removeAll(capped); // not fetched while at the cap: no answer is due for them
+        reachability.observe(fetching);
+        ConsumerRecords<K, V> out = capped(deliverable(records));
         for (TopicPartition tp : out.partitions()) {
             learnPosition(tp);
         }
         if (!state.unknownPositions().isEmpty()) {
             resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO, time));
         }
+        pauseCapped();
         return out;
+    }
+
+    /**
+     * The fetched partitions that handed out all {@code zkgroups.max.uncommitted.records} allow past their last
+     * confirmed commit: nothing more of them goes out until a commit is confirmed.
+     */
+    SortedSet<TopicPartition> atCap() {
+        return uncommitted(cap::reached);
+    }
+
+    /**
+     * The fetched partitions past half of {@code zkgroups.max.uncommitted.records}: auto-commit commits them then, so
+     * that a partition catching up is committed on before it reaches the cap and its fetching never stops.
+     */
+    SortedSet<TopicPartition> pastHalfCap() {
+        return uncommitted(cap::pastHalf);
+    }
+
+    private SortedSet<TopicPartition> uncommitted(java.util.function.BiPredicate<Long, Long> test) {
+        SortedSet<TopicPartition> matching = new TreeSet<>(KafkaPartitions.ORDER);
+        if (cap.enabled()) {
+            state.positions().forEach((tp, position) -> {
+                if (test.test(state.uncommittedFrom(tp), position)) {
+                    matching.add(tp);
+                }
+            });
+        }
+        return matching;
+    }
+
+    /** Of each partition's records, those the cap lets out; the fetcher seeks back to the first one it withheld. */
+    private ConsumerRecords<K, V> capped(ConsumerRecords<K, V> records) {
+        if (records.isEmpty()) {
+            return records;
+        }
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> out = new HashMap<>();
+        boolean withheld = false;
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<K, V>> list = records.records(tp);
+            state.handingOut(tp, list.get(0).offset());
+            int allowed = cap.allowed(state.uncommittedFrom(tp), list.get(0).offset(), list.size());
+            if (allowed < list.size()) {
+                withheld = true;
+                seek(tp, list.get(allowed).offset());
+            }
+            if (allowed > 0) {
+                out.put(tp, allowed < list.size() ? list.subList(0, allowed) : list);
+            }
+        }
+        if (!withheld) {
+            return records;
+        }
+        return out.isEmpty() ? ConsumerRecords.<K, V>empty() : new ConsumerRecords<>(out);
+    }
+
+    /** The inner client stops fetching partitions at the cap: their records would only be withheld. */
+    private void pauseCapped() {
+        SortedSet<TopicPartition> at = atCap();
+        at.removeAll(capped);
+        if (!at.isEmpty()) {
+            consumer.pause(at);
+            capped.addAll(at);
+        }
+    }
+
+    /** Partitions a commit moved off the cap (or that left) are fetched again, unless the application paused them. */
+    private void releaseCapped() {
+        if (capped.isEmpty()) {
+            return;
+        }
+        SortedSet<TopicPartition> at = atCap();
+        List<TopicPartition> released = new ArrayList<>();
+        for (TopicPartition tp : capped) {
+            if (!at.contains(tp)) {
+                released.add(tp);
+            }
+        }
+        capped.removeAll(released);
+        released.removeAll(pausedByApplication);
+        released.retainAll(consumer.assignment());
+        if (!released.isEmpty()) {
+            consumer.resume(released);
+        }
+    }
+
+    // --- the application's pauses, kept apart from the cap's ------------------------------------------------------
+
+    /** The partitions the application paused (those paused at the cap only are not). */
+    Set<TopicPartition> paused() {
+        Set<TopicPartition> paused = new TreeSet<>(KafkaPartitions.ORDER);
+        for (TopicPartition tp : consumer.paused()) {
+            if (!capped.contains(tp) || pausedByApplication.contains(tp)) {
+                paused.add(tp);
+            }
+        }
+        return paused;
+    }
+
+    void pause(Collection<TopicPartition> partitions) {
+        consumer.pause(partitions);
+        pausedByApplication.addAll(partitions);
+    }
+
+    void resume(Collection<TopicPartition> partitions) {
+        pausedByApplication.removeAll(partitions);
+        List<TopicPartition> resumed = new ArrayList<>(partitions);
+        resumed.removeAll(capped);
+        consumer.resume(resumed);
     }
 
     private ConsumerRecords<K, V> deliverable(ConsumerRecords<K, V> records) {

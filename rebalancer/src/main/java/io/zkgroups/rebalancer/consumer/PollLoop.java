@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 
 /**
  * What {@code poll} does, in slices: the group's events first (rebalance callbacks run here, on the poll thread), then
- * auto-commit when due, then a fetch through the fence; and the application's {@link #wakeup}, delivered once, by
+ * auto-commit when due or when a partition is past half of {@code zkgroups.max.uncommitted.records}, then a fetch
+ * through the fence and the cap; and the application's {@link #wakeup}, delivered once, by
  * whichever blocking call meets it first.
  * <p>
  * <b>Threading.</b> The thread inside the consumer, except {@link #wakeup} (any thread).
@@ -60,6 +61,7 @@ final class PollLoop<K, V> {
                 checkWakeup();
             }
             committer.maybeAutoCommit();
+            committer.commitNearCap(fetcher.pastHalfCap());
             long slice = Math.max(0, Math.min(deadline - time.nanoseconds(), POLL_SLICE.toNanos()));
             if (!fetcher.canFetch()) {
                 if (!connectEarly(Duration.ofNanos(slice))) {

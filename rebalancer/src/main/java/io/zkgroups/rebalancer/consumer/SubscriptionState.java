@@ -58,6 +58,8 @@ final class SubscriptionState {
         Long position;
         /** The offset last committed, or read from the store at the start; null if none. */
         Long committed;
+        /** Without a committed offset, the first offset handed out in this tenure; null until then. */
+        Long firstHandedOut;
 
         Assigned(long epoch, int stream) {
             this.epoch = epoch;
@@ -304,6 +306,26 @@ final class SubscriptionState {
         Assigned a = partitions.get(tp);
         if (a != null) {
             a.committed = offset;
+        }
+    }
+
+    /**
+     * Where the uncommitted records of {@code tp} begin: the offset last committed (or read at the start), else the
+     * first offset handed out in this tenure; null if neither is known or {@code tp} is not fetched.
+     */
+    Long uncommittedFrom(TopicPartition tp) {
+        Assigned a = partitions.get(tp);
+        if (a == null || a.hold != null) {
+            return null;
+        }
+        return a.committed != null ? a.committed : a.firstHandedOut;
+    }
+
+    /** Records of {@code tp} from {@code offset} go out: without a commit, the first such offset is remembered. */
+    void handingOut(TopicPartition tp, long offset) {
+        Assigned a = partitions.get(tp);
+        if (a != null && a.hold == null && a.committed == null && a.firstHandedOut == null) {
+            a.firstHandedOut = offset;
         }
     }
 

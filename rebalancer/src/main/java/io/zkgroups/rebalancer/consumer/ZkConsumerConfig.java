@@ -57,6 +57,8 @@ public final class ZkConsumerConfig {
     public static final String OFFSETS_REFRESH_MS = ConsumerKeys.OFFSETS_REFRESH_MS;
     public static final String REVOKE_TIMEOUT_MS = ConsumerKeys.REVOKE_TIMEOUT_MS;
     public static final String REBALANCE_KAFKA_TIMEOUT_MS = ConsumerKeys.REBALANCE_KAFKA_TIMEOUT_MS;
+    /** The most records of a partition handed out past its last confirmed commit (docs/fence.md); 0: no cap. */
+    public static final String MAX_UNCOMMITTED_RECORDS = ConsumerKeys.MAX_UNCOMMITTED_RECORDS;
     /** Whether to register the 0.8.2.2 consumer's MBeans too (docs/monitoring.md). */
     public static final String LEGACY_MBEANS = ConsumerKeys.LEGACY_MBEANS;
     public static final String CONNECT_EARLY = ConsumerKeys.CONNECT_EARLY;
@@ -321,6 +323,11 @@ public final class ZkConsumerConfig {
     /** The longest a release of partitions waits on Kafka (their commit there): see docs/kafka-outage.md. */
     public Duration rebalanceKafkaTimeout() {
         return millis(REBALANCE_KAFKA_TIMEOUT_MS);
+    }
+
+    /** The most records of a partition handed out past its last confirmed commit; 0: no cap. */
+    public int maxUncommittedRecords() {
+        return intValue(MAX_UNCOMMITTED_RECORDS);
     }
 
     /** Whether the poll thread connects the fetcher to Kafka while the member joins (see {@code PartitionFetcher}). */

@@ -209,6 +209,16 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     /**
+     * The partitions that handed out all {@code zkgroups.max.uncommitted.records} allows past their last confirmed
+     * commit: {@code poll()} hands out nothing more of them until a commit of them is confirmed. With auto-commit the
+     * consumer commits them itself; an application that commits itself (or hands records on later, as the 0.8 bridge
+     * does) commits when this is not empty. Empty with the cap off.
+     */
+    public Set<TopicPartition> atUncommittedCap() {
+        return lifecycle.call(fetcher::atCap);
+    }
+
+    /**
      * Which stream each assigned partition belongs to: the index {@code k} of the consumer thread {@code CID-k} the
      * group's assignment gave it to (0 for every partition with one stream per topic).
      */
@@ -454,17 +464,17 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Set<TopicPartition> paused() {
-        return lifecycle.call(kafka::paused);
+        return lifecycle.call(fetcher::paused);
     }
 
     @Override
     public void pause(Collection<TopicPartition> partitions) {
-        lifecycle.run(() -> kafka.pause(partitions));
+        lifecycle.run(() -> fetcher.pause(partitions));
     }
 
     @Override
     public void resume(Collection<TopicPartition> partitions) {
-        lifecycle.run(() -> kafka.resume(partitions));
+        lifecycle.run(() -> fetcher.resume(partitions));
     }
 
     @Override

@@ -370,4 +370,55 @@ class OffsetCommitterTest {
         assertThat(store.writes).as("the position of T0 is the offset read at its start: nothing to write").isEmpty();
         assertThat(state.positions()).containsExactly(entry(T0, 0L));
     }
+
+    @Test
+    void withAutoCommitAPartitionAtTheCapIsCommittedBeforeTheInterval() {
+        subscribe();
+        own(0L, T0, T1);
+        state.position(T0, 100);
+        state.position(T1, 3);
+        OffsetCommitter committer = autoCommitEveryHour();
+
+        committer.maybeAutoCommit();
+        assertThat(store.writes).as("the interval is not due").isEmpty();
+        committer.commitNearCap(Collections.singleton(T0));
+
+        assertThat(store.writes).as("every known position, as auto-commit writes them")
+                .containsExactly(Map.of(new TopicAndPartition("t", 0), 100L, new TopicAndPartition("t", 1), 3L));
+        assertThat(state.committed(T0)).isEqualTo(100L);
+    }
+
+    @Test
+    void aFailedCommitAtTheCapIsRetriedNoSoonerThanASecondLater() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 100);
+        OffsetCommitter committer = autoCommitEveryHour();
+        store.failure = new OffsetStoreException("ZooKeeper unreachable", null);
+
+        committer.commitNearCap(Collections.singleton(T0));
+        committer.commitNearCap(Collections.singleton(T0));
+
+        assertThat(store.permits).as("one attempt; the second waits for the retry").hasSize(1);
+        assertThat(state.committed(T0)).isEqualTo(0L);
+    }
+
+    @Test
+    void withoutAutoCommitTheCapWaitsForTheApplicationsCommit() {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 100);
+
+        committer(false).commitNearCap(Collections.singleton(T0));
+
+        assertThat(store.permits).isEmpty();
+    }
+
+    private OffsetCommitter autoCommitEveryHour() {
+        Map<String, Object> props = new HashMap<>();
+        props.put("group.id", "g");
+        props.put("zookeeper.connect", "127.0.0.1:2181");
+        props.put("auto.commit.interval.ms", "3600000");
+        return new OffsetCommitter(ZkConsumerConfig.from(props), "g_m", store, state, metrics, Time.SYSTEM);
+    }
 }

@@ -142,4 +142,26 @@ class SubscriptionStateTest {
         assertThat(state.fence()).isNull();
         assertThat(state.registered()).isNull();
     }
+
+    @Test
+    void uncommittedRecordsCountFromTheLastCommitElseFromTheFirstOffsetHandedOut() {
+        state.fetch(A0, 1, 0, 42L);
+        state.fetch(A1, 2, 0, null);
+
+        assertThat(state.uncommittedFrom(A0)).isEqualTo(42L);
+        assertThat(state.uncommittedFrom(A1)).as("nothing committed, nothing handed out").isNull();
+
+        state.handingOut(A1, 300);
+        state.handingOut(A1, 400);
+        assertThat(state.uncommittedFrom(A1)).as("the tenure's first hand-out").isEqualTo(300L);
+
+        state.committed(A1, 350);
+        state.committed(A0, 50);
+        assertThat(state.uncommittedFrom(A1)).isEqualTo(350L);
+        assertThat(state.uncommittedFrom(A0)).isEqualTo(50L);
+
+        state.forget(Collections.singleton(A1));
+        state.fetch(A1, 3, 0, null);
+        assertThat(state.uncommittedFrom(A1)).as("a new tenure starts over").isNull();
+    }
 }

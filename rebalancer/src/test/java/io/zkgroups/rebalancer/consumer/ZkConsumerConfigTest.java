@@ -53,6 +53,19 @@ class ZkConsumerConfigTest {
     }
 
     @Test
+    void theUncommittedCapIsOnWithAutoCommitAndTheApplicationsToSetWithout() {
+        assertThat(ZkConsumerConfig.from(base()).maxUncommittedRecords()).isEqualTo(10_000);
+        assertThat(with("auto.commit.enable", "false").maxUncommittedRecords()).isZero();
+        assertThat(with("enable.auto.commit", "false").maxUncommittedRecords()).as("Kafka's name").isZero();
+        Map<String, Object> p = base();
+        p.put("enable.auto.commit", "false");
+        p.put(ZkConsumerConfig.MAX_UNCOMMITTED_RECORDS, "150");
+        assertThat(ZkConsumerConfig.from(p).maxUncommittedRecords()).isEqualTo(150);
+        assertThatThrownBy(() -> with(ZkConsumerConfig.MAX_UNCOMMITTED_RECORDS, "-1"))
+                .hasMessageContaining(ZkConsumerConfig.MAX_UNCOMMITTED_RECORDS);
+    }
+
+    @Test
     void dualCommitDefaultsToTrueOnlyWithKafkaStorage() {
         assertThat(with("offsets.storage", "kafka").dualCommit()).isTrue();
         assertThat(with("offsets.storage", "KAFKA").dualCommit()).isTrue();

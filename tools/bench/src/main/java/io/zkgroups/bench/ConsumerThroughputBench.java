@@ -95,12 +95,15 @@ public final class ConsumerThroughputBench {
     private final int partitions;
     private final int maxPollRecords;
     private final boolean rawDefaults;
+    /** The zk contender's zkgroups.max.uncommitted.records; null: its default. */
+    private final Integer maxUncommittedRecords;
     private int groups;
     private long checksum;
 
     private ConsumerThroughputBench(String bootstrap, String zookeeper, int records, int partitions, int maxPollRecords,
-                                    boolean rawDefaults) {
+                                    boolean rawDefaults, Integer maxUncommittedRecords) {
         this.rawDefaults = rawDefaults;
+        this.maxUncommittedRecords = maxUncommittedRecords;
         this.bootstrap = bootstrap;
         this.zookeeper = zookeeper;
         this.records = records;
@@ -147,6 +150,12 @@ public final class ConsumerThroughputBench {
                 description = "1: the raw consumer gets kafka-clients' defaults instead of ZkGroupConsumer's inner "
                         + "consumer's properties (default: ${DEFAULT-VALUE}).")
         int rawDefaults;
+
+        @Option(names = "--max-uncommitted-records", paramLabel = "N",
+                converter = BenchOptionTypes.GroupedIntConverter.class,
+                description = "zkgroups.max.uncommitted.records of the zk contender, 0: no cap (default: the "
+                        + "consumer's default).")
+        Integer maxUncommittedRecords;
     }
 
     public static void main(String[] args) throws Exception {
@@ -160,8 +169,10 @@ public final class ConsumerThroughputBench {
         boolean rawDefaults = options.rawDefaults == 1;
 
         System.out.printf(Locale.ROOT, "ConsumerThroughputBench: %,d records of %d bytes in %d partitions, "
-                + "max.poll.records=%d, %d measured rounds after %d warm-up rounds, broker in this JVM, raw consumer with %s%n",
-                records, size, partitions, maxPollRecords, rounds, warmup,
+                + "max.poll.records=%d, zkgroups.max.uncommitted.records=%s, %d measured rounds after %d warm-up rounds, "
+                + "broker in this JVM, raw consumer with %s%n",
+                records, size, partitions, maxPollRecords,
+                options.maxUncommittedRecords == null ? "default" : options.maxUncommittedRecords, rounds, warmup,
                 rawDefaults ? "kafka-clients' defaults" : "ZkGroupConsumer's inner consumer's properties");
         System.out.printf(Locale.ROOT, "java %s (%s), %d cores, max heap %d MiB, load average %.2f, args %s%n",
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
@@ -177,8 +188,8 @@ public final class ConsumerThroughputBench {
                 long fill = System.nanoTime();
                 createAndFill(bootstrap, partitions, records, size);
                 System.out.printf(Locale.ROOT, "topic filled in %.1f s%n", (System.nanoTime() - fill) / 1e9);
-                new ConsumerThroughputBench(bootstrap, zk.connectString(), records, partitions, maxPollRecords, rawDefaults)
-                        .measure(rounds, warmup);
+                new ConsumerThroughputBench(bootstrap, zk.connectString(), records, partitions, maxPollRecords, rawDefaults,
+                        options.maxUncommittedRecords).measure(rounds, warmup);
             } finally {
                 broker.shutdown();
                 broker.awaitShutdown();
@@ -271,6 +282,9 @@ public final class ConsumerThroughputBench {
         props.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(maxPollRecords));
         props.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.setProperty("client.id", "bench-zk");
+        if (maxUncommittedRecords != null) {
+            props.setProperty("zkgroups.max.uncommitted.records", String.valueOf(maxUncommittedRecords));
+        }
         return props;
     }
 

@@ -32,6 +32,11 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** The zkgroups members' {@code max.poll.records} (Kafka's default is 500). */
     public static final int MAX_POLL_RECORDS = 100;
+    /**
+     * The zkgroups members' {@code zkgroups.max.uncommitted.records}: the bound the monitor holds every unclean end of
+     * theirs to (below what the produce rate, commit interval, session and max.poll.records gave before: 171).
+     */
+    public static final int MAX_UNCOMMITTED_RECORDS = 150;
 
     /**
      * The shape of the run: {@code members} zkgroups members, then {@code legacyMembers} real 0.8.2.2 consumers
@@ -95,6 +100,14 @@ public final class ChaosCluster implements AutoCloseable {
          */
         public int maxPollRecords() {
             return MAX_POLL_RECORDS;
+        }
+
+        /**
+         * The zkgroups members' {@code zkgroups.max.uncommitted.records}: the most records of a partition one of
+         * their unclean ends may hand out again, the bound the monitor judges them by.
+         */
+        public int maxUncommittedRecords() {
+            return MAX_UNCOMMITTED_RECORDS;
         }
 
         /** Every member of the group, zkgroups and 0.8.2.2. */
@@ -264,7 +277,8 @@ public final class ChaosCluster implements AutoCloseable {
 
     /**
      * The properties every member of a kind gets: 0.8.2.2 consumers find the broker in {@code /brokers/ids} (its
-     * PLAINTEXT listener); zkgroups members also get the run's revocation timeout and max.poll.records. The rest (strategy, hand-over,
+     * PLAINTEXT listener); zkgroups members also get the run's revocation timeout, max.poll.records and
+     * zkgroups.max.uncommitted.records. The rest (strategy, hand-over,
      * offsets storage) is the slot's.
      */
     Map<String, String> memberProperties(String zookeeperConnect, String bootstrap, String group, String consumerId,
@@ -283,6 +297,7 @@ public final class ChaosCluster implements AutoCloseable {
             props.put("metadata.max.age.ms", "2000");
             props.put("zkgroups.revoke.timeout.ms", Long.toString(settings.revokeTimeoutMs()));
             props.put("max.poll.records", Integer.toString(settings.maxPollRecords()));
+            props.put("zkgroups.max.uncommitted.records", Integer.toString(settings.maxUncommittedRecords()));
         }
         return props;
     }

@@ -43,8 +43,8 @@ import java.util.concurrent.TimeUnit;
  * MODE {@code correct} is the application as it should be written. The broken modes exist to prove that the
  * invariant monitor catches what it must: {@code ignore-loss} keeps handing out the partitions it lost or had
  * revoked (from its own fetcher), {@code stale-commit} commits a partition's first position of its tenure every
- * third commit (a committed offset that moves backwards), {@code lazy-commit} commits only on revocation and close
- * (a kill's or lost session's window outgrows its bound), {@code stall} stops polling once for longer than the
+ * third commit (a committed offset that moves backwards), {@code lazy-commit} commits only on revocation and close,
+ * without the cap on uncommitted records (a kill's or lost session's window outgrows its bound), {@code stall} stops polling once for longer than the
  * stall bound while keeping its partitions.
  * <p>
  * Commands on stdin (one per line): {@code slow-revoke MS} (the next onPartitionsRevoked takes MS longer),
@@ -96,6 +96,9 @@ public final class ChaosMemberMain {
             props.setProperty(args[i].substring(0, eq), args[i].substring(eq + 1));
         }
         props.setProperty("auto.commit.enable", "false");
+        if (mode == MemberMode.LAZY_COMMIT) {
+            props.setProperty("zkgroups.max.uncommitted.records", "0"); // the cap would stop it at the bound
+        }
         ZkGroupConsumer<byte[], byte[]> consumer;
         try {
             // a successor started before its predecessor stops says so while it waits for the ticket

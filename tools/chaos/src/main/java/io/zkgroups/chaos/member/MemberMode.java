@@ -13,8 +13,9 @@ public enum MemberMode {
     /** Every third commit writes back a partition's first position of the tenure: the offset moves backwards. */
     STALE_COMMIT,
     /**
-     * Never commits on the interval, only when partitions are revoked and when it leaves: what a kill or a lost
-     * session leaves uncommitted outgrows any bound the run's configuration sets.
+     * Never commits on the interval, only when partitions are revoked and when it leaves, and runs without
+     * {@code zkgroups.max.uncommitted.records} (0): what a kill or a lost session leaves uncommitted outgrows any bound
+     * the run's configuration sets.
      */
     LAZY_COMMIT,
     /**

@@ -22,7 +22,9 @@ import java.util.Set;
  *                    their tenures and commits come from ZooKeeper's history
  * @param kafkaCommits the group's commits in {@code __consumer_offsets}, in log order (null: not read)
  * @param faults      when each fault began (nanos -> "#index name"), to say which fault a stall came with
- * @param brokerDown  when the broker was stopped on purpose ({@code restart-broker}): from its SIGTERM until it ran again
+ * @param brokerDown  when the broker was down on purpose: {@code restart-broker} from its SIGTERM,
+ *                    {@code broker-stopped-rebalance} from its SIGKILL, {@code broker-unresponsive-rebalance} from the
+ *                    black hole on the members' links, each until the end of the fault (the broker back)
  * @param groupFormed when the group was first healthy (the members start one after another while the producer runs);
  *                    {@code Long.MIN_VALUE} if unknown
  * @param consumerIds per zkgroups process, the consumer id its owner znodes name (the processes of a slot that restarts

@@ -246,7 +246,17 @@ public final class HistoryReader {
             String[] f = line.fields();
             try {
                 switch (f[0]) {
-                    case "KILL" -> j.kills.putIfAbsent(f[2], Long.parseLong(f[1]));
+                    case "KILL" -> {
+                        j.kills.putIfAbsent(f[2], Long.parseLong(f[1]));
+                        if (f[2].equals("kafka")) {
+                            brokerStopped = Long.parseLong(f[1]); // broker-stopped-rebalance
+                        }
+                    }
+                    case "BLACKHOLE" -> {
+                        if (f[2].equals("kafka")) {
+                            brokerStopped = Long.parseLong(f[1]); // broker-unresponsive-rebalance
+                        }
+                    }
                     case "CLOCK" -> j.clocks.add(new ClockMap.Pair(Long.parseLong(f[1]), Long.parseLong(f[2])));
                     case "POISON-SESSION" -> j.poisonSessions.add(Long.parseUnsignedLong(f[2], 16));
                     case "HEALTHY" -> {

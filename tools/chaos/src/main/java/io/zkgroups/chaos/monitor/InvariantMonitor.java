@@ -35,19 +35,27 @@ public final class InvariantMonitor {
 
     /**
      * Bounds of the checks: the longest stall allowed, the clock tolerance of ZooKeeper owner times, and what an
-     * unclean end's uncommitted window may hold, from the run's configuration: the members' commit interval, the
-     * produce rate per partition (records/s), the session timeout (the lease) and {@code max.poll.records}.
+     * unclean end's uncommitted window may hold, from the run's configuration: for zkgroups members their
+     * {@code zkgroups.max.uncommitted.records} ({@code uncommittedCap}); for 0.8.2.2 consumers (which have no such
+     * cap), and for zkgroups members of runs made without it (0), the members' commit interval, the produce rate per
+     * partition (records/s), the session timeout (the lease) and {@code max.poll.records}.
      */
     public record Bounds(Duration stall, Duration ownershipTolerance, Duration commitInterval,
-                         double recordsPerSecondPerPartition, Duration sessionTimeout, long maxPollRecords) {
+                         double recordsPerSecondPerPartition, Duration sessionTimeout, long maxPollRecords,
+                         long uncommittedCap) {
 
         /** For histories whose uncommitted windows are not judged (tests of other invariants). */
         public Bounds(Duration stall, Duration ownershipTolerance) {
-            this(stall, ownershipTolerance, Duration.ZERO, 0, Duration.ZERO, Long.MAX_VALUE / 2);
+            this(stall, ownershipTolerance, Duration.ZERO, 0, Duration.ZERO, Long.MAX_VALUE / 2, 0);
         }
 
-        /** The most records one unclean end's uncommitted window may hold: {@link UncleanWindows}. */
-        public long uncleanWindow() {
+        /** The most records one unclean end of {@code process}'s tenure may hand out again: {@link UncleanWindows}. */
+        public long uncleanWindow(String process, Set<String> legacyProcesses) {
+            return uncommittedCap > 0 && !legacyProcesses.contains(process) ? uncommittedCap : rateWindow();
+        }
+
+        /** The bound without a cap: what a member commits every interval and hands out in a lease and a poll. */
+        public long rateWindow() {
             return (long) Math.ceil(recordsPerSecondPerPartition
                     * (commitInterval.toNanos() + sessionTimeout.toNanos()) / 1e9) + maxPollRecords;
         }
@@ -65,7 +73,7 @@ public final class InvariantMonitor {
         LostRecords.check(history.acks(), deliveries, violations);
         Duplicates.Counts duplicates = Duplicates.check(deliveries, tenures, violations);
         List<UncleanWindows.Window> windows = UncleanWindows.measure(tenures, duplicates.explainedByTenure(),
-                bounds.uncleanWindow());
+                t -> bounds.uncleanWindow(t.process(), history.legacyProcesses()));
         UncleanWindows.check(windows, history, violations);
         Exclusivity.check(deliveries, tenures, violations);
         Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(), history.legacyProcesses(),

@@ -5,10 +5,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * The uncommitted window of each tenure that ended uncleanly (KILLED, VANISHED, LOST, REVOKE-TIMEOUT): how many of its
- * records were handed out again, against what the run's configuration allows. A member commits every {@code C};
+ * records were handed out again, against what the run's configuration allows. A zkgroups member hands out no record
+ * of a partition more than {@code zkgroups.max.uncommitted.records} {@code N} past its last confirmed commit, and the
+ * next owner starts at that commit or a later one, so for a zkgroups member's tenure:
+ * <pre>
+ *   bound = N
+ * </pre>
+ * A 0.8.2.2 consumer has no such cap (nor had zkgroups members of runs recorded without one). A member commits every {@code C};
  * a commit that takes longer than the session timeout {@code S} cannot succeed (the lease behind it has lapsed), and a
  * member whose commits cannot get through hands out for at most its lease, {@code S}; and one poll hands out at most
  * {@code max.poll.records} {@code P} (a take-over's backlog included). So with {@code r} the partition's produce rate:
@@ -28,11 +35,12 @@ final class UncleanWindows {
     private UncleanWindows() {
     }
 
-    static List<Window> measure(Tenures tenures, Map<Tenures.Tenure, Long> repeats, long bound) {
+    static List<Window> measure(Tenures tenures, Map<Tenures.Tenure, Long> repeats,
+                                ToLongFunction<Tenures.Tenure> bound) {
         List<Window> windows = new ArrayList<>();
         for (Tenures.Tenure t : tenures.all()) {
             if (t.unclean()) {
-                windows.add(new Window(t, repeats.getOrDefault(t, 0L), bound));
+                windows.add(new Window(t, repeats.getOrDefault(t, 0L), bound.applyAsLong(t)));
             }
         }
         windows.sort(java.util.Comparator.comparingLong((Window w) -> w.tenure().end()));

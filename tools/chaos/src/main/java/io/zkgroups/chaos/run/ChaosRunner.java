@@ -60,17 +60,20 @@ public final class ChaosRunner {
     }
 
     /**
-     * The monitor's bounds for a run of these settings: an unclean end's window is judged with the members' commit
-     * interval, session timeout and {@code max.poll.records}, and the produce rate per partition at the start (an
-     * upper bound: partitions are only ever added).
+     * The monitor's bounds for a run of these settings: a zkgroups member's unclean end is judged by its
+     * {@code zkgroups.max.uncommitted.records}; a 0.8.2.2 consumer's by the members' commit interval, session timeout
+     * and {@code max.poll.records}, and the produce rate per partition at the start (an upper bound: partitions are
+     * only ever added).
      */
     public static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound) {
-        return bounds(s, stallBound, s.maxPollRecords());
+        return bounds(s, stallBound, s.maxPollRecords(), s.maxUncommittedRecords());
     }
 
-    private static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound, long maxPollRecords) {
+    private static InvariantMonitor.Bounds bounds(ChaosCluster.Settings s, Duration stallBound, long maxPollRecords,
+                                                  long maxUncommittedRecords) {
         return new InvariantMonitor.Bounds(stallBound, Duration.ofMillis(5), Duration.ofMillis(s.commitIntervalMs()),
-                (double) s.recordsPerSecond() / s.partitions(), Duration.ofMillis(s.sessionTimeoutMs()), maxPollRecords);
+                (double) s.recordsPerSecond() / s.partitions(), Duration.ofMillis(s.sessionTimeoutMs()), maxPollRecords,
+                maxUncommittedRecords);
     }
 
     private ChaosRunner() {
@@ -165,9 +168,10 @@ public final class ChaosRunner {
                 "cycle".equals(p.getProperty("order")), Duration.ZERO, Duration.ZERO, stallBound, false);
         List<FaultRecord> records = JournalFaults.read(runDir.resolve("journal.log"));
         History history = HistoryReader.read(runDir, s.group(), s.topic());
-        // runs from before max.poll.records was set ran with Kafka's default
+        // runs from before max.poll.records was set ran with Kafka's default; runs without a cap are judged by the rate
         Verdict verdict = InvariantMonitor.check(history, bounds(s, stallBound,
-                Long.parseLong(p.getProperty("max.poll.records", "500"))));
+                Long.parseLong(p.getProperty("max.poll.records", "500")),
+                Long.parseLong(p.getProperty("max.uncommitted.records", "0"))));
         String table = Report.table(options, records, verdict, history::faultAt);
         Files.writeString(runDir.resolve("report.txt"), table, StandardCharsets.UTF_8);
         Files.writeString(runDir.resolve("report.json"), Report.json(options, records, verdict, history::faultAt), StandardCharsets.UTF_8);
@@ -213,7 +217,8 @@ public final class ChaosRunner {
                 + "\nrate=" + s.recordsPerSecond() + "\nsession.ms=" + s.sessionTimeoutMs() + "\ncommit.interval.ms="
                 + s.commitIntervalMs() + "\nbroken.member=" + (s.brokenMode() == null ? "" : s.brokenMode())
                 + "\nkafka.offsets=" + s.kafkaOffsets() + "\nslow.processing.ms=" + s.slowProcessingMs() + "\nstall.bound.ms=" + o.stallBound().toMillis()
-                + "\nmax.poll.records=" + s.maxPollRecords() + "\nzookeeper.version=" + s.zooKeeper().version() + "\n";
+                + "\nmax.poll.records=" + s.maxPollRecords() + "\nmax.uncommitted.records=" + s.maxUncommittedRecords()
+                + "\nzookeeper.version=" + s.zooKeeper().version() + "\n";
         Files.writeString(s.runDir().resolve("run.properties"), text, StandardCharsets.UTF_8);
     }
 }

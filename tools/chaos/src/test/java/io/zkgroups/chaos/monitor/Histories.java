@@ -204,6 +204,21 @@ final class Histories {
     Verdict checkWindows(long commitIntervalMs, double recordsPerSecondPerPartition, long sessionMs, long maxPollRecords) {
         return InvariantMonitor.check(build(), new InvariantMonitor.Bounds(java.time.Duration.ofSeconds(60),
                 java.time.Duration.ofMillis(5), java.time.Duration.ofMillis(commitIntervalMs), recordsPerSecondPerPartition,
-                java.time.Duration.ofMillis(sessionMs), maxPollRecords));
+                java.time.Duration.ofMillis(sessionMs), maxPollRecords, 0));
+    }
+
+    /**
+     * Checked with zkgroups members capped at {@code maxUncommittedRecords}, next to the rate bound of the other
+     * settings (which only 0.8.2.2 consumers, listed in {@code legacy}, are judged by).
+     */
+    Verdict checkCapped(long maxUncommittedRecords, long commitIntervalMs, double recordsPerSecondPerPartition,
+                        long sessionMs, long maxPollRecords, Set<String> legacy) {
+        History h = build();
+        History withLegacy = new History(h.acks(), h.deliveries(), h.events(), h.processEnds(), h.owners(), h.offsets(),
+                h.zkHistoryKnown(), h.unhealthy(), legacy, h.kafkaCommits(), h.faults(), h.brokerDown(),
+                h.groupFormed(), h.consumerIds(), h.notResumed(), h.unchecked());
+        return InvariantMonitor.check(withLegacy, new InvariantMonitor.Bounds(java.time.Duration.ofSeconds(60),
+                java.time.Duration.ofMillis(5), java.time.Duration.ofMillis(commitIntervalMs), recordsPerSecondPerPartition,
+                java.time.Duration.ofMillis(sessionMs), maxPollRecords, maxUncommittedRecords));
     }
 }

@@ -94,6 +94,22 @@ class HistoryReaderTest {
     }
 
     @Test
+    void aKilledOrUnresponsiveBrokerIsDownUntilItsFaultEnds(@TempDir Path run) throws Exception {
+        Files.createDirectories(run.resolve("members"));
+        Files.writeString(run.resolve("members").resolve("m0-1.log"), "START 90 chaos_m0-1 4242 correct\n");
+        Files.writeString(run.resolve("journal.log"), String.join("\n", "CLOCK 1000000000 5000",
+                "FAULT 300 1 broker-stopped-rebalance", "KILL 301 kafka", "TERM 302 m1-1", "START 18000 kafka",
+                "FAULT-END 18500 1 broker stopped: m1-1 left",
+                "FAULT 20000 2 broker-unresponsive-rebalance", "BLACKHOLE 20001 kafka links of every member",
+                "TERM 20002 m2-1", "HEAL 25000 kafka links of every member", "FAULT-END 25001 2 broker unresponsive",
+                "KILL 26000 m0-1") + "\n");
+
+        History h = HistoryReader.read(run, "chaos", "chaos-t");
+
+        assertThat(h.brokerDown()).containsExactly(new History.Span(301, 18_500), new History.Span(20_001, 25_001));
+    }
+
+    @Test
     void mapsZooKeepersWallClockOntoNanoTimeWithTheNearestPair() {
         ClockMap clock = new ClockMap(List.of(new ClockMap.Pair(5_000_000_000L, 1_000), new ClockMap.Pair(9_000_000_000L, 5_010)));
 

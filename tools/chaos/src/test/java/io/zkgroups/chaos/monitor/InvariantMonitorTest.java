@@ -317,6 +317,24 @@ class InvariantMonitorTest {
     }
 
     @Test
+    void aStallThatOverlapsABrokerOutageLongerThanTheBoundIsJudgedFromTheBrokersReturn() {
+        // broker-stopped-rebalance: the killed broker is back only once its registration expired, 18 s later
+        java.util.function.LongFunction<Histories> caughtUpAt = at -> new Histories()
+                .acked(0, 0, 4, 2_000) // as the broker goes down
+                .acked(1, 0, 0, 2_000)
+                .assigned("m1", 10, 0, 1)
+                .brokerDown(2_000, 20_000)
+                .handedOut("m1", 1, 0, 0, 20_500) // the first hand-out after the return ends the outage
+                .handedOut("m1", 0, 0, 4, at)
+                .closed("m1", 60_000);
+
+        assertThat(caughtUpAt.apply(31_000).check(12_000).violations()).as("19 s of backlog, 10.5 s after the return")
+                .isEmpty();
+        assertThat(caughtUpAt.apply(33_000).check(12_000).violations()).as("12.5 s after the return")
+                .singleElement().extracting(Violation::message).asString().contains("12500 ms (bound 12000 ms");
+    }
+
+    @Test
     void theMembersStartingOneAfterAnotherIsNoStall() {
         java.util.function.Supplier<Histories> slowStart = () -> new Histories()
                 .acked(0, 0, 4, 1_000) // the producer runs while the members start

@@ -2,6 +2,8 @@ package io.zkgroups.chaos.monitor;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Set;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Timed-out revocations and the windows of unclean ends, judged against the commit interval. */
@@ -145,5 +147,32 @@ class UncleanWindowsTest {
             assertThat(w.maxBound()).isEqualTo(18);
             assertThat(w.overBound()).isEqualTo(1);
         });
+    }
+
+    @Test
+    void aZkgroupsMembersWindowIsJudgedByItsCapAloneHoweverFastTheTopic() {
+        // 30 repeats; at 1000 records/s the rate bound would be ceil(1000 * 1.25) + 5 = 1255
+        Verdict v = thirtyUncommitted(h -> h.killed("m1", 2_400)).checkCapped(20, 250, 1_000, 1_000, 5, Set.of());
+
+        assertThat(v.counts()).containsEntry("unclean-window", 1);
+        assertThat(v.violations()).singleElement().satisfies(x -> assertThat(x.message()).contains("30 records")
+                .contains("allows: 20"));
+    }
+
+    @Test
+    void aZkgroupsMemberWithinItsCapPassesWhereTheRateBoundWouldNot() {
+        // 30 repeats; the rate bound of these settings is 18, the cap 40
+        Verdict v = thirtyUncommitted(h -> h.lost("m1", 2_400, 0).closed("m1", 9_000))
+                .checkCapped(40, 250, 10, 1_000, 5, Set.of());
+
+        assertThat(v.violations()).isEmpty();
+        assertThat(v.uncleanEnds()).singleElement().satisfies(w -> assertThat(w.maxBound()).isEqualTo(40));
+    }
+
+    @Test
+    void a082ConsumerHasNoCapAndIsJudgedByTheRate() {
+        Verdict v = thirtyUncommitted(h -> h.killed("m1", 2_400)).checkCapped(40, 250, 10, 1_000, 5, Set.of("m1"));
+
+        assertThat(v.uncleanEnds()).singleElement().satisfies(w -> assertThat(w.maxBound()).isEqualTo(18));
     }
 }
