@@ -1,0 +1,86 @@
+package io.zkgroups.rebalancer.cutover;
+
+import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.CoordinationDecision;
+import io.zkgroups.registry.model.Coordinator;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.kafka.common.utils.LogContext;
+import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+
+import java.io.Closeable;
+
+/**
+ * The group's coordination decision as a member sees it: read at {@link #start()}, then kept current by a watch on
+ * {@code /consumers/G/zkgroups-coordination} (re-armed on every event and after a reconnection). Absent means
+ * ZooKeeper. A decision that cannot be read keeps the last one known, logged at WARN.
+ * <p>
+ * <b>Threading.</b> {@link #coordinator()} on any thread (a volatile); the watch runs on Curator's event thread.
+ */
+public final class CoordinationWatch implements Closeable {
+
+    private final Logger log;
+    private final CuratorFramework curator;
+    private final ZkRegistry registry;
+    private final String group;
+    private final Watcher watcher = event -> refresh();
+    private final ConnectionStateListener reconnected = (client, state) -> {
+        if (state == ConnectionState.RECONNECTED) {
+            refresh();
+        }
+    };
+    private volatile Coordinator coordinator = Coordinator.ZOOKEEPER;
+    private volatile boolean closed;
+
+    public CoordinationWatch(CuratorFramework curator, String group, String logPrefix) {
+        this.curator = curator;
+        this.registry = ZkRegistry.of(curator);
+        this.group = group;
+        this.log = new LogContext(logPrefix).logger(CoordinationWatch.class);
+    }
+
+    /**
+     * Reads the decision and arms the watch.
+     *
+     * @throws RegistryException if ZooKeeper cannot be read or the decision cannot be decoded
+     */
+    public void start() {
+        curator.getConnectionStateListenable().addListener(reconnected);
+        coordinator = read();
+    }
+
+    /** The coordinator the group follows, as last read. */
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    private Coordinator read() {
+        return registry.coordination().decision(group, watcher).map(CoordinationDecision::coordinator)
+                .orElse(Coordinator.ZOOKEEPER);
+    }
+
+    private void refresh() {
+        if (closed) {
+            return;
+        }
+        try {
+            Coordinator now = read();
+            if (now != coordinator) {
+                log.info("group {} is to be coordinated by {} now", group, now.label());
+            }
+            coordinator = now;
+        } catch (RegistryException e) {
+            log.warn("could not read the coordination decision of group {}; following {} still: {}", group,
+                    coordinator.label(), e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        curator.getConnectionStateListenable().removeListener(reconnected);
+    }
+}
