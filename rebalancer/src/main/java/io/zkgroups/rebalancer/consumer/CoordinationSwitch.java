@@ -63,7 +63,13 @@ final class CoordinationSwitch<K, V> {
         this.apiTimeout = apiTimeout;
         this.time = time;
         this.log = new LogContext("[" + consumerId + "] ").logger(CoordinationSwitch.class);
-        this.watch = new CoordinationWatch(curator, config.groupId(), "[" + consumerId + "] ");
+        // as soon as the decision says kafka, commits go to ZooKeeper only: a member that joined Kafka's group already
+        // makes Kafka refuse this member's commits (docs/cutover.md)
+        this.watch = new CoordinationWatch(curator, config.groupId(), "[" + consumerId + "] ", decided -> {
+            if (decided == Coordinator.KAFKA) {
+                offsets.handOff();
+            }
+        });
     }
 
     /** Reads the decision and watches it. */
@@ -119,7 +125,8 @@ final class CoordinationSwitch<K, V> {
         Map<String, Object> props = config.fetchClientProperties(bootstrap);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, config.clientId() + "-group");
+        // the suffix tells zkgroups migrate coordination that this member of Kafka's group is a zkgroups one
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, config.clientId() + KafkaGroupMode.CLIENT_ID_SUFFIX);
         KafkaGroupMode<K, V> mode = new KafkaGroupMode<>(newGroupClient.apply(props), ZkRegistry.of(curator),
                 config.groupId(), new ThreadId(consumerId, 0), config.autoCommit(), config.autoCommitInterval(),
                 apiTimeout, time);

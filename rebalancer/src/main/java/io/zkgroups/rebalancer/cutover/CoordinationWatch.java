@@ -35,8 +35,13 @@ public final class CoordinationWatch implements Closeable {
     private volatile Coordinator coordinator = Coordinator.ZOOKEEPER;
     private volatile boolean closed;
 
-    public CoordinationWatch(CuratorFramework curator, String group, String logPrefix) {
+    private final java.util.function.Consumer<Coordinator> onChange;
+
+    /** @param onChange told of the coordinator read at start and of every change, on the thread that read it */
+    public CoordinationWatch(CuratorFramework curator, String group, String logPrefix,
+                             java.util.function.Consumer<Coordinator> onChange) {
         this.curator = curator;
+        this.onChange = onChange;
         this.registry = ZkRegistry.of(curator);
         this.group = group;
         this.log = new LogContext(logPrefix).logger(CoordinationWatch.class);
@@ -50,6 +55,7 @@ public final class CoordinationWatch implements Closeable {
     public void start() {
         curator.getConnectionStateListenable().addListener(reconnected);
         coordinator = read();
+        onChange.accept(coordinator);
     }
 
     /** The coordinator the group follows, as last read. */
@@ -72,6 +78,7 @@ public final class CoordinationWatch implements Closeable {
                 log.info("group {} is to be coordinated by {} now", group, now.label());
             }
             coordinator = now;
+            onChange.accept(now);
         } catch (RegistryException e) {
             log.warn("could not read the coordination decision of group {}; following {} still: {}", group,
                     coordinator.label(), e.getMessage());

@@ -47,6 +47,12 @@ import java.util.regex.Pattern;
  */
 public final class KafkaGroupMode<K, V> implements Closeable {
 
+    /**
+     * The end of the {@code client.id} of a zkgroups member in Kafka's group: {@code zkgroups migrate coordination
+     * --to zookeeper} tells zkgroups members from other consumers of the group by it.
+     */
+    public static final String CLIENT_ID_SUFFIX = "-zkgroups";
+
     /** Longest stretch the consumer blocks: bounds how late a waiting partition is tried again. */
     private static final Duration POLL_SLICE = Duration.ofMillis(50);
 
