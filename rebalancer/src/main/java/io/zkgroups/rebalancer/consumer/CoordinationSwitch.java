@@ -47,6 +47,8 @@ final class CoordinationSwitch<K, V> {
     private final Time time;
     private final CoordinationWatch watch;
     private volatile KafkaGroupMode<K, V> active;
+    /** What the ZooKeeper-coordinated member had subscribed to: the subscription it registers again when back. */
+    private ZkSubscription zkSubscription;
 
     CoordinationSwitch(ZkConsumerConfig config, ConsumerId consumerId, CuratorFramework curator, HandOffOffsets offsets,
                        GroupCoordinator coordinator, SubscriptionState state,
@@ -86,10 +88,12 @@ final class CoordinationSwitch<K, V> {
      * At a subscription: whether the decision says Kafka, in which case this consumer has joined Kafka's group for
      * {@code topics} (or {@code pattern}) instead of the ZooKeeper group.
      */
-    boolean joinedKafka(Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener) {
+    boolean joinedKafka(io.zkgroups.registry.model.Subscription sub, Set<String> topics, Pattern pattern,
+                        ConsumerRebalanceListener listener) {
         if (watch.coordinator() != Coordinator.KAFKA) {
             return false;
         }
+        zkSubscription = new ZkSubscription(sub, topics, pattern, listener);
         leaveKafka(apiTimeout);
         join(topics, pattern, listener);
         log.info("group {} is coordinated by Kafka: joined Kafka's group", config.groupId());
@@ -101,10 +105,47 @@ final class CoordinationSwitch<K, V> {
      * ZooKeeper-coordinated member. Returns whether Kafka coordinates this consumer now.
      */
     boolean onKafka() {
-        if (active == null && watch.coordinator() == Coordinator.KAFKA && coordinator.subscribed()) {
+        Coordinator decided = watch.coordinator();
+        if (active == null && decided == Coordinator.KAFKA && coordinator.subscribed()) {
             cross();
+        } else if (active != null && decided == Coordinator.ZOOKEEPER) {
+            crossBack();
         }
         return active != null;
+    }
+
+    /**
+     * Back to the ZooKeeper group: the Kafka-coordinated member leaves Kafka's group (revoking through the fence: the
+     * listener, the commit to Kafka and ZooKeeper, the owner znodes), then the member registers the subscription it
+     * had, reading and writing offsets in ZooKeeper alone ({@link HandOffOffsets#backOnZooKeeper()}).
+     */
+    private void crossBack() {
+        long started = time.nanoseconds();
+        log.info("group {}: crossing back to ZooKeeper coordination", config.groupId());
+        offsets.backOnZooKeeper();
+        leaveKafka(apiTimeout);
+        ZkSubscription sub = zkSubscription;
+        if (sub != null) {
+            coordinator.join(sub.registered, sub.topics, sub.pattern, sub.listener, Deadline.after(apiTimeout, time));
+        }
+        log.info("group {}: left Kafka's group and registered in the ZooKeeper group again in {} ms",
+                config.groupId(), TimeUnit.NANOSECONDS.toMillis(time.nanoseconds() - started));
+    }
+
+    /** The subscription as the ZooKeeper member registered it. */
+    private static final class ZkSubscription {
+        final io.zkgroups.registry.model.Subscription registered;
+        final Set<String> topics;
+        final Pattern pattern;
+        final ConsumerRebalanceListener listener;
+
+        ZkSubscription(io.zkgroups.registry.model.Subscription registered, Set<String> topics, Pattern pattern,
+                       ConsumerRebalanceListener listener) {
+            this.registered = registered;
+            this.topics = topics;
+            this.pattern = pattern;
+            this.listener = listener;
+        }
     }
 
     private void cross() {
@@ -114,6 +155,7 @@ final class CoordinationSwitch<K, V> {
         ConsumerRebalanceListener listener = state.listener();
         log.info("group {}: crossing to Kafka's group coordinator (commits go to ZooKeeper until the partitions are "
                 + "released)", config.groupId());
+        zkSubscription = new ZkSubscription(state.registered(), topics, pattern, listener);
         offsets.handOff();
         coordinator.leave(Deadline.after(apiTimeout, time));
         join(topics, pattern, listener);

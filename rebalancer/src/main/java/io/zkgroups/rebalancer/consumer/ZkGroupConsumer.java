@@ -236,7 +236,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         if (coordinator.subscribed() || cutover.active() != null) {
             leave();
         }
-        if (cutover.joinedKafka(pattern == null ? topics : Collections.<String>emptySet(), pattern, listener)) {
+        if (cutover.joinedKafka(sub, topics, pattern, listener)) {
             return;
         }
         coordinator.join(sub, topics, pattern, listener, Deadline.after(defaultApiTimeout, time));

@@ -16,7 +16,10 @@ import java.util.Set;
  * one member of the group has joined through Kafka's protocol, so the last commits before a release (the application's
  * in {@code onPartitionsRevoked}, the one on revoke) are handed over in the ZooKeeper offset znodes, where the next
  * owner reads them (it starts from the larger of ZooKeeper's and Kafka's offset, docs/cutover.md). Reads are the
- * configured store's.
+ * configured store's. After a member came back from Kafka's coordinator ({@link #backOnZooKeeper()}) it reads and
+ * writes ZooKeeper alone: the members in Kafka's group wrote every commit there too, and Kafka's group refuses
+ * commits from outside while it has members (and its offsets are refused to a ZooKeeper group once Kafka's protocol
+ * used it, {@code KafkaOffsets}).
  * <p>
  * Thread-safe when both stores are.
  */
@@ -25,6 +28,7 @@ public final class HandOffOffsets implements OffsetStore {
     private final OffsetStore configured;
     private final OffsetStore zookeeper;
     private volatile boolean handingOff;
+    private volatile boolean backOnZooKeeper;
 
     public HandOffOffsets(OffsetStore configured, OffsetStore zookeeper) {
         this.configured = configured;
@@ -36,23 +40,33 @@ public final class HandOffOffsets implements OffsetStore {
         handingOff = true;
     }
 
+    /** From now on, reads and commits go to ZooKeeper only. */
+    public void backOnZooKeeper() {
+        backOnZooKeeper = true;
+        handingOff = true;
+    }
+
+    private OffsetStore reads() {
+        return backOnZooKeeper ? zookeeper : configured;
+    }
+
     private OffsetStore writes() {
         return handingOff ? zookeeper : configured;
     }
 
     @Override
     public Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions) {
-        return configured.read(group, partitions);
+        return reads().read(group, partitions);
     }
 
     @Override
     public OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions) {
-        return configured.lookup(group, partitions);
+        return reads().lookup(group, partitions);
     }
 
     @Override
     public OffsetLookup lookup(String group, Collection<TopicAndPartition> partitions, Duration timeout) {
-        return configured.lookup(group, partitions, timeout);
+        return reads().lookup(group, partitions, timeout);
     }
 
     @Override
