@@ -17,8 +17,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,13 +49,7 @@ class CoordinationCutoverIT {
         try (TestZooKeeper server = (zk = TestZooKeeper.start());
              EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
              SteadyProducer producer = producerOnNewTopic(kafka)) {
-            for (int i = 1; i <= 4; i++) {
-                members.add(zkGroupMember(group, "zk" + i));
-            }
-            gate(group, 4);
-            // the guard rail on offsets passes once the dual-committing members have committed to Kafka
-            await().atMost(Duration.ofSeconds(60)).until(() -> cli("migrate", "coordination", "--group", group,
-                    "--to", "kafka").code == 0);
+            startGroup(group, 4);
             Run plan = cli("migrate", "coordination", "--group", group, "--to", "kafka");
             assertThat(plan.out).contains("Would move group " + group + " from zookeeper to kafka");
 
@@ -87,13 +83,7 @@ class CoordinationCutoverIT {
             long rolled = System.nanoTime();
             await().atMost(Duration.ofSeconds(120)).until(() -> monitor.allFetchedAgainAfter(rolled, partitions()) > 0);
 
-            long[] produced = producer.stop();
-            await().atMost(Duration.ofSeconds(60)).until(() -> missing(produced) == 0);
-            for (GroupWorker m : members) {
-                m.close();
-            }
-            assertThat(monitor.violations()).isEmpty();
-            assertThat(log.moves()).allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
+            finish(producer);
         }
     }
 
@@ -123,6 +113,125 @@ class CoordinationCutoverIT {
         } catch (Exception e) {
             throw new AssertionError(e);
         }
+    }
+
+    @Test
+    void aMemberSlowToCrossKeepsItsPartitionsUntilItLetsGoAndNobodyFetchesThemMeanwhile() throws Exception {
+        String group = "cutover-slow";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            startGroup(group, 4);
+            GroupWorker slow = members.get(3);
+            slow.pausePolling();
+            await().atMost(Duration.ofSeconds(10)).until(slow::parked);
+            Set<TopicPartition> slowHolds = monitor.heldBy(slow.name);
+            assertThat(slowHolds).isNotEmpty();
+
+            long switched = System.nanoTime();
+            assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute").code).isZero();
+            // the three others are in Kafka's group, which assigns every partition among them ...
+            await().atMost(Duration.ofSeconds(60)).until(() -> onKafka(members.subList(0, 3))
+                    && kafkaAssignment(kafka, group).size() == PARTITIONS);
+            // ... but the slow member still holds its owner znodes: nobody fetches its partitions
+            assertThat(monitor.heldBy(slow.name)).isEqualTo(slowHolds);
+            for (GroupWorker m : members.subList(0, 3)) {
+                assertThat(monitor.heldBy(m.name)).doesNotContainAnyElementsOf(slowHolds);
+            }
+            slow.resumePolling();
+            await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
+                    && monitor.allFetchedAgainAfter(switched, partitions()) > 0);
+
+            finish(producer);
+        }
+    }
+
+    @Test
+    void aGroupOnKafkaComesBackToZooKeeperLosingNothing() {
+        String group = "cutover-back";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            startGroup(group, 3);
+            long switched = System.nanoTime();
+            assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute").code).isZero();
+            await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
+                    && monitor.allFetchedAgainAfter(switched, partitions()) > 0);
+
+            Run plan = cli("migrate", "coordination", "--group", group, "--to", "zookeeper");
+            assertThat(plan.code).as(plan.toString()).isZero();
+            assertThat(plan.out).contains("3 members in Kafka's group, all zkgroups members");
+            long back = System.nanoTime();
+            Run rollback = cli("migrate", "coordination", "--group", group, "--to", "zookeeper", "--execute");
+            assertThat(rollback.code).as(rollback.toString()).isZero();
+            await().atMost(Duration.ofSeconds(120)).until(() -> members.stream().noneMatch(
+                    m -> ((ZkGroupConsumer<?, ?>) m.consumer).coordinator().equals("kafka"))
+                    && monitor.allFetchedAgainAfter(back, partitions()) > 0);
+            gate(group, 3);
+            System.out.printf("rollback pause (switch -> every partition fetched again): %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(monitor.allFetchedAgainAfter(back, partitions()) - back));
+
+            finish(producer);
+        }
+    }
+
+    /** The stop-the-group way, for comparison: stop every member, start plain KafkaConsumers at Kafka's offsets. */
+    @Test
+    void stopTheGroupMigrationForComparison() {
+        String group = "cutover-stop";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            startGroup(group, 4);
+            long stopped = System.nanoTime();
+            List<GroupWorker> old = new ArrayList<>(members);
+            members.clear();
+            old.parallelStream().forEach(GroupWorker::close);
+            for (int i = 1; i <= 4; i++) {
+                members.add(plainMember(kafka, group, "plain" + i));
+            }
+            await().atMost(Duration.ofSeconds(120)).until(() -> monitor.allFetchedAgainAfter(stopped, partitions()) > 0);
+            System.out.printf("stop-the-group pause (stop -> every partition fetched again): %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(monitor.allFetchedAgainAfter(stopped, partitions()) - stopped));
+
+            finish(producer);
+        }
+    }
+
+    /**
+     * Starts {@code n} zkgroups members, waits for a healthy group whose offsets the switch accepts (once the
+     * dual-committing members have committed to Kafka).
+     */
+    private void startGroup(String group, int n) {
+        for (int i = 1; i <= n; i++) {
+            members.add(zkGroupMember(group, "zk" + i));
+        }
+        gate(group, n);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cli("migrate", "coordination", "--group", group,
+                "--to", "kafka").code == 0);
+    }
+
+    /** Stops the producer, waits for every record, closes the members, and checks the invariants. */
+    private void finish(SteadyProducer producer) {
+        long[] produced = producer.stop();
+        await().atMost(Duration.ofSeconds(60)).until(() -> missing(produced) == 0);
+        for (GroupWorker m : members) {
+            m.close();
+        }
+        assertThat(monitor.violations()).isEmpty();
+        assertThat(log.moves()).allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
+    }
+
+    private static boolean onKafka(List<GroupWorker> workers) {
+        return workers.stream().allMatch(m -> ((ZkGroupConsumer<?, ?>) m.consumer).coordinator().equals("kafka"));
+    }
+
+    /** The partitions Kafka's group assigns now, over all its members. */
+    private static Set<TopicPartition> kafkaAssignment(EmbeddedKafka kafka, String group) throws Exception {
+        Set<TopicPartition> assigned = new HashSet<>();
+        kafka.admin().describeConsumerGroups(List.of(group)).describedGroups().get(group).get(10, TimeUnit.SECONDS)
+                .members().forEach(m -> assigned.addAll(m.assignment().topicPartitions()));
+        return assigned;
     }
 
     private static SteadyProducer producerOnNewTopic(EmbeddedKafka kafka) {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
@@ -22,6 +23,9 @@ final class GroupWorker implements AutoCloseable {
     final String name;
     final Consumer<String, String> consumer;
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
+    /** Open: the loop polls. Closed: the application is busy between two polls, as a slow one would be. */
+    private volatile CountDownLatch busy = new CountDownLatch(0);
+    private volatile boolean parked;
 
     GroupWorker(String name, Consumer<String, String> consumer, List<String> topics, HoldMonitor monitor,
                 BiConsumer<TopicPartition, Long> delivered) {
@@ -51,6 +55,9 @@ final class GroupWorker implements AutoCloseable {
                 }
             });
             while (true) {
+                parked = busy.getCount() > 0;
+                busy.await();
+                parked = false;
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
                     TopicPartition tp = new TopicPartition(record.topic(), record.partition());
                     monitor.delivered(name, tp, record.offset());
@@ -66,9 +73,24 @@ final class GroupWorker implements AutoCloseable {
         }
     }
 
+    /** From its next poll on, the loop does not poll until {@link #resumePolling()}. */
+    void pausePolling() {
+        busy = new CountDownLatch(1);
+    }
+
+    /** Whether the loop waits in {@link #pausePolling()} now. */
+    boolean parked() {
+        return parked;
+    }
+
+    void resumePolling() {
+        busy.countDown();
+    }
+
     /** Leaves the group gracefully: the poll thread closes the consumer (revoke, commit, release). */
     @Override
     public void close() {
+        resumePolling();
         consumer.wakeup();
         try {
             finished.get(30, TimeUnit.SECONDS);

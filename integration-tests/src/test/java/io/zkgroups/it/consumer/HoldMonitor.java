@@ -65,6 +65,17 @@ final class HoldMonitor {
         return List.copyOf(violations);
     }
 
+    /** Partitions {@code member} holds now. */
+    synchronized Set<TopicPartition> heldBy(String member) {
+        Set<TopicPartition> held = new HashSet<>();
+        holders.forEach((tp, holder) -> {
+            if (holder.equals(member)) {
+                held.add(tp);
+            }
+        });
+        return held;
+    }
+
     /** Partitions some member holds now. */
     synchronized Set<TopicPartition> held() {
         return new HashSet<>(holders.keySet());
