@@ -4,6 +4,7 @@ import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.rebalancer.cutover.KafkaGroupMode;
 import io.zkgroups.registry.model.CoordinationDecision;
 import io.zkgroups.registry.model.Coordinator;
+import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
@@ -11,6 +12,7 @@ import io.zkgroups.tool.group.GroupReader;
 import io.zkgroups.tool.group.GroupState;
 import io.zkgroups.tool.group.GroupView;
 import io.zkgroups.tool.group.MigrationPhase;
+import io.zkgroups.tool.group.PhaseInference;
 import io.zkgroups.tool.group.StrategyChoice;
 import io.zkgroups.tool.health.GroupAssessment;
 import io.zkgroups.tool.io.Clients;
@@ -73,38 +75,38 @@ public final class CoordinationCutover {
     private List<Check> toKafka(String group) {
         List<Check> checks = new ArrayList<>();
         GroupView view = new GroupReader(clients, Duration.ofMinutes(5), Clock.systemUTC()).read(group, null, true);
-        checks.add(members(view));
-        checks.add(offsets(view));
+        checks.add(members(view.members()));
+        checks.add(offsets(view.phase()));
         checks.add(stable(view));
         checks.add(kafkaGroupFree(group));
         return checks;
     }
 
     /** Every registered member advertises that it can cross; a registration that cannot be read fails it too. */
-    static Check members(GroupView view) {
+    static Check members(Listing<Member> members) {
         List<String> cannot = new ArrayList<>();
-        for (Member m : view.members().entries()) {
+        for (Member m : members.entries()) {
             if (!"1".equals(m.registration().capabilities().get(CAPABILITY))) {
                 cannot.add(m.id().value() + (m.registration().capabilities().isEmpty()
                         ? " (a 0.8.2.2 or kafka-node consumer, or a zkgroups member without "
                         + "zkgroups.advertise.capabilities=true)" : " (a zkgroups version that cannot cross)"));
             }
         }
-        view.members().unreadable().forEach(u -> cannot.add(u.path() + " (registration unreadable: " + u.reason() + ")"));
+        members.unreadable().forEach(u -> cannot.add(u.path() + " (registration unreadable: " + u.reason() + ")"));
         if (!cannot.isEmpty()) {
             return new Check("members", false, "members that cannot cross are registered: " + String.join(", ", cannot)
                     + "; stop them or replace them by zkgroups members with zkgroups.advertise.capabilities=true");
         }
-        return new Check("members", true, view.members().entries().size() + " registered, each advertises \""
+        return new Check("members", true, members.entries().size() + " registered, each advertises \""
                 + CAPABILITY + "\":\"1\"");
     }
 
     /** The group's offsets are kept in Kafka (dual commit or Kafka only), or there are none yet. */
-    static Check offsets(GroupView view) {
-        MigrationPhase phase = view.phase().phase();
+    static Check offsets(PhaseInference.Result inferred) {
+        MigrationPhase phase = inferred.phase();
         boolean ok = phase == MigrationPhase.DUAL_COMMIT || phase == MigrationPhase.KAFKA_ONLY
                 || phase == MigrationPhase.NONE;
-        String detail = "phase " + phase.label() + " (" + view.phase().evidence() + ")";
+        String detail = "phase " + phase.label() + " (" + inferred.evidence() + ")";
         return new Check("offsets", ok, ok ? detail : detail + "; move the offsets to Kafka first "
                 + "(docs/migration-runbook.md: offsets.storage=kafka with dual commit)");
     }

@@ -167,6 +167,13 @@ final class CoordinationSwitch<K, V> {
         Map<String, Object> props = config.fetchClientProperties(bootstrap);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, config.cutoverGroupProtocol());
+        if (config.cutoverGroupProtocol().equals("consumer")) {
+            // the broker assigns; these classic-protocol settings are refused with it
+            props.remove(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
+            props.remove(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+            props.remove(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG);
+        }
         // the suffix tells zkgroups migrate coordination that this member of Kafka's group is a zkgroups one
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, config.clientId() + KafkaGroupMode.CLIENT_ID_SUFFIX);
         KafkaGroupMode<K, V> mode = new KafkaGroupMode<>(newGroupClient.apply(props), ZkRegistry.of(curator),
