@@ -60,6 +60,11 @@ import java.util.regex.Pattern;
  * The poll loop and wakeups are a {@link PollLoop}; what the consumer opened, and its one close path, a
  * {@link ConsumerResources} list and the {@link ConsumerLifecycle}.
  * <p>
+ * Which coordinator the consumer follows is the group's decision ({@code zkgroups migrate coordination},
+ * docs/cutover.md), kept by a {@link CoordinationSwitch}: when it says Kafka, the next {@code poll} leaves the
+ * ZooKeeper group and joins Kafka's group with the same group id and listener, fenced by the ZooKeeper owner znodes;
+ * from then on the calls act on that Kafka-coordinated member ({@link #coordinator()}).
+ * <p>
  * <b>Note on threading.</b> Every method that touches the consumer's state enters through
  * {@link ConsumerLifecycle#acquireAndEnsureOpen()}: the single-thread guard ({@link SingleThreadGuard}; a second
  * thread gets {@link ConcurrentModificationException}), then {@code IllegalStateException} once closed, as with
