@@ -3,6 +3,8 @@ package io.zkgroups.it.consumer;
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.testing.GroupWorker;
+import io.zkgroups.testing.HoldMonitor;
 import io.zkgroups.testing.SteadyProducer;
 import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;

@@ -1,4 +1,4 @@
-package io.zkgroups.it.consumer;
+package io.zkgroups.testing;
 
 import org.apache.kafka.common.TopicPartition;
 
@@ -16,14 +16,14 @@ import java.util.Set;
  * partition assigned to a member while another holds it, or a record delivered by a member that does not hold its
  * partition. Thread-safe.
  */
-final class HoldMonitor {
+public final class HoldMonitor {
 
     /** A delivery: who, which partition, which offset, when ({@code System.nanoTime()}). */
-    record Delivery(String member, TopicPartition partition, long offset, long atNanos) {
+    public record Delivery(String member, TopicPartition partition, long offset, long atNanos) {
     }
 
     /** A hold: who, which partition, from when, until when ({@code Long.MAX_VALUE} while it lasts). */
-    record Hold(String member, TopicPartition partition, long fromNanos, long untilNanos) {
+    public record Hold(String member, TopicPartition partition, long fromNanos, long untilNanos) {
     }
 
     private final Map<TopicPartition, String> holders = new HashMap<>();
@@ -32,7 +32,7 @@ final class HoldMonitor {
     private final List<Delivery> deliveries = new ArrayList<>();
     private final List<String> violations = new ArrayList<>();
 
-    synchronized void assigned(String member, Collection<TopicPartition> partitions) {
+    public synchronized void assigned(String member, Collection<TopicPartition> partitions) {
         long now = System.nanoTime();
         for (TopicPartition tp : partitions) {
             String holder = holders.get(tp);
@@ -44,7 +44,7 @@ final class HoldMonitor {
         }
     }
 
-    synchronized void released(String member, Collection<TopicPartition> partitions) {
+    public synchronized void released(String member, Collection<TopicPartition> partitions) {
         long now = System.nanoTime();
         for (TopicPartition tp : partitions) {
             if (member.equals(holders.get(tp))) {
@@ -54,19 +54,31 @@ final class HoldMonitor {
         }
     }
 
-    synchronized void delivered(String member, TopicPartition tp, long offset) {
+    public synchronized void delivered(String member, TopicPartition tp, long offset) {
         if (!member.equals(holders.get(tp))) {
             violations.add(member + " delivered " + tp + "@" + offset + " while " + holders.get(tp) + " holds it");
         }
         deliveries.add(new Delivery(member, tp, offset, System.nanoTime()));
     }
 
-    synchronized List<String> violations() {
+    public synchronized List<String> violations() {
         return List.copyOf(violations);
     }
 
+    /** Deliveries of a (partition, offset) that had been delivered before: duplicates. */
+    public synchronized long redeliveries() {
+        Set<String> seen = new HashSet<>();
+        long again = 0;
+        for (Delivery d : deliveries) {
+            if (!seen.add(d.partition() + "@" + d.offset())) {
+                again++;
+            }
+        }
+        return again;
+    }
+
     /** Partitions {@code member} holds now. */
-    synchronized Set<TopicPartition> heldBy(String member) {
+    public synchronized Set<TopicPartition> heldBy(String member) {
         Set<TopicPartition> held = new HashSet<>();
         holders.forEach((tp, holder) -> {
             if (holder.equals(member)) {
@@ -77,7 +89,7 @@ final class HoldMonitor {
     }
 
     /** Partitions some member holds now. */
-    synchronized Set<TopicPartition> held() {
+    public synchronized Set<TopicPartition> held() {
         return new HashSet<>(holders.keySet());
     }
 
@@ -86,7 +98,7 @@ final class HoldMonitor {
      * delivered a record: the partition is fetched again after a switch at {@code sinceNanos}. The latest such first
      * delivery, or -1 if some partition is not there yet.
      */
-    synchronized long allFetchedAgainAfter(long sinceNanos, Collection<TopicPartition> partitions) {
+    public synchronized long allFetchedAgainAfter(long sinceNanos, Collection<TopicPartition> partitions) {
         long latest = sinceNanos;
         for (TopicPartition tp : partitions) {
             String holder = holders.get(tp);

@@ -1,4 +1,4 @@
-package io.zkgroups.it.consumer;
+package io.zkgroups.testing;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -18,16 +18,16 @@ import java.util.function.BiConsumer;
  * Any {@link Consumer} (a ZkGroupConsumer or a plain KafkaConsumer) polling on its own thread with auto-commit,
  * telling a {@link HoldMonitor} of its rebalance callbacks and deliveries; stopped by wakeup + close.
  */
-final class GroupWorker implements AutoCloseable {
+public final class GroupWorker implements AutoCloseable {
 
-    final String name;
-    final Consumer<String, String> consumer;
+    public final String name;
+    public final Consumer<String, String> consumer;
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
     /** Open: the loop polls. Closed: the application is busy between two polls, as a slow one would be. */
     private volatile CountDownLatch busy = new CountDownLatch(0);
     private volatile boolean parked;
 
-    GroupWorker(String name, Consumer<String, String> consumer, List<String> topics, HoldMonitor monitor,
+    public GroupWorker(String name, Consumer<String, String> consumer, List<String> topics, HoldMonitor monitor,
                 BiConsumer<TopicPartition, Long> delivered) {
         this.name = name;
         this.consumer = consumer;
@@ -74,16 +74,16 @@ final class GroupWorker implements AutoCloseable {
     }
 
     /** From its next poll on, the loop does not poll until {@link #resumePolling()}. */
-    void pausePolling() {
+    public void pausePolling() {
         busy = new CountDownLatch(1);
     }
 
     /** Whether the loop waits in {@link #pausePolling()} now. */
-    boolean parked() {
+    public boolean parked() {
         return parked;
     }
 
-    void resumePolling() {
+    public void resumePolling() {
         busy.countDown();
     }
 
@@ -99,12 +99,12 @@ final class GroupWorker implements AutoCloseable {
         }
     }
 
-    boolean failed() {
+    public boolean failed() {
         return finished.isCompletedExceptionally();
     }
 
     /** Why it failed, or null. */
-    Throwable failure() {
+    public Throwable failure() {
         try {
             finished.getNow(null);
             return null;
