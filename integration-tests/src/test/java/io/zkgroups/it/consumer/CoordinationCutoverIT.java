@@ -19,8 +19,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -177,6 +179,65 @@ class CoordinationCutoverIT {
         }
     }
 
+    @Test
+    void aMemberKilledInTheMiddleOfTheSwitchLeavesNothingLostAndNothingFetchedTwiceAtOnce() {
+        String group = "cutover-kill";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            for (int i = 1; i <= 3; i++) {
+                members.add(zkGroupMember(group, "zk" + i));
+            }
+            Map<String, String> props = new HashMap<>();
+            props.put("zookeeper.connect", zk.connectString());
+            props.put("group.id", group);
+            props.put("consumer.id", "killed");
+            props.put("auto.offset.reset", "smallest");
+            props.put("auto.commit.interval.ms", "100");
+            props.put("offsets.storage", "kafka");
+            props.put("dual.commit.enabled", "true");
+            props.put("zkgroups.advertise.capabilities", "true");
+            props.put("zookeeper.session.timeout.ms", "4000");
+            ChildConsumer killed = ChildConsumer.start("killed", TOPIC, props, log);
+            try {
+                awaitSwitchable(group, 4);
+                int before = killed.delivered();
+                killed.awaitDelivered(before + 1, Duration.ofSeconds(60));
+
+                long switched = System.nanoTime();
+                long sequenceAtSwitch = log.deliveries().size();
+                assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute").code).isZero();
+                killed.kill();
+                // its partitions are fetched again once its ZooKeeper session has expired and its owner znodes are gone
+                await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
+                        && monitor.allFetchedAgainAfter(switched, partitions()) > 0);
+
+                long[] produced = producer.stop();
+                await().atMost(Duration.ofSeconds(60)).until(() -> missing(produced) == 0);
+                for (GroupWorker m : members) {
+                    m.close();
+                }
+                assertThat(monitor.violations()).isEmpty();
+                // no partition was fetched by another member before the killed one's last delivery of it
+                Map<TopicPartition, Long> lastOfKilled = new HashMap<>();
+                log.deliveries().stream().filter(d -> d.member().equals("killed"))
+                        .forEach(d -> lastOfKilled.merge(d.partition(), d.sequence(), Math::max));
+                assertThat(log.deliveries()).filteredOn(d -> !d.member().equals("killed")
+                                && d.sequence() > sequenceAtSwitch && lastOfKilled.containsKey(d.partition()))
+                        .allSatisfy(d -> assertThat(d.sequence()).as(d.toString())
+                                .isGreaterThan(lastOfKilled.get(d.partition())));
+                // duplicates only where the killed member had delivered and not committed
+                assertThat(log.moves()).filteredOn(move -> !move.from().equals("killed"))
+                        .allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
+                log.moves().stream().filter(move -> move.from().equals("killed")).forEach(move ->
+                        System.out.printf("after the kill: %s re-delivered %d records%n", move.partition(),
+                                move.overlap()));
+            } finally {
+                killed.destroy();
+            }
+        }
+    }
+
     /** The stop-the-group way, for comparison: stop every member, start plain KafkaConsumers at Kafka's offsets. */
     @Test
     void stopTheGroupMigrationForComparison() {
@@ -208,6 +269,11 @@ class CoordinationCutoverIT {
         for (int i = 1; i <= n; i++) {
             members.add(zkGroupMember(group, "zk" + i));
         }
+        awaitSwitchable(group, n);
+    }
+
+    /** Waits for {@code n} members in a healthy group whose offsets the switch accepts. */
+    private void awaitSwitchable(String group, int n) {
         gate(group, n);
         await().atMost(Duration.ofSeconds(60)).until(() -> cli("migrate", "coordination", "--group", group,
                 "--to", "kafka").code == 0);
