@@ -12,13 +12,17 @@ import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 
 import java.io.Closeable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The group's coordination decision as a member sees it: read at {@link #start()}, then kept current by a watch on
  * {@code /consumers/G/zkgroups-coordination} (re-armed on every event and after a reconnection). Absent means
  * ZooKeeper. A decision that cannot be read keeps the last one known, logged at WARN.
  * <p>
- * <b>Threading.</b> {@link #coordinator()} on any thread (a volatile); the watch runs on Curator's event thread.
+ * <b>Threading.</b> {@link #coordinator()} on any thread (a volatile); {@link #start()} reads on the caller's thread,
+ * later reads run on the watch's own thread.
  */
 public final class CoordinationWatch implements Closeable {
 
@@ -26,10 +30,16 @@ public final class CoordinationWatch implements Closeable {
     private final CuratorFramework curator;
     private final ZkRegistry registry;
     private final String group;
-    private final Watcher watcher = event -> refresh();
+    /** Reads run here, never on ZooKeeper's event thread: a read that waits would hold up its connection events. */
+    private final ExecutorService reader;
+    private final Watcher watcher = event -> {
+        if (event.getType() != Watcher.Event.EventType.None) {
+            refreshLater();
+        }
+    };
     private final ConnectionStateListener reconnected = (client, state) -> {
         if (state == ConnectionState.RECONNECTED) {
-            refresh();
+            refreshLater();
         }
     };
     private volatile Coordinator coordinator = Coordinator.ZOOKEEPER;
@@ -45,17 +55,20 @@ public final class CoordinationWatch implements Closeable {
         this.registry = ZkRegistry.of(curator);
         this.group = group;
         this.log = new LogContext(logPrefix).logger(CoordinationWatch.class);
+        this.reader = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "zkgroups-coordination-" + group);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
-     * Reads the decision and arms the watch.
-     *
-     * @throws RegistryException if ZooKeeper cannot be read or the decision cannot be decoded
+     * Reads the decision and arms the watch. A decision that cannot be read (ZooKeeper fails, the znode cannot be
+     * decoded) is logged at WARN and read again on the next reconnection; the member follows ZooKeeper meanwhile.
      */
     public void start() {
         curator.getConnectionStateListenable().addListener(reconnected);
-        coordinator = read();
-        onChange.accept(coordinator);
+        refresh();
     }
 
     /** The coordinator the group follows, as last read. */
@@ -68,16 +81,27 @@ public final class CoordinationWatch implements Closeable {
                 .orElse(Coordinator.ZOOKEEPER);
     }
 
+    private void refreshLater() {
+        if (!closed) {
+            try {
+                reader.execute(this::refresh);
+            } catch (RejectedExecutionException closedMeanwhile) {
+                // closed: nothing to follow any more
+            }
+        }
+    }
+
     private void refresh() {
         if (closed) {
             return;
         }
         try {
             Coordinator now = read();
-            if (now != coordinator) {
+            Coordinator before = coordinator;
+            coordinator = now;
+            if (now != before) {
                 log.info("group {} is to be coordinated by {} now", group, now.label());
             }
-            coordinator = now;
             onChange.accept(now);
         } catch (RegistryException e) {
             log.warn("could not read the coordination decision of group {}; following {} still: {}", group,
@@ -89,5 +113,6 @@ public final class CoordinationWatch implements Closeable {
     public void close() {
         closed = true;
         curator.getConnectionStateListenable().removeListener(reconnected);
+        reader.shutdownNow();
     }
 }
