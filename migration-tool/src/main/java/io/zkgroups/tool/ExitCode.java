@@ -21,6 +21,8 @@ public enum ExitCode {
             + "printed (and, for health, judged healthy) with a warning saying why"),
     UNDECODABLE_RECORD(12, "consume: a record could not be deserialized with the chosen deserializer (it is named; "
             + "nothing after it is committed); --skip-message-on-error skips such records instead"),
+    CUTOVER_REFUSED(13, "migrate coordination: a guard rail failed (a member that cannot cross, offsets not in Kafka, "
+            + "group not stable, Kafka's group in use by others); each failed check is named; nothing written"),
     HEALTH_MEMBERS(20, "health: no registered member, or fewer/more than --expect-members"),
     HEALTH_UNOWNED(21, "health: a partition of a subscribed topic has no owner"),
     HEALTH_FOREIGN_OWNER(22, "health: a partition is owned by a thread that is not a registered member's"),

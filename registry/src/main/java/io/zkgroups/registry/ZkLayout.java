@@ -133,6 +133,14 @@ public final class ZkLayout {
         return memberAlarms(group) + "/" + consumerId.value();
     }
 
+    /**
+     * Which coordinator the group runs on ({@code zkgroups migrate coordination}): a zkgroups-only znode beside
+     * {@code ids}, {@code owners} and {@code offsets}, which 0.8.2.2 consumers never read.
+     */
+    public String coordination(String group) {
+        return group(group) + "/zkgroups-coordination";
+    }
+
     // --- tools -------------------------------------------------------------------------------------------
 
     /**

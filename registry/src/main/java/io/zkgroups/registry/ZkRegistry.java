@@ -1,6 +1,7 @@
 package io.zkgroups.registry;
 
 import io.zkgroups.registry.store.BrokerRegistry;
+import io.zkgroups.registry.store.CoordinationRegistry;
 import io.zkgroups.registry.store.GroupScan;
 import io.zkgroups.registry.store.MemberAlarmRegistry;
 import io.zkgroups.registry.store.MemberRegistry;
@@ -20,6 +21,7 @@ public final class ZkRegistry {
     private final MemberRegistry members;
     private final OwnerRegistry owners;
     private final OffsetRegistry offsets;
+    private final CoordinationRegistry coordination;
 
     public ZkRegistry(CuratorFramework client, ZkLayout layout) {
         this(client, layout, Time.SYSTEM);
@@ -34,6 +36,7 @@ public final class ZkRegistry {
         this.members = new MemberRegistry(znodes, layout, time);
         this.owners = new OwnerRegistry(znodes, layout);
         this.offsets = new OffsetRegistry(znodes, layout);
+        this.coordination = new CoordinationRegistry(znodes, layout);
     }
 
     public static ZkRegistry of(CuratorFramework client) {
@@ -76,5 +79,10 @@ public final class ZkRegistry {
     /** Members, owners and offsets of many groups in a few pipelined rounds (monitoring). */
     public GroupScan scan() {
         return new GroupScan(znodes, layout);
+    }
+
+    /** The group's coordination decision and the owner znodes members hold while Kafka coordinates them. */
+    public CoordinationRegistry coordination() {
+        return coordination;
     }
 }

@@ -3,6 +3,8 @@ package io.zkgroups.tool.cli;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.io.Clients;
+import io.zkgroups.registry.model.Coordinator;
+import io.zkgroups.tool.migrate.CoordinationCutover;
 import io.zkgroups.tool.migrate.Direction;
 import io.zkgroups.tool.migrate.MigrationPlan;
 import io.zkgroups.tool.migrate.MigrationService;
@@ -25,7 +27,7 @@ import java.util.Map;
                         + "moves an offset backwards unless --allow-rewind (refused on an active group). Idempotent; a "
                         + "killed run is resumed by running it again."},
         subcommands = {MigrateCommand.Plan.class, MigrateCommand.Execute.class, MigrateCommand.Verify.class,
-                MigrateCommand.Rollback.class})
+                MigrateCommand.Rollback.class, MigrateCommand.Coordination.class})
 final class MigrateCommand extends ParentCommand {
 
     /** Options shared by the four subcommands. */
@@ -231,6 +233,59 @@ final class MigrateCommand extends ParentCommand {
                         + direction.source() + ", tolerance " + tolerance + ").");
             }
             return divergent == 0 ? ExitCode.OK : ExitCode.DIVERGENCE;
+        }
+    }
+
+    @Command(name = "coordination", description = {"Move a live group to Kafka's group coordinator, or back "
+            + "(docs/cutover.md).",
+            "Checks the guard rails and shows the plan; with --execute records the decision in ZooKeeper, which every "
+                    + "member follows in its own process. Exit 13 when a check fails (nothing is written)."})
+    static final class Coordination extends AbstractCommand {
+        @Option(names = "--group", paramLabel = "G", required = true, description = "The group.")
+        String group;
+
+        @Option(names = "--to", paramLabel = "COORDINATOR", required = true,
+                description = "kafka (Kafka's group protocol) or zookeeper (back to 0.8's protocol).")
+        String to;
+
+        @Option(names = "--execute", description = "Record the decision (default: only check and show the plan).")
+        boolean execute;
+
+        @Override
+        ExitCode run(Clients clients) {
+            Coordinator target = Coordinator.parse(to).orElseThrow(() ->
+                    new CliException(ExitCode.USAGE, "--to must be kafka or zookeeper, not '" + to + "'"));
+            CoordinationCutover.Plan plan = new CoordinationCutover(clients).run(group, target, execute);
+            if (json()) {
+                printJson(plan);
+            } else {
+                Table t = new Table("CHECK", "OK", "DETAIL");
+                plan.checks().forEach(c -> t.row(c.name(), c.ok() ? "yes" : "NO", c.detail()));
+                if (!t.isEmpty()) {
+                    t.print(out());
+                }
+                out().println(summary(plan));
+            }
+            if (!plan.allowed()) {
+                plan.checks().stream().filter(c -> !c.ok()).forEach(c ->
+                        err().println("zkgroups: group " + plan.group() + ": " + c.name() + ": " + c.detail()));
+                return ExitCode.CUTOVER_REFUSED;
+            }
+            return ExitCode.OK;
+        }
+
+        private String summary(CoordinationCutover.Plan plan) {
+            if (plan.alreadyThere()) {
+                return "Group " + plan.group() + " is coordinated by " + plan.to() + " already: nothing to do.";
+            }
+            if (!plan.allowed()) {
+                return "Refused: group " + plan.group() + " stays on " + plan.from() + "; nothing was written.";
+            }
+            return plan.executed()
+                    ? "Recorded: group " + plan.group() + " moves from " + plan.from() + " to " + plan.to()
+                    + "; every member crosses in its own process (watch it with zkgroups groups describe)."
+                    : "Would move group " + plan.group() + " from " + plan.from() + " to " + plan.to()
+                    + "; run again with --execute to record the decision.";
         }
     }
 }

@@ -5,6 +5,7 @@ import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
@@ -29,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -68,6 +71,25 @@ public final class KafkaGroups {
     /** Every offset Kafka holds for {@code group}. */
     public Map<TopicAndPartition, Long> groupOffsets(String group) {
         return groupOffsets(List.of(group)).getOrDefault(group, Map.of());
+    }
+
+    /** Kafka's description of {@code group} (its members, state, protocol), empty when Kafka does not know it. */
+    public Optional<ConsumerGroupDescription> describeGroup(String group) {
+        String what = "describing Kafka's group " + group;
+        try {
+            return Optional.of(admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
+                    .get(timeout.toMillis() + 2_000, TimeUnit.MILLISECONDS));
+        } catch (TimeoutException e) {
+            throw unreachable(what, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliException(ExitCode.INTERNAL, "interrupted while " + what, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return Optional.empty();
+            }
+            throw translate(e.getCause(), what, group);
+        }
     }
 
     /** A batched OffsetFetch in flight. */

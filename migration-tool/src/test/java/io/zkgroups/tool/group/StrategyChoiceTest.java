@@ -19,7 +19,7 @@ class StrategyChoiceTest {
         return new Member(new ConsumerId("g_" + name), registration, 1L, 1L);
     }
 
-    private static final Map<String, String> STICKY = Map.of("assignor", "sticky", "sticky", "1", "v", "1");
+    private static final Map<String, String> STICKY = Map.of("assignor", "sticky", "sticky", "1", "cutover", "1", "v", "1");
 
     @Test
     void aGroupOfStickyMembersIsCheckedAsSticky() {

@@ -55,6 +55,7 @@ public final class ConsumerKeys {
     public static final String MAX_GROUP_SIZE = "zkgroups.max.group.size";
     public static final String REBALANCE_DEBOUNCE_MS = "zkgroups.rebalance.debounce.ms";
     public static final String ADVERTISE_CAPABILITIES = "zkgroups.advertise.capabilities";
+    public static final String CUTOVER_GROUP_PROTOCOL = "zkgroups.cutover.group.protocol";
     public static final String METADATA_REFRESH_MS = "zkgroups.metadata.refresh.ms";
     public static final String OFFSETS_REFRESH_MS = "zkgroups.offsets.refresh.ms";
     public static final String REVOKE_TIMEOUT_MS = "zkgroups.revoke.timeout.ms";
@@ -133,6 +134,9 @@ public final class ConsumerKeys {
                     "How long changes are gathered before a rebalance attempt runs."),
             ConfigKey.of(ADVERTISE_CAPABILITIES, BOOLEAN, "false", null, ZKGROUPS,
                     "Write a zkgroups capability key in the member's registration."),
+            ConfigKey.of(CUTOVER_GROUP_PROTOCOL, STRING, "classic", Validators.oneOfIgnoringCase("classic", "consumer"),
+                    ZKGROUPS, "Kafka's group protocol the member joins with after zkgroups migrate coordination: "
+                            + "classic, or consumer (KIP-848, brokers 4.0+)."),
             ConfigKey.of(METADATA_REFRESH_MS, INT, "1000", Validators.atLeast(1), ZKGROUPS,
                     "How often topic metadata is re-read from Kafka when no broker registers in ZooKeeper."),
             ConfigKey.of(OFFSETS_REFRESH_MS, INT, "3600000", Validators.atLeast(1), ZKGROUPS,

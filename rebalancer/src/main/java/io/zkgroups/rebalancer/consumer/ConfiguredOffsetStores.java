@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.rebalancer.cutover.HandOffOffsets;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.rebalancer.offsets.DualOffsets;
 import io.zkgroups.rebalancer.offsets.OffsetStore;
@@ -30,6 +31,15 @@ final class ConfiguredOffsetStores {
         OffsetStore store = metered(type, registry, admin, metrics);
         return config.dualCommit() ? new DualOffsets(store, metered(OffsetStores.ZOOKEEPER, registry, admin, metrics))
                 : store;
+    }
+
+    /**
+     * The configured store inside a {@link HandOffOffsets}, whose commits a crossing to Kafka's coordinator turns to
+     * ZooKeeper alone (docs/cutover.md).
+     */
+    static HandOffOffsets handingOff(ZkConsumerConfig config, ZkRegistry registry, Admin admin, ConsumerMetrics metrics) {
+        return new HandOffOffsets(forConfig(config, registry, admin, metrics),
+                metered(OffsetStores.ZOOKEEPER, registry, admin, metrics));
     }
 
     private static OffsetStore metered(OffsetStoreType type, ZkRegistry registry, Admin admin, ConsumerMetrics metrics) {

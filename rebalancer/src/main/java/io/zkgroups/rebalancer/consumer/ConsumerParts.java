@@ -4,7 +4,7 @@ import io.zkgroups.rebalancer.group.KafkaTopicMetadata;
 import io.zkgroups.rebalancer.group.TopicMetadata;
 import io.zkgroups.rebalancer.group.ZkTopicMetadata;
 import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
-import io.zkgroups.rebalancer.offsets.OffsetStore;
+import io.zkgroups.rebalancer.cutover.HandOffOffsets;
 import io.zkgroups.rebalancer.restart.HandoverObserver;
 import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkRegistry;
@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -38,13 +39,16 @@ final class ConsumerParts<K, V> {
     final PartitionFetcher<K, V> fetcher;
     final OffsetCommitter committer;
     final GroupCoordinator coordinator;
+    final CoordinationSwitch<K, V> cutover;
 
     /**
      * Opens everything into {@code opened}; the caller closes {@code opened} if this throws.
      *
-     * @param newFetcher builds the fetch client for the bootstrap servers it is given
+     * @param newFetcher     builds the fetch client for the bootstrap servers it is given
+     * @param newGroupClient builds a client of Kafka's group protocol from its properties (docs/cutover.md)
      */
-    ConsumerParts(ZkConsumerConfig config, Function<String, KafkaConsumer<K, V>> newFetcher, HandoverObserver observer,
+    ConsumerParts(ZkConsumerConfig config, Function<String, KafkaConsumer<K, V>> newFetcher,
+                  Function<Map<String, Object>, KafkaConsumer<K, V>> newGroupClient, HandoverObserver observer,
                   Duration defaultApiTimeout, ConsumerResources opened, Time time) {
         // a successor waiting for its ticket builds its fetch client meanwhile (EarlyFetchClient)
         List<KafkaConsumer<K, V>> early = new ArrayList<>(1);
@@ -70,7 +74,7 @@ final class ConsumerParts<K, V> {
         ConsumerMetrics consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
                 fetchClient::metrics, new RegisteredBrokers(registry, time), time);
         this.metrics = opened.add("metrics", consumerMetrics, consumerMetrics::close);
-        OffsetStore offsets = ConfiguredOffsetStores.forConfig(config, registry, admin, metrics);
+        HandOffOffsets offsets = ConfiguredOffsetStores.handingOff(config, registry, admin, metrics);
         OffsetReads reads = new OffsetReads(offsets, config.groupId(), config.clientId());
         this.offsetReads = opened.add("offset reads", reads, reads::close);
         this.state = new SubscriptionState(consumerId.toString(), config.groupId(), time);
@@ -82,6 +86,10 @@ final class ConsumerParts<K, V> {
         this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
                 committer, metrics, time);
         restart.resumed(curator).ifPresent(coordinator::resumeOnJoin);
+        CoordinationSwitch<K, V> coordinationSwitch = new CoordinationSwitch<>(config, consumerId, curator, offsets,
+                coordinator, state, newGroupClient, bootstrap, defaultApiTimeout, time);
+        this.cutover = opened.add("coordination watch", coordinationSwitch, coordinationSwitch::close);
+        cutover.start();
     }
 
     /**

@@ -138,6 +138,11 @@ final class SubscriptionState {
         return Collections.unmodifiableSet(matched);
     }
 
+    /** The pattern subscribed to, null for topics (or when not subscribed). */
+    Pattern pattern() {
+        return pattern;
+    }
+
     ConsumerRebalanceListener listener() {
         return listener;
     }

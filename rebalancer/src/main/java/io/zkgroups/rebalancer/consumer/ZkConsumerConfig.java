@@ -283,6 +283,14 @@ public final class ZkConsumerConfig {
         return millis(ConsumerKeys.REBALANCE_BACKOFF_MS);
     }
 
+    /**
+     * Kafka's group protocol ({@code group.protocol}) a member joins Kafka's group with after the group moved to
+     * Kafka's coordinator (docs/cutover.md): {@code classic} or {@code consumer}.
+     */
+    public String cutoverGroupProtocol() {
+        return string(ConsumerKeys.CUTOVER_GROUP_PROTOCOL).toLowerCase(Locale.ROOT);
+    }
+
     /** Whether the registration carries the capability key ({@link GroupMemberConfig#advertises}). */
     public boolean advertiseCapabilities() {
         return GroupMemberConfig.advertises(assignmentStrategy(), bool(ADVERTISE_CAPABILITIES));

@@ -60,6 +60,11 @@ import java.util.regex.Pattern;
  * The poll loop and wakeups are a {@link PollLoop}; what the consumer opened, and its one close path, a
  * {@link ConsumerResources} list and the {@link ConsumerLifecycle}.
  * <p>
+ * Which coordinator the consumer follows is the group's decision ({@code zkgroups migrate coordination},
+ * docs/cutover.md), kept by a {@link CoordinationSwitch}: when it says Kafka, the next {@code poll} leaves the
+ * ZooKeeper group and joins Kafka's group with the same group id and listener, fenced by the ZooKeeper owner znodes;
+ * from then on the calls act on that Kafka-coordinated member ({@link #coordinator()}).
+ * <p>
  * <b>Note on threading.</b> Every method that touches the consumer's state enters through
  * {@link ConsumerLifecycle#acquireAndEnsureOpen()}: the single-thread guard ({@link SingleThreadGuard}; a second
  * thread gets {@link ConcurrentModificationException}), then {@code IllegalStateException} once closed, as with
@@ -91,6 +96,8 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private final ConsumerMetrics metrics;
     private final PollLoop<K, V> pollLoop;
     private final ConsumerLifecycle lifecycle;
+    /** Which coordinator this consumer follows, and the crossing between them (docs/cutover.md). */
+    private final CoordinationSwitch<K, V> cutover;
     /** {@code default.api.timeout.ms}: the bound of the calls that take no timeout, as with KafkaConsumer. */
     private final Duration defaultApiTimeout;
     private final Time time;
@@ -142,10 +149,12 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         this.defaultApiTimeout = ConsumerStartup.defaultApiTimeout(config);
         Function<String, KafkaConsumer<K, V>> newFetcher = bootstrap ->
                 new KafkaConsumer<>(config.fetchClientProperties(bootstrap), keyDeserializer, valueDeserializer);
+        Function<Map<String, Object>, KafkaConsumer<K, V>> newGroupClient = props ->
+                new KafkaConsumer<>(props, keyDeserializer, valueDeserializer);
         ConsumerResources opened = new ConsumerResources(config.groupId());
         ConsumerParts<K, V> parts;
         try {
-            parts = new ConsumerParts<>(config, newFetcher, observer, defaultApiTimeout, opened, time);
+            parts = new ConsumerParts<>(config, newFetcher, newGroupClient, observer, defaultApiTimeout, opened, time);
         } catch (RuntimeException | Error e) {
             opened.closeAll();
             throw e;
@@ -160,6 +169,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         this.fetcher = parts.fetcher;
         this.committer = parts.committer;
         this.coordinator = parts.coordinator;
+        this.cutover = parts.cutover;
         this.pollLoop = new PollLoop<>(coordinator, fetcher, committer, metrics, kafka, time);
         this.lifecycle = new ConsumerLifecycle(consumerId.toString(), opened, time);
     }
@@ -238,6 +248,12 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         if (listener == null) {
             throw new IllegalArgumentException("RebalanceListener cannot be null");
         }
+        if (coordinator.subscribed() || cutover.active() != null) {
+            leave();
+        }
+        if (cutover.joinedKafka(sub, topics, pattern, listener)) {
+            return;
+        }
         coordinator.join(sub, topics, pattern, listener, Deadline.after(defaultApiTimeout, time));
     }
 
@@ -247,17 +263,18 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     private void leave() {
+        cutover.leaveKafka(defaultApiTimeout);
         coordinator.leave(Deadline.after(defaultApiTimeout, time));
     }
 
     @Override
     public Set<String> subscription() {
-        return lifecycle.call(state::subscription);
+        return lifecycle.call(() -> onKafka() != null ? onKafka().consumer().subscription() : state.subscription());
     }
 
     @Override
     public Set<TopicPartition> assignment() {
-        return lifecycle.call(state::assigned);
+        return lifecycle.call(() -> onKafka() != null ? onKafka().assignment() : state.assigned());
     }
 
     /** Manual assignment has no place in a ZooKeeper-coordinated group. */
@@ -280,7 +297,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public ConsumerRecords<K, V> poll(Duration timeout) {
-        return lifecycle.call(() -> pollLoop.poll(timeout));
+        return lifecycle.call(() -> cutover.onKafka() ? cutover.active().poll(timeout) : pollLoop.poll(timeout));
     }
 
     // --- commits ----------------------------------------------------------------------------------------
@@ -302,6 +319,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     @Override
     public void commitSync(Duration timeout) {
         lifecycle.run(() -> {
+            if (onKafka() != null) {
+                onKafka().commitSync(timeout);
+                return;
+            }
             pollLoop.checkWakeup();
             Deadline deadline = Deadline.after(timeout, time);
             pollLoop.delivering(() -> fetcher.resolvePositions(deadline));
@@ -320,6 +341,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
             if (offsets.isEmpty()) {
                 return;
             }
+            if (onKafka() != null) {
+                onKafka().commitSync(offsets, timeout);
+                return;
+            }
             pollLoop.checkWakeup();
             Map<TopicPartition, Long> positions = new HashMap<>();
             offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
@@ -335,6 +360,10 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     @Override
     public void commitAsync(OffsetCommitCallback callback) {
         lifecycle.run(() -> {
+            if (onKafka() != null) {
+                commitAsync(Collections.emptyMap(), callback, () -> onKafka().commitSync(defaultApiTimeout));
+                return;
+            }
             // the positions known now, as KafkaConsumer's commitAsync takes them: it never waits for a lookup
             fetcher.resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO, time));
             Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
@@ -346,10 +375,15 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     /** Commits synchronously, then calls {@code callback}; a failure without a callback is logged. */
     @Override
     public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
+        commitAsync(offsets, callback, () -> commitSync(offsets));
+    }
+
+    private void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback,
+                             Runnable commit) {
         lifecycle.run(() -> {
             Exception error = null;
             try {
-                commitSync(offsets);
+                commit.run();
             } catch (RuntimeException e) {
                 error = e;
             }
@@ -388,6 +422,9 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     @Override
     public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
         return lifecycle.call(() -> {
+            if (onKafka() != null) {
+                return onKafka().consumer().committed(partitions, timeout);
+            }
             pollLoop.checkWakeup();
             return offsetReads.committed(partitions, Deadline.after(timeout, time));
         });
@@ -397,12 +434,24 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void seek(TopicPartition partition, long offset) {
-        lifecycle.run(() -> fetcher.seek(partition, offset));
+        lifecycle.run(() -> {
+            if (onKafka() != null) {
+                onKafka().consumer().seek(partition, offset);
+            } else {
+                fetcher.seek(partition, offset);
+            }
+        });
     }
 
     @Override
     public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
-        lifecycle.run(() -> fetcher.seek(partition, offsetAndMetadata));
+        lifecycle.run(() -> {
+            if (onKafka() != null) {
+                onKafka().consumer().seek(partition, offsetAndMetadata);
+            } else {
+                fetcher.seek(partition, offsetAndMetadata);
+            }
+        });
     }
 
     @Override
@@ -417,12 +466,14 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public long position(TopicPartition partition) {
-        return lifecycle.call(() -> pollLoop.delivering(() -> fetcher.position(partition)));
+        return lifecycle.call(() -> onKafka() != null ? onKafka().consumer().position(partition)
+                : pollLoop.delivering(() -> fetcher.position(partition)));
     }
 
     @Override
     public long position(TopicPartition partition, Duration timeout) {
-        return lifecycle.call(() -> pollLoop.delivering(() -> fetcher.position(partition, timeout)));
+        return lifecycle.call(() -> onKafka() != null ? onKafka().consumer().position(partition, timeout)
+                : pollLoop.delivering(() -> fetcher.position(partition, timeout)));
     }
 
     @Override
@@ -464,17 +515,29 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public Set<TopicPartition> paused() {
-        return lifecycle.call(fetcher::paused);
+        return lifecycle.call(() -> onKafka() != null ? onKafka().consumer().paused() : fetcher.paused());
     }
 
     @Override
     public void pause(Collection<TopicPartition> partitions) {
-        lifecycle.run(() -> fetcher.pause(partitions));
+        lifecycle.run(() -> {
+            if (onKafka() != null) {
+                onKafka().consumer().pause(partitions);
+            } else {
+                fetcher.pause(partitions);
+            }
+        });
     }
 
     @Override
     public void resume(Collection<TopicPartition> partitions) {
-        lifecycle.run(() -> fetcher.resume(partitions));
+        lifecycle.run(() -> {
+            if (onKafka() != null) {
+                onKafka().consumer().resume(partitions);
+            } else {
+                fetcher.resume(partitions);
+            }
+        });
     }
 
     @Override
@@ -554,12 +617,26 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         return metrics.legacyMBeans();
     }
 
+    /** The Kafka-coordinated member this consumer is after a crossing, or null (docs/cutover.md). */
+    private io.zkgroups.rebalancer.cutover.KafkaGroupMode<K, V> onKafka() {
+        return cutover.active();
+    }
+
+    /**
+     * Which coordinator this consumer follows now: {@code zookeeper}, or {@code kafka} after it crossed (or joined
+     * directly) because the group's decision says so (docs/cutover.md). Any thread.
+     */
+    public String coordinator() {
+        return cutover.active() != null ? "kafka" : "zookeeper";
+    }
+
     // --- lifecycle --------------------------------------------------------------------------------------------
 
     /** Any thread: the blocking call running now, or the next one, throws {@code WakeupException}. */
     @Override
     public void wakeup() {
         pollLoop.wakeup();
+        cutover.wakeup();
     }
 
     @Override
@@ -604,6 +681,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     private void close(boolean handOver, Deadline deadline) {
         Deadline zooKeeperBound = deadline.within(Duration.ofMillis(config.sessionTimeoutMs()));
         lifecycle.close(() -> {
+            cutover.leaveKafka(Duration.ofNanos(Math.max(0, deadline.remainingNanos())));
             if (!handOver || !restart.handOver(coordinator, consumerId, deadline)) {
                 coordinator.leave(deadline);
             }

@@ -217,6 +217,7 @@ public final class GroupMemberConfig {
         if (required) {
             capabilities.putAll(type.capabilities());
         }
+        capabilities.put("cutover", "1"); // follows zkgroups migrate coordination in-process (docs/cutover.md)
         capabilities.put("v", "1");
         return java.util.Collections.unmodifiableMap(capabilities);
     }

@@ -21,11 +21,11 @@ class StickyCapabilitiesTest {
     @Test
     void aStickyMemberAdvertisesStickyVersionOneInAFixedOrder() {
         assertThat(config("sticky").capabilities()).containsExactly(
-                Map.entry("assignor", "sticky"), Map.entry("sticky", "1"), Map.entry("v", "1"));
+                Map.entry("assignor", "sticky"), Map.entry("sticky", "1"), Map.entry("cutover", "1"), Map.entry("v", "1"));
         String json = new String(MemberRegistrationCodec.encode(MemberRegistration.of(
                 Subscription.topics(Map.of("T", 1)), 1L).withCapabilities(config("sticky").capabilities())),
                 StandardCharsets.UTF_8);
-        assertThat(json).endsWith(",\"zkgroups\":{\"assignor\":\"sticky\",\"sticky\":\"1\",\"v\":\"1\"}}");
+        assertThat(json).endsWith(",\"zkgroups\":{\"assignor\":\"sticky\",\"sticky\":\"1\",\"cutover\":\"1\",\"v\":\"1\"}}");
     }
 
     @Test

@@ -1,0 +1,369 @@
+package io.zkgroups.it.consumer;
+
+import io.zkgroups.embedded.EmbeddedKafka;
+import io.zkgroups.it.support.LegacyConsumerProcess;
+import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.testing.GroupWorker;
+import io.zkgroups.testing.HoldMonitor;
+import io.zkgroups.testing.SteadyProducer;
+import io.zkgroups.testing.TestZooKeeper;
+import io.zkgroups.tool.Main;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code zkgroups migrate coordination} on a live group of ZkGroupConsumers under a running producer (docs/cutover.md):
+ * every member crosses to Kafka's group coordinator in its own process, no partition is held by two members at once
+ * (per-record times against the members' listener callbacks), nothing is lost and, with commit on revoke, nothing is
+ * delivered twice; then the roll to plain KafkaConsumers; and the refusal while a real 0.8.2.2 consumer is registered.
+ */
+@Timeout(600)
+class CoordinationCutoverIT {
+
+    private static final String TOPIC = "cutover-orders";
+    private static final int PARTITIONS = 8;
+
+    private TestZooKeeper zk;
+    private final DeliveryLog log = new DeliveryLog();
+    private final HoldMonitor monitor = new HoldMonitor();
+    private final List<GroupWorker> members = new ArrayList<>();
+
+    @Test
+    void aLiveFourMemberGroupCrossesToKafkaThenRollsToPlainKafkaConsumersLosingNothing() {
+        String group = "cutover";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            startGroup(group, 4);
+            Run plan = cli("migrate", "coordination", "--group", group, "--to", "kafka");
+            assertThat(plan.out).contains("Would move group " + group + " from zookeeper to kafka");
+
+            long switched = System.nanoTime();
+            Run execute = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
+            assertThat(execute.code).as(execute.toString()).isZero();
+            long[] fetchedAgain = new long[1];
+            await().atMost(Duration.ofSeconds(120)).until(() -> {
+                boolean allOnKafka = members.stream().allMatch(m -> ((ZkGroupConsumer<?, ?>) m.consumer).coordinator()
+                        .equals("kafka"));
+                fetchedAgain[0] = allOnKafka ? monitor.allFetchedAgainAfter(switched, partitions()) : -1;
+                return fetchedAgain[0] > 0;
+            });
+            System.out.printf("cutover pause (switch -> every partition fetched again): %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(fetchedAgain[0] - switched));
+            assertThat(members).noneMatch(GroupWorker::failed);
+            assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka").out)
+                    .contains("is coordinated by kafka already");
+
+            // a member started after the switch follows the decision: it joins Kafka's group directly
+            members.add(zkGroupMember(group, "zk5"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> monitor.allFetchedAgainAfter(switched, partitions()) > 0
+                    && ((ZkGroupConsumer<?, ?>) members.get(4).consumer).coordinator().equals("kafka"));
+
+            // afterwards, plain Kafka: a rolling restart replaces every zkgroups member by a plain KafkaConsumer
+            int size = members.size();
+            for (int i = 0; i < size; i++) {
+                members.remove(0).close();
+                members.add(plainMember(kafka, group, "plain" + (i + 1)));
+            }
+            long rolled = System.nanoTime();
+            await().atMost(Duration.ofSeconds(120)).until(() -> monitor.allFetchedAgainAfter(rolled, partitions()) > 0);
+
+            finish(producer);
+        }
+    }
+
+    @Test
+    void theSwitchIsRefusedWhileA0822ConsumerIsRegisteredAndNothingIsWritten() {
+        String group = "cutover-legacy";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka);
+             LegacyConsumerProcess legacy = LegacyConsumerProcess.builder(group + "-legacy")
+                     .zookeeperConnect(server.connectString()).groupId(group).consumerId("legacy")
+                     .property("offsets.storage", "kafka").property("dual.commit.enabled", "true")
+                     .property("auto.offset.reset", "smallest").topic(TOPIC, 1).noFetcher().start()) {
+            legacy.awaitReady(LegacyConsumerProcess.DEFAULT_TIMEOUT);
+            members.add(zkGroupMember(group, "zk1"));
+            gate(group, 2);
+
+            Run refused = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
+            assertThat(refused.code).as(refused.toString()).isEqualTo(13);
+            assertThat(refused.err).contains("members that cannot cross are registered").contains(legacy.consumerId())
+                    .contains("0.8.2.2");
+            assertThat(refused.out).contains("nothing was written");
+            assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
+                    .isNull();
+            assertThat(((ZkGroupConsumer<?, ?>) members.get(0).consumer).coordinator()).isEqualTo("zookeeper");
+            members.remove(0).close();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aMemberSlowToCrossKeepsItsPartitionsUntilItLetsGoAndNobodyFetchesThemMeanwhile() throws Exception {
+        String group = "cutover-slow";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            startGroup(group, 4);
+            GroupWorker slow = members.get(3);
+            slow.pausePolling();
+            await().atMost(Duration.ofSeconds(10)).until(slow::parked);
+            Set<TopicPartition> slowHolds = monitor.heldBy(slow.name);
+            assertThat(slowHolds).isNotEmpty();
+
+            long switched = System.nanoTime();
+            assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute").code).isZero();
+            // the three others are in Kafka's group, which assigns every partition among them ...
+            await().atMost(Duration.ofSeconds(60)).until(() -> onKafka(members.subList(0, 3))
+                    && kafkaAssignment(kafka, group).size() == PARTITIONS);
+            // ... but the slow member still holds its owner znodes: nobody fetches its partitions
+            assertThat(monitor.heldBy(slow.name)).isEqualTo(slowHolds);
+            for (GroupWorker m : members.subList(0, 3)) {
+                assertThat(monitor.heldBy(m.name)).doesNotContainAnyElementsOf(slowHolds);
+            }
+            slow.resumePolling();
+            await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
+                    && monitor.allFetchedAgainAfter(switched, partitions()) > 0);
+
+            finish(producer);
+        }
+    }
+
+    @Test
+    void aGroupOnKafkaComesBackToZooKeeperLosingNothing() {
+        String group = "cutover-back";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            startGroup(group, 3);
+            long switched = System.nanoTime();
+            assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute").code).isZero();
+            await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
+                    && monitor.allFetchedAgainAfter(switched, partitions()) > 0);
+
+            Run plan = cli("migrate", "coordination", "--group", group, "--to", "zookeeper");
+            assertThat(plan.code).as(plan.toString()).isZero();
+            assertThat(plan.out).contains("3 members in Kafka's group, all zkgroups members");
+            long back = System.nanoTime();
+            Run rollback = cli("migrate", "coordination", "--group", group, "--to", "zookeeper", "--execute");
+            assertThat(rollback.code).as(rollback.toString()).isZero();
+            await().atMost(Duration.ofSeconds(120)).until(() -> members.stream().noneMatch(
+                    m -> ((ZkGroupConsumer<?, ?>) m.consumer).coordinator().equals("kafka"))
+                    && monitor.allFetchedAgainAfter(back, partitions()) > 0);
+            gate(group, 3);
+            System.out.printf("rollback pause (switch -> every partition fetched again): %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(monitor.allFetchedAgainAfter(back, partitions()) - back));
+
+            finish(producer);
+        }
+    }
+
+    @Test
+    void aMemberKilledInTheMiddleOfTheSwitchLeavesNothingLostAndNothingFetchedTwiceAtOnce() {
+        String group = "cutover-kill";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            for (int i = 1; i <= 3; i++) {
+                members.add(zkGroupMember(group, "zk" + i));
+            }
+            Map<String, String> props = new HashMap<>();
+            props.put("zookeeper.connect", zk.connectString());
+            props.put("group.id", group);
+            props.put("consumer.id", "killed");
+            props.put("auto.offset.reset", "smallest");
+            props.put("auto.commit.interval.ms", "100");
+            props.put("offsets.storage", "kafka");
+            props.put("dual.commit.enabled", "true");
+            props.put("zkgroups.advertise.capabilities", "true");
+            props.put("zookeeper.session.timeout.ms", "4000");
+            ChildConsumer killed = ChildConsumer.start("killed", TOPIC, props, log);
+            try {
+                awaitSwitchable(group, 4);
+                int before = killed.delivered();
+                killed.awaitDelivered(before + 1, Duration.ofSeconds(60));
+
+                long switched = System.nanoTime();
+                long sequenceAtSwitch = log.deliveries().size();
+                assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute").code).isZero();
+                killed.kill();
+                // its partitions are fetched again once its ZooKeeper session has expired and its owner znodes are gone
+                await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
+                        && monitor.allFetchedAgainAfter(switched, partitions()) > 0);
+
+                long[] produced = producer.stop();
+                await().atMost(Duration.ofSeconds(60)).until(() -> missing(produced) == 0);
+                for (GroupWorker m : members) {
+                    m.close();
+                }
+                assertThat(monitor.violations()).isEmpty();
+                // no partition was fetched by another member before the killed one's last delivery of it
+                Map<TopicPartition, Long> lastOfKilled = new HashMap<>();
+                log.deliveries().stream().filter(d -> d.member().equals("killed"))
+                        .forEach(d -> lastOfKilled.merge(d.partition(), d.sequence(), Math::max));
+                assertThat(log.deliveries()).filteredOn(d -> !d.member().equals("killed")
+                                && d.sequence() > sequenceAtSwitch && lastOfKilled.containsKey(d.partition()))
+                        .allSatisfy(d -> assertThat(d.sequence()).as(d.toString())
+                                .isGreaterThan(lastOfKilled.get(d.partition())));
+                // duplicates only where the killed member had delivered and not committed
+                assertThat(log.moves()).filteredOn(move -> !move.from().equals("killed"))
+                        .allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
+                log.moves().stream().filter(move -> move.from().equals("killed")).forEach(move ->
+                        System.out.printf("after the kill: %s re-delivered %d records%n", move.partition(),
+                                move.overlap()));
+            } finally {
+                killed.destroy();
+            }
+        }
+    }
+
+    /** The stop-the-group way, for comparison: stop every member, start plain KafkaConsumers at Kafka's offsets. */
+    @Test
+    void stopTheGroupMigrationForComparison() {
+        String group = "cutover-stop";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            startGroup(group, 4);
+            long stopped = System.nanoTime();
+            List<GroupWorker> old = new ArrayList<>(members);
+            members.clear();
+            old.parallelStream().forEach(GroupWorker::close);
+            for (int i = 1; i <= 4; i++) {
+                members.add(plainMember(kafka, group, "plain" + i));
+            }
+            await().atMost(Duration.ofSeconds(120)).until(() -> monitor.allFetchedAgainAfter(stopped, partitions()) > 0);
+            System.out.printf("stop-the-group pause (stop -> every partition fetched again): %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(monitor.allFetchedAgainAfter(stopped, partitions()) - stopped));
+
+            finish(producer);
+        }
+    }
+
+    /**
+     * Starts {@code n} zkgroups members, waits for a healthy group whose offsets the switch accepts (once the
+     * dual-committing members have committed to Kafka).
+     */
+    private void startGroup(String group, int n) {
+        for (int i = 1; i <= n; i++) {
+            members.add(zkGroupMember(group, "zk" + i));
+        }
+        awaitSwitchable(group, n);
+    }
+
+    /** Waits for {@code n} members in a healthy group whose offsets the switch accepts. */
+    private void awaitSwitchable(String group, int n) {
+        gate(group, n);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cli("migrate", "coordination", "--group", group,
+                "--to", "kafka").code == 0);
+    }
+
+    /** Stops the producer, waits for every record, closes the members, and checks the invariants. */
+    private void finish(SteadyProducer producer) {
+        long[] produced = producer.stop();
+        await().atMost(Duration.ofSeconds(60)).until(() -> missing(produced) == 0);
+        for (GroupWorker m : members) {
+            m.close();
+        }
+        assertThat(monitor.violations()).isEmpty();
+        assertThat(log.moves()).allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
+    }
+
+    private static boolean onKafka(List<GroupWorker> workers) {
+        return workers.stream().allMatch(m -> ((ZkGroupConsumer<?, ?>) m.consumer).coordinator().equals("kafka"));
+    }
+
+    /** The partitions Kafka's group assigns now, over all its members. */
+    private static Set<TopicPartition> kafkaAssignment(EmbeddedKafka kafka, String group) throws Exception {
+        Set<TopicPartition> assigned = new HashSet<>();
+        kafka.admin().describeConsumerGroups(List.of(group)).describedGroups().get(group).get(10, TimeUnit.SECONDS)
+                .members().forEach(m -> assigned.addAll(m.assignment().topicPartitions()));
+        return assigned;
+    }
+
+    private static SteadyProducer producerOnNewTopic(EmbeddedKafka kafka) {
+        kafka.createTopic(TOPIC, PARTITIONS);
+        return SteadyProducer.start(kafka.bootstrapServers(), TOPIC, PARTITIONS, 5, Duration.ofMillis(50));
+    }
+
+    private static List<TopicPartition> partitions() {
+        List<TopicPartition> all = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            all.add(new TopicPartition(TOPIC, p));
+        }
+        return all;
+    }
+
+    private GroupWorker zkGroupMember(String group, String name) {
+        Properties props = new Properties();
+        props.setProperty("zookeeper.connect", zk.connectString());
+        props.setProperty("group.id", group);
+        props.setProperty("consumer.id", name);
+        props.setProperty("auto.offset.reset", "smallest");
+        props.setProperty("auto.commit.interval.ms", "100");
+        props.setProperty("offsets.storage", "kafka");
+        props.setProperty("dual.commit.enabled", "true");
+        props.setProperty("zkgroups.advertise.capabilities", "true");
+        return new GroupWorker(name, new ZkGroupConsumer<>(props, new StringDeserializer(), new StringDeserializer()),
+                List.of(TOPIC), monitor, (tp, offset) -> log.record(name, tp, offset));
+    }
+
+    private GroupWorker plainMember(EmbeddedKafka kafka, String group, String name) {
+        Properties props = new Properties();
+        props.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        props.setProperty("group.id", group);
+        props.setProperty("client.id", name);
+        props.setProperty("auto.offset.reset", "earliest");
+        props.setProperty("auto.commit.interval.ms", "100");
+        return new GroupWorker(name, new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer()),
+                List.of(TOPIC), monitor, (tp, offset) -> log.record(name, tp, offset));
+    }
+
+    private long missing(long[] produced) {
+        long missing = 0;
+        for (int p = 0; p < produced.length; p++) {
+            missing += log.missing(new TopicPartition(TOPIC, p), produced[p]).size();
+        }
+        return missing;
+    }
+
+    private void gate(String group, int expected) {
+        Run run = cli("health", "--group", group, "--expect-members", Integer.toString(expected), "--wait", "60s",
+                "--no-store-check");
+        assertThat(run.code).as(run.toString()).isZero();
+    }
+
+    private Run cli(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--zookeeper", zk.connectString()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(all.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+}

@@ -1,0 +1,66 @@
+package io.zkgroups.tool.migrate;
+
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.Subscription;
+import io.zkgroups.registry.store.Listing;
+import io.zkgroups.registry.store.Member;
+import io.zkgroups.registry.store.Unreadable;
+import io.zkgroups.tool.group.MigrationPhase;
+import io.zkgroups.tool.group.PhaseInference;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The guard rails of {@code zkgroups migrate coordination --to kafka} that read the ZooKeeper group (docs/cutover.md). */
+class CoordinationCutoverTest {
+
+    private static Member member(String name, Map<String, String> capabilities) {
+        MemberRegistration registration = new MemberRegistration(Subscription.topics(Map.of("T", 1)), "1",
+                capabilities);
+        return new Member(new ConsumerId("g_" + name), registration, 1L, 1L);
+    }
+
+    private static final Map<String, String> CROSSES = Map.of("assignor", "range", "cutover", "1", "v", "1");
+
+    @Test
+    void membersThatAllAdvertiseTheCapabilityMayCross() {
+        CoordinationCutover.Check check = CoordinationCutover.members(
+                new Listing<>(List.of(member("a", CROSSES), member("b", CROSSES)), List.of()));
+        assertThat(check.ok()).isTrue();
+        assertThat(check.detail()).contains("2 registered");
+    }
+
+    @Test
+    void aMemberWithoutCapabilitiesOrAnOlderZkgroupsIsNamedAndRefuses() {
+        CoordinationCutover.Check check = CoordinationCutover.members(new Listing<>(List.of(member("a", CROSSES),
+                member("legacy", Map.of()), member("old", Map.of("assignor", "range", "v", "1"))), List.of()));
+        assertThat(check.ok()).isFalse();
+        assertThat(check.detail()).contains("g_legacy (a 0.8.2.2 or kafka-node consumer")
+                .contains("g_old (a zkgroups version that cannot cross)").doesNotContain("g_a ");
+    }
+
+    @Test
+    void anUnreadableRegistrationRefuses() {
+        CoordinationCutover.Check check = CoordinationCutover.members(new Listing<>(List.of(member("a", CROSSES)),
+                List.of(new Unreadable("/consumers/g/ids/g_x", "not valid JSON"))));
+        assertThat(check.ok()).isFalse();
+        assertThat(check.detail()).contains("/consumers/g/ids/g_x (registration unreadable: not valid JSON)");
+    }
+
+    @Test
+    void offsetsMustBeInKafkaOrNowhereYet() {
+        for (MigrationPhase phase : MigrationPhase.values()) {
+            CoordinationCutover.Check check = CoordinationCutover.offsets(new PhaseInference.Result(phase, "why"));
+            boolean expected = phase == MigrationPhase.DUAL_COMMIT || phase == MigrationPhase.KAFKA_ONLY
+                    || phase == MigrationPhase.NONE;
+            assertThat(check.ok()).as(phase.label()).isEqualTo(expected);
+            if (!expected) {
+                assertThat(check.detail()).contains("move the offsets to Kafka first");
+            }
+        }
+    }
+}

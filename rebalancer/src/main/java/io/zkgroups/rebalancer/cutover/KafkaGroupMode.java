@@ -1,0 +1,352 @@
+package io.zkgroups.rebalancer.cutover;
+
+import io.zkgroups.registry.RegistryException;
+import io.zkgroups.registry.Time;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.ThreadId;
+import io.zkgroups.registry.model.TopicAndPartition;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.utils.LogContext;
+import org.slf4j.Logger;
+
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A member coordinated by Kafka's group protocol, fenced by the ZooKeeper owner znodes (docs/cutover.md): the
+ * {@code KafkaConsumer} it wraps is subscribed with the group's id, and a partition Kafka assigns is
+ * <ol>
+ *   <li>paused, until this member holds its owner znode {@code /consumers/G/owners/T/P} — that is, until its previous
+ *       owner, ZooKeeper-coordinated or not, has let go ({@link #poll} tries again every slice);</li>
+ *   <li>then started from the larger of the ZooKeeper offset (where a ZooKeeper-coordinated owner hands over its last
+ *       commit) and Kafka's committed offset, and shown to the application's {@code onPartitionsAssigned};</li>
+ *   <li>on revocation (or loss), shown to {@code onPartitionsRevoked}, its position committed to Kafka (with
+ *       auto-commit), then its owner znode deleted.</li>
+ * </ol>
+ * The owner znodes stay while the partitions are fetched, so a 0.8.2.2 consumer started in the group claims nothing.
+ * Auto-commit is this class's (Kafka's own would commit positions of partitions still waiting for their fence).
+ * <p>
+ * <b>Threading.</b> As {@code KafkaConsumer}: the polling thread, except {@link #wakeup()}.
+ */
+public final class KafkaGroupMode<K, V> implements Closeable {
+
+    /**
+     * The end of the {@code client.id} of a zkgroups member in Kafka's group: {@code zkgroups migrate coordination
+     * --to zookeeper} tells zkgroups members from other consumers of the group by it.
+     */
+    public static final String CLIENT_ID_SUFFIX = "-zkgroups";
+
+    /** Longest stretch the consumer blocks: bounds how late a waiting partition is tried again. */
+    private static final Duration POLL_SLICE = Duration.ofMillis(50);
+
+    private final Logger log;
+    private final Consumer<K, V> consumer;
+    private final ZkRegistry registry;
+    private final String group;
+    private final ThreadId thread;
+    private final boolean autoCommit;
+    private final Duration autoCommitInterval;
+    private final Duration apiTimeout;
+    private final Time time;
+    /** Assigned by Kafka, owner znode not held yet: paused. */
+    private final Set<TopicPartition> waiting = new LinkedHashSet<>();
+    /** Owner znode held, fetched, shown to the application. */
+    private final Set<TopicPartition> fenced = new LinkedHashSet<>();
+    private ConsumerRebalanceListener listener;
+    private long nextAutoCommitNanos;
+
+    /**
+     * @param consumer a {@code KafkaConsumer} with the group's {@code group.id} and {@code enable.auto.commit=false};
+     *                 closed by {@link #close}
+     */
+    public KafkaGroupMode(Consumer<K, V> consumer, ZkRegistry registry, String group, ThreadId thread,
+                          boolean autoCommit, Duration autoCommitInterval, Duration apiTimeout, Time time) {
+        this.consumer = consumer;
+        this.registry = registry;
+        this.group = group;
+        this.thread = thread;
+        this.autoCommit = autoCommit;
+        this.autoCommitInterval = autoCommitInterval;
+        this.apiTimeout = apiTimeout;
+        this.time = time;
+        this.log = new LogContext("[" + thread.consumer() + "] ").logger(KafkaGroupMode.class);
+    }
+
+    /** Joins Kafka's group for {@code topics}; the application hears of partitions through {@code listener}. */
+    public void subscribe(Collection<String> topics, ConsumerRebalanceListener listener) {
+        this.listener = listener;
+        consumer.subscribe(topics, new Fence());
+        nextAutoCommitNanos = time.nanoseconds() + autoCommitInterval.toNanos();
+    }
+
+    /** As {@link #subscribe(Collection, ConsumerRebalanceListener)}, for topics matching {@code pattern}. */
+    public void subscribe(Pattern pattern, ConsumerRebalanceListener listener) {
+        this.listener = listener;
+        consumer.subscribe(pattern, new Fence());
+        nextAutoCommitNanos = time.nanoseconds() + autoCommitInterval.toNanos();
+    }
+
+    /** Records of fenced partitions within {@code timeout}, or none. */
+    public ConsumerRecords<K, V> poll(Duration timeout) {
+        long deadline = time.nanoseconds() + Math.max(0, timeout.toNanos());
+        do {
+            tryFence();
+            maybeAutoCommit();
+            long slice = Math.max(0, Math.min(deadline - time.nanoseconds(), POLL_SLICE.toNanos()));
+            ConsumerRecords<K, V> records = fencedOnly(consumer.poll(Duration.ofNanos(slice)));
+            if (!records.isEmpty()) {
+                return records;
+            }
+        } while (time.nanoseconds() < deadline);
+        return ConsumerRecords.empty();
+    }
+
+    /** The partitions this member fetches: assigned by Kafka and fenced. */
+    public Set<TopicPartition> assignment() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(fenced));
+    }
+
+    /** Commits the positions of every fenced partition. */
+    public void commitSync(Duration timeout) {
+        commitSync(positions(fenced), timeout);
+    }
+
+    /**
+     * Commits {@code offsets} to Kafka's group, then writes them to the ZooKeeper offset znodes too, where a member
+     * back on ZooKeeper coordination reads them (docs/cutover.md).
+     */
+    public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        consumer.commitSync(offsets, timeout);
+        mirror(offsets);
+    }
+
+    private void mirror(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        Map<TopicAndPartition, Long> zk = new HashMap<>();
+        offsets.forEach((tp, om) -> zk.put(toRegistry(tp), om.offset()));
+        try {
+            registry.offsets().commit(group, zk);
+        } catch (RegistryException e) {
+            log.warn("could not write the offsets of {} to ZooKeeper too (Kafka has them): {}", offsets.keySet(),
+                    e.getMessage());
+        }
+    }
+
+    /** The consumer underneath, for the calls that need nothing of the fence (seek, pause, metadata). */
+    public Consumer<K, V> consumer() {
+        return consumer;
+    }
+
+    /** Any thread. */
+    public void wakeup() {
+        consumer.wakeup();
+    }
+
+    /** Leaves Kafka's group (revoking through the fence: listener, commit, owner znodes), then closes the consumer. */
+    public void close(Duration timeout) {
+        try {
+            consumer.unsubscribe();
+        } catch (KafkaException e) {
+            log.warn("leaving Kafka's group {} failed: {}", group, e.getMessage());
+            releaseOwners(new ArrayList<>(fenced));
+            fenced.clear();
+        } finally {
+            waiting.clear();
+            consumer.close(timeout);
+        }
+    }
+
+    @Override
+    public void close() {
+        close(apiTimeout);
+    }
+
+    private void tryFence() {
+        if (waiting.isEmpty()) {
+            return;
+        }
+        List<TopicPartition> held = new ArrayList<>();
+        for (TopicPartition tp : waiting) {
+            try {
+                if (registry.coordination().hold(group, toRegistry(tp), thread)) {
+                    held.add(tp);
+                }
+            } catch (RegistryException e) {
+                log.warn("could not take the owner znode of {} (tried again on the next poll): {}", tp, e.getMessage());
+            }
+        }
+        if (held.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> start = startOffsets(held);
+        for (TopicPartition tp : held) {
+            Long offset = start.get(tp);
+            if (offset != null) {
+                consumer.seek(tp, offset);
+            }
+        }
+        waiting.removeAll(held);
+        fenced.addAll(held);
+        consumer.resume(held);
+        log.info("fetching {}: their owner znodes are ours (starting at {})", held, start);
+        try {
+            listener.onPartitionsAssigned(Collections.unmodifiableList(held));
+        } catch (RuntimeException e) {
+            throw new KafkaException("onPartitionsAssigned of the rebalance listener failed", e);
+        }
+    }
+
+    /** The larger of ZooKeeper's offset (a ZooKeeper owner's hand-over) and Kafka's committed offset, if any. */
+    private Map<TopicPartition, Long> startOffsets(List<TopicPartition> partitions) {
+        List<TopicAndPartition> zk = new ArrayList<>();
+        partitions.forEach(tp -> zk.add(toRegistry(tp)));
+        Map<TopicAndPartition, Long> inZooKeeper = registry.offsets().read(group, zk).offsets();
+        Map<TopicPartition, OffsetAndMetadata> inKafka = consumer.committed(new HashSet<>(partitions), apiTimeout);
+        Map<TopicPartition, Long> start = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            Long z = inZooKeeper.get(toRegistry(tp));
+            OffsetAndMetadata k = inKafka.get(tp);
+            Long offset = z == null || z < 0 ? null : z;
+            if (k != null && (offset == null || k.offset() > offset)) {
+                offset = k.offset();
+            }
+            if (offset != null) {
+                start.put(tp, offset);
+            }
+        }
+        return start;
+    }
+
+    private void maybeAutoCommit() {
+        if (!autoCommit || time.nanoseconds() - nextAutoCommitNanos < 0) {
+            return;
+        }
+        nextAutoCommitNanos = time.nanoseconds() + autoCommitInterval.toNanos();
+        try {
+            commitSync(positions(fenced), apiTimeout);
+        } catch (WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            log.warn("auto-commit of {} failed: {}", fenced, e.getMessage());
+        }
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> positions(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            positions.put(tp, new OffsetAndMetadata(consumer.position(tp, apiTimeout)));
+        }
+        return positions;
+    }
+
+    private ConsumerRecords<K, V> fencedOnly(ConsumerRecords<K, V> records) {
+        if (records.isEmpty() || fenced.containsAll(records.partitions())) {
+            return records;
+        }
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> kept = new HashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            if (fenced.contains(tp)) {
+                kept.put(tp, records.records(tp));
+            } else {
+                log.warn("dropping {} records of {}: its owner znode is not ours", records.records(tp).size(), tp);
+            }
+        }
+        return new ConsumerRecords<>(kept);
+    }
+
+    private void releaseOwners(Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        List<TopicAndPartition> zk = new ArrayList<>();
+        partitions.forEach(tp -> zk.add(toRegistry(tp)));
+        try {
+            registry.owners().release(group, zk);
+        } catch (RegistryException e) {
+            log.warn("could not delete the owner znodes of {} (they go with the ZooKeeper session): {}", partitions,
+                    e.getMessage());
+        }
+    }
+
+    private static TopicAndPartition toRegistry(TopicPartition tp) {
+        return new TopicAndPartition(tp.topic(), tp.partition());
+    }
+
+    /** Kafka's rebalance callbacks, on the polling thread: the fence in both directions. */
+    private final class Fence implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (partitions.isEmpty()) {
+                return;
+            }
+            consumer.pause(partitions);
+            waiting.addAll(partitions);
+            tryFence();
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            giveUp(partitions, true);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            giveUp(partitions, false);
+        }
+
+        private void giveUp(Collection<TopicPartition> partitions, boolean revoked) {
+            waiting.removeAll(partitions);
+            List<TopicPartition> mine = new ArrayList<>(partitions);
+            mine.retainAll(fenced);
+            if (mine.isEmpty()) {
+                return;
+            }
+            RuntimeException listenerError = null;
+            try {
+                if (revoked) {
+                    listener.onPartitionsRevoked(Collections.unmodifiableList(mine));
+                } else {
+                    listener.onPartitionsLost(Collections.unmodifiableList(mine));
+                }
+            } catch (RuntimeException e) {
+                listenerError = e;
+            }
+            try {
+                if (revoked && autoCommit) {
+                    commitSync(positions(mine), apiTimeout);
+                }
+            } catch (WakeupException e) {
+                throw e;
+            } catch (KafkaException e) {
+                log.warn("releasing {} uncommitted: the commit before revoking them failed; their next owner starts "
+                        + "at the last committed offset: {}", mine, e.getMessage());
+            } finally {
+                fenced.removeAll(mine);
+                releaseOwners(mine);
+            }
+            if (listenerError != null) {
+                throw new KafkaException("the rebalance listener failed", listenerError);
+            }
+        }
+    }
+}
