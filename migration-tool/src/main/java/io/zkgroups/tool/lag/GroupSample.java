@@ -28,6 +28,11 @@ public record GroupSample(String group, Instant at, int members, PhaseInference.
         unreadable = List.copyOf(unreadable);
     }
 
+    /** This sample with {@code partitions} instead of its own. */
+    public GroupSample withPartitions(List<PartitionRead> partitions) {
+        return new GroupSample(group, at, members, phase, partitions, unreadable, kafkaQueried);
+    }
+
     /** Whether the group exists at all: a member, an owner or an offset in either store. */
     public boolean isKnown() {
         return members > 0 || !partitions.isEmpty();
@@ -38,9 +43,23 @@ public record GroupSample(String group, Instant at, int members, PhaseInference.
      *
      * @param owner     the owner znode's thread id
      * @param ownerLive whether that thread is a registered member's
+     * @param written   when the record at the offset the group reads was written ({@link RecordTimes}); null when
+     *                  unknown or when there is nothing to consume
      */
     public record PartitionRead(TopicAndPartition partition, Long zookeeperOffset, Instant zookeeperMtime, Long kafkaOffset,
-                                Long logStart, Long logEnd, String owner, boolean ownerLive) {
+                                Long logStart, Long logEnd, String owner, boolean ownerLive, RecordTimes.Written written) {
+
+        /** A read with no record time known. */
+        public PartitionRead(TopicAndPartition partition, Long zookeeperOffset, Instant zookeeperMtime, Long kafkaOffset,
+                             Long logStart, Long logEnd, String owner, boolean ownerLive) {
+            this(partition, zookeeperOffset, zookeeperMtime, kafkaOffset, logStart, logEnd, owner, ownerLive, null);
+        }
+
+        /** This read with {@code written} as the record time. */
+        public PartitionRead withWritten(RecordTimes.Written written) {
+            return new PartitionRead(partition, zookeeperOffset, zookeeperMtime, kafkaOffset, logStart, logEnd, owner,
+                    ownerLive, written);
+        }
 
         /** The offset the group resumes from in {@code phase}: ZooKeeper's, Kafka's, or the larger in dual commit. */
         public Long offset(MigrationPhase phase) {
