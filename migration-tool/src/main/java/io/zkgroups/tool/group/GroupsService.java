@@ -137,10 +137,22 @@ public final class GroupsService {
     public int executeDelete(DeletePlan plan) {
         ZkGroups zk = clients.zk();
         ActiveGuard.requireInactive(zk, plan.group(), "delete group " + plan.group());
+        List<io.zkgroups.tool.audit.AuditEntry.Change> changes = new ArrayList<>();
+        zk.offsets(plan.group()).offsets().forEach((tp, offset) -> {
+            if (plan.topic() == null || plan.topic().equals(tp.topic())) {
+                changes.add(new io.zkgroups.tool.audit.AuditEntry.Change(tp.topic(), tp.partition(), "zookeeper", offset, null));
+            }
+        });
         if (plan.includeKafka() && !plan.kafkaOffsets().isEmpty()) {
-            clients.requireKafka("deleting Kafka offsets").deleteOffsets(plan.group(), plan.kafkaOffsets());
+            KafkaGroups kafka = clients.requireKafka("deleting Kafka offsets");
+            Map<TopicAndPartition, Long> before = kafka.groupOffsets(plan.group());
+            kafka.deleteOffsets(plan.group(), plan.kafkaOffsets());
+            plan.kafkaOffsets().forEach(tp -> changes.add(new io.zkgroups.tool.audit.AuditEntry.Change(tp.topic(),
+                    tp.partition(), "kafka", before.get(tp), null)));
         }
-        return zk.delete(plan.group(), plan.znodes());
+        int deleted = zk.delete(plan.group(), plan.znodes());
+        clients.audit(plan.group(), "delete", changes);
+        return deleted;
     }
 
     static CliException notFound(String group) {

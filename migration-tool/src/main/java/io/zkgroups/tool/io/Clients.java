@@ -46,6 +46,7 @@ public final class Clients implements AutoCloseable {
     private Admin admin;
     private KafkaGroups kafka;
     private RecordTimestamps recordTimestamps;
+    private io.zkgroups.tool.audit.Invocation invocation;
     private boolean kafkaResolved;
     private String kafkaUnavailableReason;
 
@@ -81,6 +82,31 @@ public final class Clients implements AutoCloseable {
             }
         }
         return Optional.ofNullable(kafka);
+    }
+
+    /** Sets who runs the command, for the audit journal ({@link #audit}). */
+    public synchronized void invocation(io.zkgroups.tool.audit.Invocation who) {
+        this.invocation = who;
+    }
+
+    /**
+     * Records in {@code group}'s audit journal that this command wrote its offsets ({@code changes}: per partition and
+     * store, before and after). Call it right after the write.
+     */
+    public void audit(String group, String action, java.util.List<io.zkgroups.tool.audit.AuditEntry.Change> changes) {
+        io.zkgroups.tool.audit.Invocation who;
+        synchronized (this) {
+            who = invocation != null ? invocation : io.zkgroups.tool.audit.Invocation.current("zkgroups", List.of(),
+                    io.zkgroups.tool.cli.BuildVersion.version());
+        }
+        auditJournal().append(group, action, who, changes);
+    }
+
+    /** The audit journal of the groups' offset writes by tools. */
+    public io.zkgroups.tool.audit.AuditJournal auditJournal() {
+        ZkGroups z = zk();
+        return new io.zkgroups.tool.audit.AuditJournal(z.registry().znodes(), z.paths(),
+                io.zkgroups.tool.audit.AuditJournal.DEFAULT_CAPACITY);
     }
 
     /**
