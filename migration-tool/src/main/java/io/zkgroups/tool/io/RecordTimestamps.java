@@ -92,10 +92,15 @@ public final class RecordTimestamps implements AutoCloseable {
 
     private void closeConsumer() {
         if (consumer != null) {
+            boolean interrupted = Thread.interrupted(); // a command ended by an interrupt still closes cleanly
             try {
                 consumer.close(Duration.ofSeconds(2));
             } catch (KafkaException e) {
                 LOG.debug("closing the timestamp reader", e);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
             consumer = null;
         }
