@@ -13,11 +13,11 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Reads a {@link GroupSnapshot}: the group's offsets, owners, phase and log ends as {@link GroupSampler} reads them,
- * plus the ctimes of its registrations and owner znodes (when each member joined, when each partition was claimed).
+ * plus the ctimes of its registrations and owner znodes (when each member joined, when each partition was claimed),
+ * read in pipelined rounds (children, then data) whatever their number.
  */
 public final class SnapshotReader {
 
@@ -35,21 +35,21 @@ public final class SnapshotReader {
         GroupSampler.Sampling sampling = sampler.sample(List.of(group));
         GroupSample sample = sampling.groups().get(group);
         Map<String, Instant> members = new HashMap<>();
-        for (String id : znodes.children(layout.memberIds(group))) {
-            znodes.read(layout.memberIds(group) + "/" + id).ifPresent(d -> members.put(id, ctime(d)));
-        }
+        String ids = layout.memberIds(group);
+        znodes.readAll(znodes.children(ids).stream().map(id -> ids + "/" + id).toList(), null)
+                .forEach((path, data) -> members.put(path.substring(ids.length() + 1), ctime(data)));
         Map<TopicAndPartition, GroupSnapshot.Owned> owners = new HashMap<>();
-        for (String topic : znodes.children(layout.owners(group))) {
-            for (String p : znodes.children(layout.owners(group, topic))) {
-                java.util.OptionalInt partition = ZkLayout.parsePartition(p);
-                if (partition.isEmpty()) {
-                    continue;
-                }
-                Optional<Znodes.Data> d = znodes.read(layout.owners(group, topic) + "/" + p);
-                d.ifPresent(data -> owners.put(new TopicAndPartition(topic, partition.getAsInt()),
-                        new GroupSnapshot.Owned(new String(data.bytes(), StandardCharsets.UTF_8), ctime(data))));
+        List<String> topicDirs = znodes.children(layout.owners(group)).stream().map(t -> layout.owners(group, t)).toList();
+        List<String> ownerPaths = new java.util.ArrayList<>();
+        znodes.childrenAll(topicDirs).forEach((dir, partitions) -> partitions.forEach(p -> ownerPaths.add(dir + "/" + p)));
+        znodes.readAll(ownerPaths, null).forEach((path, data) -> {
+            String dir = path.substring(0, path.lastIndexOf('/'));
+            java.util.OptionalInt partition = ZkLayout.parsePartition(path.substring(path.lastIndexOf('/') + 1));
+            if (partition.isPresent()) {
+                owners.put(new TopicAndPartition(dir.substring(dir.lastIndexOf('/') + 1), partition.getAsInt()),
+                        new GroupSnapshot.Owned(new String(data.bytes(), StandardCharsets.UTF_8), ctime(data)));
             }
-        }
+        });
         Map<TopicAndPartition, Long> offsets = new HashMap<>();
         Map<TopicAndPartition, GroupSnapshot.Committed> zk = new HashMap<>();
         Map<TopicAndPartition, Long> logEnds = new HashMap<>();

@@ -19,18 +19,27 @@ import java.util.List;
  * @param partitions    every partition with an offset in either store or an owner
  * @param unreadable    znodes of the group that could not be read
  * @param kafkaQueried  whether Kafka answered (offsets and log offsets are known)
+ * @param memberIds     the registered members' consumer ids
  */
 public record GroupSample(String group, Instant at, int members, PhaseInference.Result phase,
-                          List<PartitionRead> partitions, List<Unreadable> unreadable, boolean kafkaQueried) {
+                          List<PartitionRead> partitions, List<Unreadable> unreadable, boolean kafkaQueried,
+                          List<String> memberIds) {
 
     public GroupSample {
         partitions = List.copyOf(partitions);
         unreadable = List.copyOf(unreadable);
+        memberIds = List.copyOf(memberIds);
+    }
+
+    /** A sample whose members' ids are not known. */
+    public GroupSample(String group, Instant at, int members, PhaseInference.Result phase, List<PartitionRead> partitions,
+                       List<Unreadable> unreadable, boolean kafkaQueried) {
+        this(group, at, members, phase, partitions, unreadable, kafkaQueried, List.of());
     }
 
     /** This sample with {@code partitions} instead of its own. */
     public GroupSample withPartitions(List<PartitionRead> partitions) {
-        return new GroupSample(group, at, members, phase, partitions, unreadable, kafkaQueried);
+        return new GroupSample(group, at, members, phase, partitions, unreadable, kafkaQueried, memberIds);
     }
 
     /** Whether the group exists at all: a member, an owner or an offset in either store. */

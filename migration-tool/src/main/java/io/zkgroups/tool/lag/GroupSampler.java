@@ -170,7 +170,8 @@ public final class GroupSampler {
                     logStart.get(tp), logEnd.get(tp), owner == null ? null : owner.value(), live));
         }
         PhaseInference.Result phase = PhaseInference.infer(zkOffsets, mtimes, kafka, at, staleAfter);
-        return new GroupSample(g.group(), at, g.members().size(), phase, reads, g.unreadable(), kafka != null);
+        return new GroupSample(g.group(), at, g.members().size(), phase, reads, g.unreadable(), kafka != null,
+                g.members().stream().map(ConsumerId::value).toList());
     }
 
     /** Partition counts of those {@code topics} that exist: from {@code /brokers/topics}, or Kafka on KRaft clusters. */
