@@ -58,6 +58,9 @@ public final class ExporterBench {
 
         @Option(names = "--scrapes", description = "Scrapes per exporter (default: ${DEFAULT-VALUE}).")
         int scrapes = 7;
+
+        @Option(names = "--records", description = "Records per partition, before every group's offset 0 (default: ${DEFAULT-VALUE}).")
+        int records = 1;
     }
 
     public static void main(String[] args) throws Exception {
@@ -71,6 +74,15 @@ public final class ExporterBench {
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(zk.connectString() + "/bench")) {
             kafka.createTopic("bench", partitions);
+            if (options.records > 0) { // a backlog, so that lag in seconds reads the record at each committed offset
+                List<EmbeddedKafka.Record> records = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    for (int i = 0; i < options.records; i++) {
+                        records.add(EmbeddedKafka.Record.to(p, "k", "v"));
+                    }
+                }
+                kafka.produce("bench", records.toArray(EmbeddedKafka.Record[]::new));
+            }
             CuratorFramework curator = zk.newClient(30_000);
             ZkRegistry registry = new ZkRegistry(curator, ZkLayout.withChroot("/bench"));
             Admin admin = kafka.admin();
@@ -116,9 +128,12 @@ public final class ExporterBench {
                 int bytes = 0;
                 long lines = 0;
                 for (int i = 0; i < scrapes; i++) {
+                    Map<String, Long> before = RequestCounts.read();
                     long s = System.nanoTime();
                     HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
                     millis.add((System.nanoTime() - s) / 1e6);
+                    System.out.printf("  scrape %d: %.0f ms, requests %s%n", i + 1, millis.get(millis.size() - 1),
+                            RequestCounts.since(before, RequestCounts.read()));
                     if (r.statusCode() != 200) {
                         throw new IllegalStateException("scrape answered " + r.statusCode());
                     }
