@@ -160,6 +160,10 @@ class UiCliIT {
             assertThat(http.send(HttpRequest.newBuilder(URI.create(ui.base() + "/assets/uPlot.iife.min.js")).build(),
                     HttpResponse.BodyHandlers.ofString()).body()).contains("uPlot");
 
+            assertThat(http.send(HttpRequest.newBuilder(URI.create(ui.base() + "/api/group?group=nosuchgroup")).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode()).as("only groups the page lists").isEqualTo(404);
+            assertThat(http.send(HttpRequest.newBuilder(URI.create(ui.base() + "/api/group?group=..%2F..")).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
             HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(ui.base() + "/events?group=gui-sse"))
                     .build(), HttpResponse.BodyHandlers.ofInputStream());
             assertThat(stream.headers().firstValue("Content-Type")).get().asString().startsWith("text/event-stream");

@@ -210,7 +210,8 @@ public final class UiServer implements AutoCloseable {
             return null;
         }
         if (doc == null) {
-            send(ex, 400, "text/plain; charset=utf-8", "give ?group= a valid group id\n".getBytes(StandardCharsets.UTF_8));
+            send(ex, 404, "text/plain; charset=utf-8", "no such group: give ?group= a group the page lists\n"
+                    .getBytes(StandardCharsets.UTF_8));
         }
         return doc;
     }

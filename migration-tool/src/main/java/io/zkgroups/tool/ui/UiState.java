@@ -65,6 +65,7 @@ final class UiState implements AutoCloseable {
     private volatile Map<String, Object> groupsDoc = Map.of("groups", List.of());
     private final Map<String, Map<String, Object>> groupDocs = new ConcurrentHashMap<>();
     private volatile long version;
+    private volatile Set<String> known = Set.of();
 
     UiState(Clients clients, Supplier<List<String>> groups, Duration staleAfter) {
         this.clients = clients;
@@ -95,12 +96,17 @@ final class UiState implements AutoCloseable {
         return groupsDoc;
     }
 
+    /** Whether {@code group} is one the last read found (only those can be opened: a page cannot make it read others). */
+    boolean known(String group) {
+        return group != null && ZkNames.isValid(group) && known.contains(group);
+    }
+
     /**
-     * The document of {@code group}; null when the name is not a valid group id. A group opened for the first time is
-     * read at once (on the sampling thread).
+     * The document of {@code group}; null when it is not a group the last read found. A group opened for the first time
+     * is read at once (on the sampling thread).
      */
     Map<String, Object> group(String group) throws Exception {
-        if (group == null || !ZkNames.isValid(group)) {
+        if (!known(group)) {
             return null;
         }
         if (opened.add(group) || !groupDocs.containsKey(group)) {
@@ -142,6 +148,9 @@ final class UiState implements AutoCloseable {
             record(name, lag, at);
         });
         charts.keySet().retainAll(evaluated.keySet());
+        known = Set.copyOf(evaluated.keySet());
+        opened.retainAll(known);
+        groupDocs.keySet().retainAll(known);
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("at", at.toString());
         doc.put("kafkaProblem", sampling.kafkaProblem());

@@ -73,7 +73,7 @@ public final class ExporterBench {
 
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(zk.connectString() + "/bench")) {
-            kafka.createTopic("bench", partitions);
+            createTopic(kafka, partitions);
             if (options.records > 0) { // a backlog, so that lag in seconds reads the record at each committed offset
                 List<EmbeddedKafka.Record> records = new ArrayList<>();
                 for (int p = 0; p < partitions; p++) {
@@ -149,6 +149,32 @@ public final class ExporterBench {
             }
             members.forEach(CuratorFramework::close);
         }
+    }
+
+    /**
+     * Creates the topic; on a loaded machine the broker may take longer than the request timeout to create a thousand
+     * partitions, so a timed-out request is followed by waiting (bounded) until every partition has a leader.
+     */
+    private static void createTopic(EmbeddedKafka kafka, int partitions) throws Exception {
+        try {
+            kafka.createTopic("bench", partitions);
+            return;
+        } catch (IllegalStateException e) {
+            System.out.println("creating the topic: " + e.getMessage() + "; waiting for its partitions");
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try {
+                var d = kafka.admin().describeTopics(List.of("bench")).allTopicNames().get(30, TimeUnit.SECONDS).get("bench");
+                if (d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null)) {
+                    return;
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                // not there yet
+            }
+            Thread.sleep(1_000); // a bench polling a broker that is still creating partitions: bounded, not a test
+        }
+        throw new IllegalStateException("topic bench has not got its " + partitions + " partitions within 10 minutes");
     }
 
     /** A member of {@code group} in its own session, owning every partition. */
