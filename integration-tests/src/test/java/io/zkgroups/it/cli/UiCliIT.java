@@ -238,13 +238,12 @@ class UiCliIT {
         }
     }
 
+    /** The text of a partition's row, read in one script: every update replaces the rows. */
     private static String partitionRow(WebDriver browser, String partition) {
-        for (var row : browser.findElements(By.cssSelector("#partitions tbody tr"))) {
-            if (row.getText().startsWith(partition)) {
-                return row.getText();
-            }
-        }
-        return "";
+        Object text = ((JavascriptExecutor) browser).executeScript("const row = [...document.querySelectorAll("
+                + "'#partitions tbody tr')].find(tr => tr.cells[0].textContent === arguments[0]); "
+                + "return row ? row.innerText : '';", partition);
+        return text == null ? "" : text.toString();
     }
 
     private static String basic(String userAndPassword) {

@@ -20,7 +20,8 @@ final class RequestCounts {
     static Map<String, Long> read() throws Exception {
         MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
         Map<String, Long> totals = new TreeMap<>();
-        for (ObjectName n : jmx.queryNames(new ObjectName("org.apache.ZooKeeperService:*"), null)) {
+        // the server's own bean only (one key, name0): its connections' beans count the same packets again
+        for (ObjectName n : jmx.queryNames(new ObjectName("org.apache.ZooKeeperService:name0=*"), null)) {
             try {
                 Object v = jmx.getAttribute(n, "PacketsReceived");
                 totals.merge("zookeeper", ((Number) v).longValue(), Long::sum);
