@@ -59,8 +59,9 @@ public final class ExporterBench {
         @Option(names = "--scrapes", description = "Scrapes per exporter (default: ${DEFAULT-VALUE}).")
         int scrapes = 7;
 
-        @Option(names = "--records", description = "Records per partition, before every group's offset 0 (default: ${DEFAULT-VALUE}).")
-        int records = 1;
+        @Option(names = "--records", description = "Records per partition, before every group's offset 0, so that lag in "
+                + "seconds reads a record (default: ${DEFAULT-VALUE}).")
+        int records;
     }
 
     public static void main(String[] args) throws Exception {
