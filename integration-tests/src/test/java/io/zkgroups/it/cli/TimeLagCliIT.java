@@ -204,6 +204,10 @@ class TimeLagCliIT {
                 assertThat(metrics.get(series("zkgroups_partition_commit_age_seconds", labels))).isGreaterThanOrEqualTo(0.0);
             }
             assertTrueLag(metrics.get(series("zkgroups_group_max_lag_seconds", Map.of("group", g))), old, before, after);
+            assertThat(metrics.get(series("zkgroups_group_membership_changes_total", Map.of("group", g, "change", "joined"))))
+                    .as("the history series are served, counted from the exporter's start").isZero();
+            assertThat(metrics.get(series("zkgroups_group_rebalances_total", Map.of("group", g)))).isZero();
+            assertThat(metrics.get(series("zkgroups_group_audit_events_total", Map.of("group", g)))).isZero();
 
             int[] more = {0};
             await().atMost(WAIT).until(() -> (more[0] += member.poll(Duration.ofMillis(100)).count()) == 3);
