@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One zkgroups exporter scrape of 1,000 groups x 50 partitions (ZooKeeper offsets and Kafka offsets for each),
 # loopback ZooKeeper + in-process Kafka 3.9 broker, the exporter (zkgroups exporter) in the same JVM.
-# Usage: tools/bench/exporter.sh [--groups N] [--partitions N] [--scrapes N]
+# Usage: tools/bench/exporter.sh [--groups N] [--partitions N] [--scrapes N] [--records N]; prints each scrape's
+# ZooKeeper and Kafka requests (from the servers' JMX counters).
 # Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
 set -euo pipefail
 

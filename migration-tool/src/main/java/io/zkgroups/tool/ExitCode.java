@@ -35,6 +35,8 @@ public enum ExitCode {
     HEALTH_UNREADABLE(26, "health: a znode of the group cannot be read (a registration, an owner, the offset of a partition "
             + "the group owns or must own, or a subscribed topic); each path is reported with the reason"),
     HEALTH_STALLED(27, "health --max-stall: a partition with backlog has not advanced for the given time"),
+    HEALTH_LAGGING(28, "health --max-lag-seconds: the record at some partition's committed offset is older than the "
+            + "given time"),
     HEALTH_MEMBER_ALARMS(29, "health: a zkgroups member reports partitions it cannot fetch (Kafka does not answer it) "
             + "or resume (an offset it cannot read); each is named with the member and the cause");
 

@@ -144,11 +144,28 @@ public final class ZkLayout {
     // --- tools -------------------------------------------------------------------------------------------
 
     /**
+     * The audit journal of {@code group}'s offset changes made by tools: persistent-sequential entries under
+     * {@code /zkgroups/audit/G}, outside {@code /consumers} (0.8.2.2 never looks there, and deleting a group keeps its
+     * audit).
+     */
+    public String audit(String group) {
+        return chroot + "/zkgroups/audit/" + ZkNames.requireValid("group id", group);
+    }
+
+    /**
      * Name prefix of the ephemeral-sequential znode a tool creates and deletes at once to read ZooKeeper's clock
      * (the znode's ctime): mtimes are compared with ZooKeeper's time, never with the local clock.
      */
     public String clockProbe() {
         return chroot + "/zkgroups-clock-";
+    }
+
+    /**
+     * The history journal of {@code group} (joins, leaves, rebalances, ownership moves, ... as a watcher saw them):
+     * persistent-sequential entries under {@code /zkgroups/history/G}, beside the {@link #audit audit journal}.
+     */
+    public String history(String group) {
+        return chroot + "/zkgroups/history/" + ZkNames.requireValid("group id", group);
     }
 
     /** Parses a partition znode name ({@code "0"}, {@code "12"}); empty for anything else. */

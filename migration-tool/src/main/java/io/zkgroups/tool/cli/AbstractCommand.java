@@ -22,6 +22,8 @@ abstract class AbstractCommand implements Callable<Integer> {
     @Override
     public final Integer call() {
         try (Clients clients = common.clients()) {
+            clients.invocation(io.zkgroups.tool.audit.Invocation.current("zkgroups",
+                    spec.commandLine().getParseResult().originalArgs(), BuildVersion.version()));
             return run(clients).code();
         }
     }

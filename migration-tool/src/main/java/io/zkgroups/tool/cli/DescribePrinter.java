@@ -66,9 +66,11 @@ final class DescribePrinter {
         out.println("GROUP " + d.group() + "  STATE " + d.state() + "  PHASE " + d.phase() + " (" + d.phaseEvidence()
                 + ")  MEMBERS " + d.members().size() + "  STRATEGY " + d.strategy() + " (" + d.strategyReason() + ")");
         out.println();
-        Table t = new Table("TOPIC", "PARTITION", "ZK-OFFSET", "KAFKA-OFFSET", "LOG-END", "LAG", "OWNER", "HOST");
+        Table t = new Table("TOPIC", "PARTITION", "ZK-OFFSET", "KAFKA-OFFSET", "LOG-END", "LAG", "OWNER", "HOST",
+                "LAG-TIME", "COMMITTED");
         d.partitions().forEach(p -> t.row(p.topic(), p.partition(), p.zookeeperOffset(), p.kafkaOffset(),
-                p.logEndOffset(), p.lag(), p.owner(), p.host()));
+                p.logEndOffset(), p.lag(), p.owner(), p.host(), Seconds.format(p.lagSeconds()),
+                Seconds.ago(p.commitAgeSeconds())));
         t.print(out);
         if (!d.membersWithoutPartitions().isEmpty()) {
             out.println();

@@ -4,6 +4,7 @@ import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.health.HealthReport;
 import io.zkgroups.tool.health.HealthService;
+import io.zkgroups.tool.health.LagGate;
 import io.zkgroups.tool.io.Clients;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,7 +22,8 @@ import java.util.Map;
                 + "Kafka offsets agree within --store-tolerance.",
         "Otherwise the exit code names the first failed condition: 26 unreadable znode, 20 members, 25 assignor "
                 + "refused, 21 unowned partition, 22 owner not a member, 23 assignment differs, 24 stores differ, "
-                + "27 a partition with backlog stalled for --max-stall.",
+                + "27 a partition with backlog stalled for --max-stall, 28 a partition's lag in seconds over "
+                + "--max-lag-seconds (checked once the rest is healthy).",
         "When Kafka does not answer, the ZooKeeper half is judged and printed with a warning; if it is healthy the exit "
                 + "code is 11.",
         "--wait blocks until healthy or the time is up, re-checking on ZooKeeper events."})
@@ -64,6 +66,11 @@ final class HealthCommand extends AbstractCommand {
                     + "offset's mtime; an offset read from Kafka is watched for DURATION (health then takes that long).")
     Duration maxStall;
 
+    @Option(names = "--max-lag-seconds", paramLabel = "SECONDS",
+            description = "Unhealthy (28) when the record at some partition's committed offset is older than SECONDS "
+                    + "(lag in seconds, as zkgroups lag shows it); with --wait, re-sampled once a second.")
+    Double maxLagSeconds;
+
     @Override
     ExitCode run(Clients clients) {
         Strategies.validate(strategy);
@@ -72,6 +79,9 @@ final class HealthCommand extends AbstractCommand {
         }
         if (tolerance < 0) {
             throw new CliException(ExitCode.USAGE, "--store-tolerance must be >= 0");
+        }
+        if (maxLagSeconds != null && !(maxLagSeconds >= 0)) {
+            throw new CliException(ExitCode.USAGE, "--max-lag-seconds must be >= 0");
         }
         if (maxStall != null && (maxStall.isZero() || maxStall.isNegative())) {
             throw new CliException(ExitCode.USAGE, "--max-stall must be positive");
@@ -87,13 +97,21 @@ final class HealthCommand extends AbstractCommand {
         });
         HealthReport r = result.report();
         ExitCode code = result.exitCode();
+        LagGate.Result lagGate = null;
+        if (maxLagSeconds != null && code == ExitCode.OK) {
+            Duration left = wait.minusMillis(result.elapsedMillis());
+            lagGate = new LagGate(clients, staleAfter, maxLagSeconds).check(group, left.isNegative() ? Duration.ZERO : left);
+            if (!lagGate.passed()) {
+                code = ExitCode.HEALTH_LAGGING;
+            }
+        }
         if (result.kafkaProblem() != null) {
             warn(result.kafkaProblem() + ": only the ZooKeeper half was judged (no store or stall check)");
         }
         if (json()) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("group", group);
-            doc.put("healthy", r.healthy());
+            doc.put("healthy", r.healthy() && (lagGate == null || lagGate.passed()));
             doc.put("exitCode", code.code());
             doc.put("kafkaProblem", result.kafkaProblem());
             doc.put("members", r.members());
@@ -108,11 +126,16 @@ final class HealthCommand extends AbstractCommand {
             doc.put("findings", r.findings().stream().map(f -> Map.of("condition", f.condition().label(),
                     "exitCode", f.condition().exitCode().code(), "message", f.message())).toList());
             doc.put("unreadable", r.unreadable().stream().map(u -> Map.of("path", u.path(), "reason", u.reason())).toList());
+            if (lagGate != null) {
+                doc.put("maxLagSeconds", lagGate.maxLagSeconds());
+                doc.put("lagging", lagGate.lagging());
+            }
             doc.put("evaluations", result.evaluations());
             doc.put("elapsedMillis", result.elapsedMillis());
             printJson(doc);
         } else {
-            out().println("group " + group + ": " + (code == ExitCode.OK ? "HEALTHY" : r.healthy()
+            out().println("group " + group + ": " + (code == ExitCode.OK ? "HEALTHY" : code == ExitCode.HEALTH_LAGGING
+                    ? "UNHEALTHY (exit " + code.code() + ")" : r.healthy()
                     ? "ZOOKEEPER HALF HEALTHY, KAFKA UNKNOWN (exit " + code.code() + ")"
                     : "UNHEALTHY (exit " + code.code() + ")"));
             out().println("  members " + r.members() + (expectMembers == null ? "" : " (expected " + expectMembers + ")")
@@ -121,6 +144,11 @@ final class HealthCommand extends AbstractCommand {
             out().println("  phase " + result.phase() + " (" + result.phaseEvidence() + "); stores: " + r.storeStatus());
             r.findings().forEach(f -> out().println("  " + f.condition().label() + " (" + f.condition().exitCode().code()
                     + "): " + f.message()));
+            if (lagGate != null) {
+                out().println("  max lag " + Seconds.format(lagGate.maxLagSeconds()) + " (limit "
+                        + Seconds.format(maxLagSeconds) + ")");
+                lagGate.lagging().forEach(l -> out().println("  lagging (28): " + l));
+            }
             if (!wait.isZero()) {
                 out().println("  after " + result.evaluations() + " checks in " + result.elapsedMillis() + " ms");
             }

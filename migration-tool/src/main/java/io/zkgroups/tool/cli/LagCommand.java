@@ -30,6 +30,10 @@ import java.util.concurrent.TimeUnit;
                 + "--interval apart, after Burrow's rules: OK, WARN (lag growing), STALL (not moving with backlog, owned by "
                 + "a live member), STOP (not moving with backlog, no live owner), REWIND (offset moved back), ERR (offset "
                 + "behind the log start). A group's status is its worst partition's.",
+        "LAG-TIME is the age of the record at the committed offset (the next to consume): from its timestamp, read with "
+                + "one small fetch per partition, else interpolated from the log end samples (~), or a lower bound (>=); "
+                + "0 when caught up. It keeps growing while the offset does not move. COMMITTED is the time since the "
+                + "offset was written (a ZooKeeper offset's mtime).",
         "--watch samples and prints again every --interval, over a sliding window, until interrupted.",
         "Exit 3 for a --group that does not exist, 11 when Kafka did not answer (the ZooKeeper half is printed)."})
 final class LagCommand extends AbstractCommand {
@@ -138,10 +142,13 @@ final class LagCommand extends AbstractCommand {
         }
         for (GroupLag g : evaluated) {
             out().println("GROUP " + g.group() + "  STATUS " + g.status() + "  PHASE " + g.phase() + "  MEMBERS " + g.members()
-                    + "  LAG " + (g.totalLag() == null ? "-" : g.totalLag()) + "  (" + g.samples() + " samples)");
-            Table t = new Table("TOPIC", "PARTITION", "LOG-END", "ZK-OFFSET", "ZK-LAG", "KAFKA-OFFSET", "KAFKA-LAG", "STATUS", "OWNER");
+                    + "  LAG " + (g.totalLag() == null ? "-" : g.totalLag()) + "  MAX-LAG " + Seconds.format(g.maxLagSeconds())
+                    + "  (" + g.samples() + " samples)");
+            Table t = new Table("TOPIC", "PARTITION", "LOG-END", "ZK-OFFSET", "ZK-LAG", "KAFKA-OFFSET", "KAFKA-LAG",
+                    "LAG-TIME", "COMMITTED", "STATUS", "OWNER");
             g.partitions().forEach(p -> t.row(p.topic(), p.partition(), p.logEnd(), p.zookeeperOffset(), p.zookeeperLag(),
-                    p.kafkaOffset(), p.kafkaLag(), p.status(), p.owner() == null ? null
+                    p.kafkaOffset(), p.kafkaLag(), Seconds.lag(p.lagSeconds(), p.lagSecondsSource()),
+                    Seconds.ago(p.commitAgeSeconds()), p.status(), p.owner() == null ? null
                             : p.ownerLive() ? p.owner() : p.owner() + " (not a member)"));
             t.print(out());
             g.partitions().stream().filter(p -> p.status() != null && p.status() != LagStatus.OK)

@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
                 + "health for rolling bounces, lag and a Prometheus exporter, and ZooKeeper <-> Kafka offset migration.",
         modelTransformer = ZkGroupsCommand.ExitCodeHelp.class,
         subcommands = {GroupsCommand.class, OffsetsCommand.class, MigrateCommand.class, HealthCommand.class, LagCommand.class,
-                ExporterCommand.class, ConsumeCommand.class})
+                ExporterCommand.class, ConsumeCommand.class, HistoryCommand.class, UiCommand.class})
 public final class ZkGroupsCommand implements Callable<Integer> {
 
     @Spec

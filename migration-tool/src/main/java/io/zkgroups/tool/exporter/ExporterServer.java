@@ -36,7 +36,16 @@ public final class ExporterServer implements AutoCloseable {
     public static ExporterServer start(Clients clients, Settings settings) {
         GroupSampler sampler = new GroupSampler(clients, settings.staleAfter());
         Supplier<List<String>> groups = settings.groups().isEmpty() ? sampler::allGroups : () -> settings.groups();
-        LagExporter exporter = new LagExporter(sampler, groups, settings.samples(), settings.minInterval(), settings.idleAfter());
+        io.zkgroups.registry.ZkLayout layout = clients.zk().paths();
+        io.zkgroups.registry.store.Znodes znodes = clients.zk().registry().znodes();
+        LagExporter exporter = new LagExporter(sampler, groups, settings.samples(), settings.minInterval(), settings.idleAfter(),
+                names -> {
+                    java.util.Map<String, String> paths = new java.util.TreeMap<>();
+                    names.forEach(g -> paths.put(layout.audit(g), g));
+                    java.util.Map<String, List<String>> byGroup = new java.util.TreeMap<>();
+                    znodes.childrenAll(paths.keySet()).forEach((path, children) -> byGroup.put(paths.get(path), children));
+                    return byGroup;
+                });
         exporter.refresh();
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(exporter);

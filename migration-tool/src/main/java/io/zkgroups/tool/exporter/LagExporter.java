@@ -1,6 +1,7 @@
 package io.zkgroups.tool.exporter;
 
 import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.zkgroups.tool.lag.GroupLag;
 import io.zkgroups.tool.lag.GroupSampler;
@@ -10,6 +11,9 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,6 +34,8 @@ final class LagExporter implements MultiCollector {
     private final LagWindow window;
     private final Duration minInterval;
     private final Duration idleAfter;
+    private final GroupEvents events;
+    private final Function<Collection<String>, Map<String, List<String>>> auditJournals;
     private List<GroupLag> evaluated = List.of();
     private LagMetrics.Refresh last;
     private long readAtNanos;
@@ -37,11 +43,19 @@ final class LagExporter implements MultiCollector {
 
     /** @param groups the groups to read, asked at every read (e.g. every group under /consumers) */
     LagExporter(GroupSampler sampler, Supplier<List<String>> groups, int samples, Duration minInterval, Duration idleAfter) {
+        this(sampler, groups, samples, minInterval, idleAfter, names -> Map.of());
+    }
+
+    /** @param auditJournals lists the entries of the groups' audit journals, by group */
+    LagExporter(GroupSampler sampler, Supplier<List<String>> groups, int samples, Duration minInterval, Duration idleAfter,
+                Function<Collection<String>, Map<String, List<String>>> auditJournals) {
         this.sampler = sampler;
         this.groups = groups;
         this.window = new LagWindow(samples);
         this.minInterval = minInterval;
         this.idleAfter = idleAfter;
+        this.events = new GroupEvents(idleAfter);
+        this.auditJournals = auditJournals;
     }
 
     @Override
@@ -50,7 +64,11 @@ final class LagExporter implements MultiCollector {
             refresh();
         }
         double age = (System.nanoTime() - readAtNanos) / 1e9;
-        return LagMetrics.of(evaluated, new LagMetrics.Refresh(last.durationSeconds(), last.kafkaUp(), age));
+        MetricSnapshots lag = LagMetrics.of(evaluated, new LagMetrics.Refresh(last.durationSeconds(), last.kafkaUp(), age));
+        List<MetricSnapshot> all = new ArrayList<>();
+        lag.forEach(all::add);
+        all.addAll(EventMetrics.of(events.counts()));
+        return new MetricSnapshots(all);
     }
 
     /** Reads once now (also at start, so the first scrape is not the first sample). */
@@ -60,6 +78,10 @@ final class LagExporter implements MultiCollector {
         GroupSampler.Sampling sampling = sampler.sample(names);
         sampling.groups().values().forEach(window::add);
         window.retainGroups(Set.copyOf(new TreeSet<>(names)));
+        sampling.groups().values().forEach(events::add);
+        Map<String, List<String>> audits = auditJournals.apply(sampling.groups().keySet());
+        sampling.groups().keySet().forEach(g -> events.audit(g, audits.getOrDefault(g, List.of())));
+        events.retain(Set.copyOf(sampling.groups().keySet()));
         List<GroupLag> result = new ArrayList<>();
         sampling.groups().values().forEach(g -> result.add(window.evaluate(g, idleAfter)));
         evaluated = List.copyOf(result);

@@ -43,8 +43,11 @@ final class LagMetrics {
         gauge(gauges, "zkgroups_partition_offset", "Committed offset (the next to consume), per store (zookeeper, kafka)");
         gauge(gauges, "zkgroups_partition_store_divergence", "In the dual-commit phase: Kafka's offset minus ZooKeeper's");
         gauge(gauges, "zkgroups_partition_status", "Status of the partition over the sample window: 0 OK, 1 WARN, 2 STALL, 3 STOP, 4 REWIND, 5 ERR (docs/monitoring.md)");
+        gauge(gauges, "zkgroups_partition_lag_seconds", "Age of the record at the committed offset (the next to consume): 0 when caught up; grows while the offset does not move");
+        gauge(gauges, "zkgroups_partition_commit_age_seconds", "Time since the committed offset was written (a ZooKeeper offset's mtime; a Kafka offset's first sighting)");
         gauge(gauges, "zkgroups_topic_log_end_offset", "Log end offset of a partition some exported group reads");
         gauge(gauges, "zkgroups_group_lag", "Sum of the group's partition lag");
+        gauge(gauges, "zkgroups_group_max_lag_seconds", "The largest lag in seconds of the group's partitions");
         gauge(gauges, "zkgroups_group_members", "Members registered under /consumers/<group>/ids");
         gauge(gauges, "zkgroups_group_owned_partitions", "Partitions with an owner znode that names a registered member's thread");
         gauge(gauges, "zkgroups_group_unowned_partitions", "Partitions with an offset but no owner znode of a registered member");
@@ -70,6 +73,8 @@ final class LagMetrics {
                 if (MigrationPhase.DUAL_COMMIT.label().equals(g.phase()) && p.zookeeperOffset() != null && p.kafkaOffset() != null) {
                     point(gauges, "zkgroups_partition_store_divergence", partition, p.kafkaOffset() - p.zookeeperOffset());
                 }
+                point(gauges, "zkgroups_partition_lag_seconds", partition, p.lagSeconds());
+                point(gauges, "zkgroups_partition_commit_age_seconds", partition, p.commitAgeSeconds());
                 if (p.logEnd() != null) {
                     logEnds.put(Labels.of("topic", p.topic(), "partition", Integer.toString(p.partition())), p.logEnd());
                 }
@@ -87,6 +92,7 @@ final class LagMetrics {
                 }
             }
             point(gauges, "zkgroups_group_lag", group, g.totalLag());
+            point(gauges, "zkgroups_group_max_lag_seconds", group, g.maxLagSeconds());
             point(gauges, "zkgroups_group_members", group, (long) g.members());
             point(gauges, "zkgroups_group_owned_partitions", group, (long) owned);
             point(gauges, "zkgroups_group_unowned_partitions", group, (long) unowned);
@@ -116,6 +122,12 @@ final class LagMetrics {
     }
 
     private static void point(Map<String, GaugeSnapshot.Builder> gauges, String name, Labels labels, Long value) {
+        if (value != null) {
+            gauges.get(name).dataPoint(GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
+        }
+    }
+
+    private static void point(Map<String, GaugeSnapshot.Builder> gauges, String name, Labels labels, Double value) {
         if (value != null) {
             gauges.get(name).dataPoint(GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
         }

@@ -26,9 +26,30 @@ public record GroupDescription(String group, String state, String phase, String 
                                String strategyReason, List<PartitionRow> partitions, List<MemberRow> members,
                                List<String> unreadable, String kafkaProblem, List<MemberAlarm> memberAlarms) {
 
-    /** One partition. Null values are unknown or absent. */
+    /**
+     * One partition. Null values are unknown or absent.
+     *
+     * @param lagSeconds       the age of the record at the offset the group reads ({@link io.zkgroups.tool.lag.TimeLag})
+     * @param commitAgeSeconds time since the offset the group reads was committed (a ZooKeeper offset's mtime)
+     */
     public record PartitionRow(String topic, int partition, Long zookeeperOffset, Long kafkaOffset, Long logEndOffset,
-                               Long lag, String owner, String consumerId, String host) {
+                               Long lag, String owner, String consumerId, String host, Double lagSeconds,
+                               Double commitAgeSeconds) {
+        /** The offset the group reads: what lag is measured from. */
+        public Long currentOffset() {
+            return lag == null || logEndOffset == null ? null : logEndOffset - lag;
+        }
+    }
+
+    /** This description with each row's lag in seconds and commit age, from {@code times}. */
+    public GroupDescription withTimes(java.util.function.Function<PartitionRow, Double[]> times) {
+        List<PartitionRow> timed = partitions.stream().map(p -> {
+            Double[] t = times.apply(p);
+            return new PartitionRow(p.topic(), p.partition(), p.zookeeperOffset(), p.kafkaOffset(), p.logEndOffset(), p.lag(),
+                    p.owner(), p.consumerId(), p.host(), t[0], t[1]);
+        }).toList();
+        return new GroupDescription(group, state, phase, phaseEvidence, strategy, strategyReason, timed, members, unreadable,
+                kafkaProblem, memberAlarms);
     }
 
     /** One registered member. */
@@ -77,7 +98,7 @@ public record GroupDescription(String group, String state, String phase, String 
             if (consumer != null) {
                 ownedBy.merge(new ConsumerId(consumer), 1, Integer::sum);
             }
-            rows.add(new PartitionRow(tp.topic(), tp.partition(), zk, kafka, end, lag, ownerValue, consumer, host));
+            rows.add(new PartitionRow(tp.topic(), tp.partition(), zk, kafka, end, lag, ownerValue, consumer, host, null, null));
         }
         List<MemberRow> members = new ArrayList<>();
         for (Member m : view.members().entries()) {

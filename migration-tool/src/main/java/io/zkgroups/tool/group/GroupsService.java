@@ -78,7 +78,33 @@ public final class GroupsService {
         if (kafkaProblem != null) {
             warnings.add(kafkaProblem + ": printing the ZooKeeper half only (Kafka offsets, log end and lag unknown)");
         }
-        return GroupDescription.of(view, state, choice, logEnd, kafkaProblem);
+        GroupDescription described = GroupDescription.of(view, state, choice, logEnd, kafkaProblem);
+        Map<TopicAndPartition, Long> timestamps = kafkaProblem == null ? recordTimestamps(described) : Map.of();
+        return described.withTimes(p -> {
+            TopicAndPartition tp = new TopicAndPartition(p.topic(), p.partition());
+            Long ts = timestamps.get(tp);
+            io.zkgroups.tool.lag.TimeLag lag = io.zkgroups.tool.lag.TimeLag.of(p.currentOffset(), p.logEndOffset(),
+                    ts == null ? null : new io.zkgroups.tool.lag.RecordTimes.Written(java.time.Instant.ofEpochMilli(ts),
+                            io.zkgroups.tool.lag.RecordTimes.Source.TIMESTAMP), view.readAt());
+            java.time.Instant mtime = p.zookeeperOffset() != null && p.zookeeperOffset().equals(p.currentOffset())
+                    ? view.zk().mtimes().get(tp) : null;
+            return new Double[]{lag.seconds(), io.zkgroups.tool.lag.TimeLag.secondsBetween(mtime, view.readAt())};
+        });
+    }
+
+    /** The timestamps of the records at the offsets the group reads, where there is something to consume. */
+    private Map<TopicAndPartition, Long> recordTimestamps(GroupDescription d) {
+        Map<TopicAndPartition, Long> wanted = new java.util.TreeMap<>();
+        d.partitions().forEach(p -> {
+            Long offset = p.currentOffset();
+            if (offset != null && p.lag() != null && p.lag() > 0) {
+                wanted.put(new TopicAndPartition(p.topic(), p.partition()), offset);
+            }
+        });
+        if (wanted.isEmpty()) {
+            return Map.of();
+        }
+        return clients.recordTimestamps().map(r -> r.at(wanted)).orElse(Map.of());
     }
 
     public DeletePlan planDelete(String group, String topic, boolean includeKafka) {
@@ -111,10 +137,22 @@ public final class GroupsService {
     public int executeDelete(DeletePlan plan) {
         ZkGroups zk = clients.zk();
         ActiveGuard.requireInactive(zk, plan.group(), "delete group " + plan.group());
+        List<io.zkgroups.tool.audit.AuditEntry.Change> changes = new ArrayList<>();
+        zk.offsets(plan.group()).offsets().forEach((tp, offset) -> {
+            if (plan.topic() == null || plan.topic().equals(tp.topic())) {
+                changes.add(new io.zkgroups.tool.audit.AuditEntry.Change(tp.topic(), tp.partition(), "zookeeper", offset, null));
+            }
+        });
         if (plan.includeKafka() && !plan.kafkaOffsets().isEmpty()) {
-            clients.requireKafka("deleting Kafka offsets").deleteOffsets(plan.group(), plan.kafkaOffsets());
+            KafkaGroups kafka = clients.requireKafka("deleting Kafka offsets");
+            Map<TopicAndPartition, Long> before = kafka.groupOffsets(plan.group());
+            kafka.deleteOffsets(plan.group(), plan.kafkaOffsets());
+            plan.kafkaOffsets().forEach(tp -> changes.add(new io.zkgroups.tool.audit.AuditEntry.Change(tp.topic(),
+                    tp.partition(), "kafka", before.get(tp), null)));
         }
-        return zk.delete(plan.group(), plan.znodes());
+        int deleted = zk.delete(plan.group(), plan.znodes());
+        clients.audit(plan.group(), "delete", changes);
+        return deleted;
     }
 
     static CliException notFound(String group) {

@@ -45,6 +45,8 @@ public final class Clients implements AutoCloseable {
     private ZkGroups zk;
     private Admin admin;
     private KafkaGroups kafka;
+    private RecordTimestamps recordTimestamps;
+    private io.zkgroups.tool.audit.Invocation invocation;
     private boolean kafkaResolved;
     private String kafkaUnavailableReason;
 
@@ -80,6 +82,68 @@ public final class Clients implements AutoCloseable {
             }
         }
         return Optional.ofNullable(kafka);
+    }
+
+    /** Sets who runs the command, for the audit journal ({@link #audit}). */
+    public synchronized void invocation(io.zkgroups.tool.audit.Invocation who) {
+        this.invocation = who;
+    }
+
+    /**
+     * Records in {@code group}'s audit journal that this command wrote its offsets ({@code changes}: per partition and
+     * store, before and after). Call it right after the write.
+     */
+    public void audit(String group, String action, java.util.List<io.zkgroups.tool.audit.AuditEntry.Change> changes) {
+        io.zkgroups.tool.audit.Invocation who;
+        synchronized (this) {
+            who = invocation != null ? invocation : io.zkgroups.tool.audit.Invocation.current("zkgroups", List.of(),
+                    io.zkgroups.tool.cli.BuildVersion.version());
+        }
+        auditJournal().append(group, action, who, changes);
+    }
+
+    /** The audit journal of the groups' offset writes by tools. */
+    public io.zkgroups.tool.audit.AuditJournal auditJournal() {
+        ZkGroups z = zk();
+        return new io.zkgroups.tool.audit.AuditJournal(z.registry().znodes(), z.paths(),
+                io.zkgroups.tool.audit.AuditJournal.DEFAULT_CAPACITY);
+    }
+
+    /**
+     * Reads record timestamps at offsets (for lag in seconds), through a consumer without a group that is created at
+     * its first read; empty when {@link #kafka()} is.
+     */
+    public synchronized Optional<RecordTimestamps> recordTimestamps() {
+        Optional<KafkaGroups> k = kafka();
+        if (k.isPresent() && recordTimestamps == null) {
+            String bootstrap = k.get().bootstrap();
+            Properties fromFile = commandConfig();
+            recordTimestamps = new RecordTimestamps(() -> createTimestampConsumer(bootstrap, fromFile),
+                    Duration.ofMillis(Math.min(settings.timeout().toMillis(), 5_000)));
+        }
+        return Optional.ofNullable(recordTimestamps);
+    }
+
+    private org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> createTimestampConsumer(String bootstrap, Properties fromFile) {
+        Properties props = new Properties();
+        fromFile.forEach((k, v) -> {
+            if (org.apache.kafka.clients.consumer.ConsumerConfig.configNames().contains(String.valueOf(k))) {
+                props.put(k, v);
+            }
+        });
+        int timeoutMs = (int) settings.timeout().toMillis();
+        props.put("bootstrap.servers", bootstrap);
+        props.put("enable.auto.commit", "false");
+        props.put("auto.offset.reset", "none");
+        props.put("max.partition.fetch.bytes", "1024");
+        props.put("fetch.max.wait.ms", "100");
+        props.put("request.timeout.ms", Integer.toString(timeoutMs));
+        props.put("default.api.timeout.ms", Integer.toString(timeoutMs));
+        props.putIfAbsent("client.id", "zkgroups-timestamps");
+        props.remove("group.id");
+        return new org.apache.kafka.clients.consumer.KafkaConsumer<>(props,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer());
     }
 
     /** The Kafka side; fails with a usage error saying why Kafka is needed when it cannot be reached. */
@@ -222,6 +286,9 @@ public final class Clients implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (recordTimestamps != null) {
+            recordTimestamps.close();
+        }
         if (admin != null) {
             admin.close(Duration.ofSeconds(2));
         }

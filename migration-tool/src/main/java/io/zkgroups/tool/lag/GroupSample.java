@@ -19,13 +19,27 @@ import java.util.List;
  * @param partitions    every partition with an offset in either store or an owner
  * @param unreadable    znodes of the group that could not be read
  * @param kafkaQueried  whether Kafka answered (offsets and log offsets are known)
+ * @param memberIds     the registered members' consumer ids
  */
 public record GroupSample(String group, Instant at, int members, PhaseInference.Result phase,
-                          List<PartitionRead> partitions, List<Unreadable> unreadable, boolean kafkaQueried) {
+                          List<PartitionRead> partitions, List<Unreadable> unreadable, boolean kafkaQueried,
+                          List<String> memberIds) {
 
     public GroupSample {
         partitions = List.copyOf(partitions);
         unreadable = List.copyOf(unreadable);
+        memberIds = List.copyOf(memberIds);
+    }
+
+    /** A sample whose members' ids are not known. */
+    public GroupSample(String group, Instant at, int members, PhaseInference.Result phase, List<PartitionRead> partitions,
+                       List<Unreadable> unreadable, boolean kafkaQueried) {
+        this(group, at, members, phase, partitions, unreadable, kafkaQueried, List.of());
+    }
+
+    /** This sample with {@code partitions} instead of its own. */
+    public GroupSample withPartitions(List<PartitionRead> partitions) {
+        return new GroupSample(group, at, members, phase, partitions, unreadable, kafkaQueried, memberIds);
     }
 
     /** Whether the group exists at all: a member, an owner or an offset in either store. */
@@ -38,9 +52,23 @@ public record GroupSample(String group, Instant at, int members, PhaseInference.
      *
      * @param owner     the owner znode's thread id
      * @param ownerLive whether that thread is a registered member's
+     * @param written   when the record at the offset the group reads was written ({@link RecordTimes}); null when
+     *                  unknown or when there is nothing to consume
      */
     public record PartitionRead(TopicAndPartition partition, Long zookeeperOffset, Instant zookeeperMtime, Long kafkaOffset,
-                                Long logStart, Long logEnd, String owner, boolean ownerLive) {
+                                Long logStart, Long logEnd, String owner, boolean ownerLive, RecordTimes.Written written) {
+
+        /** A read with no record time known. */
+        public PartitionRead(TopicAndPartition partition, Long zookeeperOffset, Instant zookeeperMtime, Long kafkaOffset,
+                             Long logStart, Long logEnd, String owner, boolean ownerLive) {
+            this(partition, zookeeperOffset, zookeeperMtime, kafkaOffset, logStart, logEnd, owner, ownerLive, null);
+        }
+
+        /** This read with {@code written} as the record time. */
+        public PartitionRead withWritten(RecordTimes.Written written) {
+            return new PartitionRead(partition, zookeeperOffset, zookeeperMtime, kafkaOffset, logStart, logEnd, owner,
+                    ownerLive, written);
+        }
 
         /** The offset the group resumes from in {@code phase}: ZooKeeper's, Kafka's, or the larger in dual commit. */
         public Long offset(MigrationPhase phase) {

@@ -8,10 +8,12 @@ import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.TopicRegistry;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
+import io.zkgroups.tool.group.MigrationPhase;
 import io.zkgroups.tool.group.PhaseInference;
 import io.zkgroups.tool.group.ZooKeeperClock;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.io.KafkaGroups;
+import io.zkgroups.tool.io.RecordTimestamps;
 import io.zkgroups.tool.io.ZkGroups;
 import org.apache.kafka.clients.admin.OffsetSpec;
 
@@ -20,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +46,10 @@ public final class GroupSampler {
     private final Clients clients;
     private final Duration staleAfter;
     private ZooKeeperClock clock;
+    private RecordTimes recordTimes;
+
+    /** Log end values kept per partition to interpolate record times from (a point is added when the log end moved). */
+    private static final int HISTORY_POINTS = 120;
 
     /** @param staleAfter the phase inference's staleness of a ZooKeeper offset (see docs/cli.md) */
     public GroupSampler(Clients clients, Duration staleAfter) {
@@ -102,7 +109,41 @@ public final class GroupSampler {
             Map<TopicAndPartition, Long> kafkaOfGroup = kafkaOffsets == null ? null : kafkaOffsets.getOrDefault(g.group(), Map.of());
             result.put(g.group(), sampleOf(g, kafkaOfGroup, logStart, logEnd, at));
         }
+        if (kafkaProblem == null && kafka.isPresent()) {
+            addRecordTimes(result, logEnd, at);
+        }
         return new Sampling(at, result, kafkaProblem);
+    }
+
+    /** Adds to every partition with something to consume when its next record was written ({@link RecordTimes}). */
+    private void addRecordTimes(Map<String, GroupSample> samples, Map<TopicAndPartition, Long> logEnd, Instant at) {
+        if (recordTimes == null) {
+            Optional<RecordTimestamps> reader = clients.recordTimestamps();
+            recordTimes = new RecordTimes(offsets -> reader.map(r -> r.at(offsets)).orElse(Map.of()),
+                    new LogEndHistory(HISTORY_POINTS));
+        }
+        recordTimes.logEnds(logEnd, at);
+        Set<RecordTimes.Want> wanted = new HashSet<>();
+        samples.values().forEach(sample -> sample.partitions().forEach(read -> {
+            RecordTimes.Want want = want(read, sample.phase().phase());
+            if (want != null) {
+                wanted.add(want);
+            }
+        }));
+        Map<RecordTimes.Want, RecordTimes.Written> written = recordTimes.of(wanted);
+        samples.replaceAll((group, sample) -> sample.withPartitions(sample.partitions().stream()
+                .map(read -> {
+                    RecordTimes.Want want = want(read, sample.phase().phase());
+                    return want == null ? read : read.withWritten(written.get(want));
+                }).toList()));
+    }
+
+    private static RecordTimes.Want want(GroupSample.PartitionRead read, MigrationPhase phase) {
+        Long offset = read.offset(phase);
+        if (offset == null || read.logStart() == null || read.logEnd() == null) {
+            return null;
+        }
+        return new RecordTimes.Want(read.partition(), offset, read.logStart(), read.logEnd());
     }
 
     private GroupSample sampleOf(GroupScan.ScannedGroup g, Map<TopicAndPartition, Long> kafka,
@@ -129,7 +170,8 @@ public final class GroupSampler {
                     logStart.get(tp), logEnd.get(tp), owner == null ? null : owner.value(), live));
         }
         PhaseInference.Result phase = PhaseInference.infer(zkOffsets, mtimes, kafka, at, staleAfter);
-        return new GroupSample(g.group(), at, g.members().size(), phase, reads, g.unreadable(), kafka != null);
+        return new GroupSample(g.group(), at, g.members().size(), phase, reads, g.unreadable(), kafka != null,
+                g.members().stream().map(ConsumerId::value).toList());
     }
 
     /** Partition counts of those {@code topics} that exist: from {@code /brokers/topics}, or Kafka on KRaft clusters. */

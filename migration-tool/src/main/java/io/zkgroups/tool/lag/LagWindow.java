@@ -81,6 +81,7 @@ public final class LagWindow {
         List<GroupLag.PartitionLag> rows = new ArrayList<>();
         List<LagStatus> statuses = new ArrayList<>();
         long total = 0;
+        Double maxSeconds = null;
         for (GroupSample.PartitionRead read : latest.partitions()) {
             Deque<PartitionSample> window = windows.get(new Key(latest.group(), read.partition()));
             Long offset = read.offset(phase);
@@ -92,17 +93,24 @@ public final class LagWindow {
             }
             Long lag = GroupSample.PartitionRead.lag(offset, read.logEnd());
             total += lag == null ? 0 : lag;
+            TimeLag timeLag = TimeLag.of(offset, read.logEnd(), read.written(), latest.at());
+            if (timeLag.seconds() != null) {
+                maxSeconds = maxSeconds == null ? timeLag.seconds() : Math.max(maxSeconds, timeLag.seconds());
+            }
+            Instant committedAt = window != null && !window.isEmpty() && window.getLast().at().equals(latest.at())
+                    ? window.getLast().committedAt() : null;
             rows.add(new GroupLag.PartitionLag(read.partition().topic(), read.partition().partition(), read.zookeeperOffset(),
                     read.kafkaOffset(), offset, read.logStart(), read.logEnd(), lag,
                     GroupSample.PartitionRead.lag(read.zookeeperOffset(), read.logEnd()),
                     GroupSample.PartitionRead.lag(read.kafkaOffset(), read.logEnd()), read.owner(), read.ownerLive(),
-                    verdict == null ? null : verdict.status(), verdict == null ? null : verdict.reason()));
+                    verdict == null ? null : verdict.status(), verdict == null ? null : verdict.reason(),
+                    timeLag.seconds(), timeLag.source(), TimeLag.secondsBetween(committedAt, latest.at())));
         }
         int samples = latest.partitions().stream()
                 .map(r -> windows.get(new Key(latest.group(), r.partition())))
                 .filter(Objects::nonNull).mapToInt(Deque::size).max().orElse(0);
         return new GroupLag(latest.group(), LagStatus.worst(statuses), latest.phase().phase().label(),
                 latest.phase().evidence(), latest.members(), latest.kafkaQueried() ? total : null, samples, rows,
-                latest.unreadable().stream().map(Object::toString).toList());
+                latest.unreadable().stream().map(Object::toString).toList(), maxSeconds);
     }
 }

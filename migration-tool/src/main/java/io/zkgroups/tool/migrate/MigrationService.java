@@ -144,6 +144,11 @@ public final class MigrationService {
             } else {
                 zk.commit(group, plan.writes());
             }
+            String store = d == Direction.ZOOKEEPER_TO_KAFKA ? "kafka" : "zookeeper";
+            List<io.zkgroups.tool.audit.AuditEntry.Change> changes = new ArrayList<>();
+            plan.writes().forEach((tp, offset) -> changes.add(new io.zkgroups.tool.audit.AuditEntry.Change(tp.topic(),
+                    tp.partition(), store, target.get(tp), offset)));
+            clients.audit(group, d == Direction.ZOOKEEPER_TO_KAFKA ? "migrate" : "rollback", changes);
         }
         return new GroupResult(group, plan, null);
     }

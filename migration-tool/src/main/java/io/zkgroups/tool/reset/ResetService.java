@@ -1,5 +1,7 @@
 package io.zkgroups.tool.reset;
 
+import io.zkgroups.tool.audit.AuditEntry;
+
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
@@ -103,8 +105,13 @@ public final class ResetService {
         return ResetPlanner.plan(group, strategy, phase, override, facts);
     }
 
-    /** Writes the plan; refuses an active group. */
+    /** Writes the plan; refuses an active group. Audited as a {@code reset}. */
     public Outcome execute(ResetPlan plan) {
+        return execute(plan, "reset");
+    }
+
+    /** Writes the plan; refuses an active group; records the write in the group's audit journal as {@code action}. */
+    public Outcome execute(ResetPlan plan, String action) {
         ZkGroups zk = clients.zk();
         ActiveGuard.requireInactive(zk, plan.group(), "reset the offsets of group " + plan.group());
         Map<TopicAndPartition, Long> toKafka = plan.writes(Store.KAFKA);
@@ -113,6 +120,17 @@ public final class ResetService {
             clients.requireKafka("writing Kafka offsets").commit(plan.group(), toKafka);
         }
         zk.commit(plan.group(), toZk);
+        List<AuditEntry.Change> changes = new ArrayList<>();
+        for (ResetRow row : plan.rows()) {
+            TopicAndPartition tp = row.partition();
+            if (toZk.containsKey(tp)) {
+                changes.add(new AuditEntry.Change(tp.topic(), tp.partition(), Store.ZOOKEEPER.label(), row.zk(), toZk.get(tp)));
+            }
+            if (toKafka.containsKey(tp)) {
+                changes.add(new AuditEntry.Change(tp.topic(), tp.partition(), Store.KAFKA.label(), row.kafka(), toKafka.get(tp)));
+            }
+        }
+        clients.audit(plan.group(), action, changes);
         return new Outcome(toZk.size(), toKafka.size());
     }
 

@@ -152,7 +152,7 @@ public final class TransferService {
         }
         ResetService reset = new ResetService(clients, staleAfter, new ArrayList<>());
         Map<String, ResetService.Outcome> outcomes = new LinkedHashMap<>();
-        plans.forEach((group, plan) -> outcomes.put(group, reset.execute(plan)));
+        plans.forEach((group, plan) -> outcomes.put(group, reset.execute(plan, "import")));
         return outcomes;
     }
 

@@ -58,6 +58,10 @@ public final class ExporterBench {
 
         @Option(names = "--scrapes", description = "Scrapes per exporter (default: ${DEFAULT-VALUE}).")
         int scrapes = 7;
+
+        @Option(names = "--records", description = "Records per partition, before every group's offset 0, so that lag in "
+                + "seconds reads a record (default: ${DEFAULT-VALUE}).")
+        int records;
     }
 
     public static void main(String[] args) throws Exception {
@@ -70,7 +74,16 @@ public final class ExporterBench {
 
         try (TestZooKeeper zk = TestZooKeeper.start();
              EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(zk.connectString() + "/bench")) {
-            kafka.createTopic("bench", partitions);
+            createTopic(kafka, partitions);
+            if (options.records > 0) { // a backlog, so that lag in seconds reads the record at each committed offset
+                List<EmbeddedKafka.Record> records = new ArrayList<>();
+                for (int p = 0; p < partitions; p++) {
+                    for (int i = 0; i < options.records; i++) {
+                        records.add(EmbeddedKafka.Record.to(p, "k", "v"));
+                    }
+                }
+                kafka.produce("bench", records.toArray(EmbeddedKafka.Record[]::new));
+            }
             CuratorFramework curator = zk.newClient(30_000);
             ZkRegistry registry = new ZkRegistry(curator, ZkLayout.withChroot("/bench"));
             Admin admin = kafka.admin();
@@ -116,9 +129,12 @@ public final class ExporterBench {
                 int bytes = 0;
                 long lines = 0;
                 for (int i = 0; i < scrapes; i++) {
+                    Map<String, Long> before = RequestCounts.read();
                     long s = System.nanoTime();
                     HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
                     millis.add((System.nanoTime() - s) / 1e6);
+                    System.out.printf("  scrape %d: %.0f ms, requests %s%n", i + 1, millis.get(millis.size() - 1),
+                            RequestCounts.since(before, RequestCounts.read()));
                     if (r.statusCode() != 200) {
                         throw new IllegalStateException("scrape answered " + r.statusCode());
                     }
@@ -134,6 +150,32 @@ public final class ExporterBench {
             }
             members.forEach(CuratorFramework::close);
         }
+    }
+
+    /**
+     * Creates the topic; on a loaded machine the broker may take longer than the request timeout to create a thousand
+     * partitions, so a timed-out request is followed by waiting (bounded) until every partition has a leader.
+     */
+    private static void createTopic(EmbeddedKafka kafka, int partitions) throws Exception {
+        try {
+            kafka.createTopic("bench", partitions);
+            return;
+        } catch (IllegalStateException e) {
+            System.out.println("creating the topic: " + e.getMessage() + "; waiting for its partitions");
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try {
+                var d = kafka.admin().describeTopics(List.of("bench")).allTopicNames().get(30, TimeUnit.SECONDS).get("bench");
+                if (d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null)) {
+                    return;
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                // not there yet
+            }
+            Thread.sleep(1_000); // a bench polling a broker that is still creating partitions: bounded, not a test
+        }
+        throw new IllegalStateException("topic bench has not got its " + partitions + " partitions within 10 minutes");
     }
 
     /** A member of {@code group} in its own session, owning every partition. */
