@@ -51,6 +51,7 @@ final class LagMetrics {
         gauge(gauges, "zkgroups_group_members", "Members registered under /consumers/<group>/ids");
         gauge(gauges, "zkgroups_group_owned_partitions", "Partitions with an owner znode that names a registered member's thread");
         gauge(gauges, "zkgroups_group_unowned_partitions", "Partitions with an offset but no owner znode of a registered member");
+        gauge(gauges, "zkgroups_group_alarmed_members", "Registered zkgroups members that publish partitions they cannot fetch (Kafka does not answer them) or resume (an offset they cannot read)");
         gauge(gauges, "zkgroups_group_unreadable_znodes", "Znodes of the group that cannot be read (registrations, owners, offsets)");
         gauge(gauges, "zkgroups_group_evaluation_samples", "Samples the group's status was judged over");
         StateSetSnapshot.Builder groupStatus = StateSetSnapshot.builder().name("zkgroups_group_status")
@@ -97,6 +98,7 @@ final class LagMetrics {
             point(gauges, "zkgroups_group_owned_partitions", group, (long) owned);
             point(gauges, "zkgroups_group_unowned_partitions", group, (long) unowned);
             point(gauges, "zkgroups_group_unreadable_znodes", group, (long) g.unreadable().size());
+            point(gauges, "zkgroups_group_alarmed_members", group, (long) g.alarmedMembers().size());
             point(gauges, "zkgroups_group_evaluation_samples", group, (long) g.samples());
             groupStatus.dataPoint(states(group, STATUSES, g.status().name()));
             phase.dataPoint(states(group, PHASES, g.phase()));

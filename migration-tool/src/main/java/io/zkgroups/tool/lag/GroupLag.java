@@ -10,13 +10,17 @@ import java.util.List;
  * @param samples    how many samples the evaluation covered (the longest partition window)
  * @param unreadable znodes of the group that could not be read
  * @param maxLagSeconds the largest of the partitions' lag in seconds; null when none is known
+ * @param alarmedMembers registered zkgroups members that publish partitions they cannot fetch or resume
+ *                       (docs/kafka-outage.md)
  */
 public record GroupLag(String group, LagStatus status, String phase, String phaseEvidence, int members, Long totalLag,
-                       int samples, List<PartitionLag> partitions, List<String> unreadable, Double maxLagSeconds) {
+                       int samples, List<PartitionLag> partitions, List<String> unreadable, Double maxLagSeconds,
+                       List<String> alarmedMembers) {
 
     public GroupLag {
         partitions = List.copyOf(partitions);
         unreadable = List.copyOf(unreadable);
+        alarmedMembers = List.copyOf(alarmedMembers);
     }
 
     /**

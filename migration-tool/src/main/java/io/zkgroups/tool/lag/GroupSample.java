@@ -20,15 +20,23 @@ import java.util.List;
  * @param unreadable    znodes of the group that could not be read
  * @param kafkaQueried  whether Kafka answered (offsets and log offsets are known)
  * @param memberIds     the registered members' consumer ids
+ * @param alarmed       the registered zkgroups members that publish alarms (partitions they cannot fetch or resume)
  */
 public record GroupSample(String group, Instant at, int members, PhaseInference.Result phase,
                           List<PartitionRead> partitions, List<Unreadable> unreadable, boolean kafkaQueried,
-                          List<String> memberIds) {
+                          List<String> memberIds, List<String> alarmed) {
 
     public GroupSample {
         partitions = List.copyOf(partitions);
         unreadable = List.copyOf(unreadable);
         memberIds = List.copyOf(memberIds);
+        alarmed = List.copyOf(alarmed);
+    }
+
+    /** A sample in which no member publishes alarms. */
+    public GroupSample(String group, Instant at, int members, PhaseInference.Result phase, List<PartitionRead> partitions,
+                       List<Unreadable> unreadable, boolean kafkaQueried, List<String> memberIds) {
+        this(group, at, members, phase, partitions, unreadable, kafkaQueried, memberIds, List.of());
     }
 
     /** A sample whose members' ids are not known. */
@@ -39,7 +47,7 @@ public record GroupSample(String group, Instant at, int members, PhaseInference.
 
     /** This sample with {@code partitions} instead of its own. */
     public GroupSample withPartitions(List<PartitionRead> partitions) {
-        return new GroupSample(group, at, members, phase, partitions, unreadable, kafkaQueried, memberIds);
+        return new GroupSample(group, at, members, phase, partitions, unreadable, kafkaQueried, memberIds, alarmed);
     }
 
     /** Whether the group exists at all: a member, an owner or an offset in either store. */

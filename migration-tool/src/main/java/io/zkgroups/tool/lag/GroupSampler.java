@@ -171,7 +171,7 @@ public final class GroupSampler {
         }
         PhaseInference.Result phase = PhaseInference.infer(zkOffsets, mtimes, kafka, at, staleAfter);
         return new GroupSample(g.group(), at, g.members().size(), phase, reads, g.unreadable(), kafka != null,
-                g.members().stream().map(ConsumerId::value).toList());
+                g.members().stream().map(ConsumerId::value).toList(), g.alarmed().stream().map(ConsumerId::value).toList());
     }
 
     /** Partition counts of those {@code topics} that exist: from {@code /brokers/topics}, or Kafka on KRaft clusters. */

@@ -83,6 +83,12 @@ public final class GroupScan {
         private final List<PartitionOwner> owners;
         private final Map<TopicAndPartition, StoredOffset> offsets;
         private final List<Unreadable> unreadable;
+        private final List<ConsumerId> alarmed;
+
+        /** As below, no member publishing alarms. */
+        public ScannedGroup(String group, List<ConsumerId> members, List<PartitionOwner> owners, Map<TopicAndPartition, StoredOffset> offsets, List<Unreadable> unreadable) {
+            this(group, members, owners, offsets, unreadable, ImmutableList.of());
+        }
 
         /**
          * Creates it from its parts.
@@ -91,8 +97,13 @@ public final class GroupScan {
          * @param owners     readable owner znodes
          * @param offsets    readable offset znodes
          * @param unreadable names and data that could not be read, with the reason
+         * @param alarmed    registered members that publish alarms ({@link MemberAlarmRegistry}: partitions they
+         *                   cannot fetch or resume)
          */
-        public ScannedGroup(String group, List<ConsumerId> members, List<PartitionOwner> owners, Map<TopicAndPartition, StoredOffset> offsets, List<Unreadable> unreadable) {
+        public ScannedGroup(String group, List<ConsumerId> members, List<PartitionOwner> owners, Map<TopicAndPartition, StoredOffset> offsets, List<Unreadable> unreadable,
+                            List<ConsumerId> alarmed) {
+            alarmed = ImmutableList.copyOf(alarmed);
+            this.alarmed = alarmed;
             members = ImmutableList.copyOf(members);
             owners = ImmutableList.copyOf(owners);
             offsets = java.util.Collections.unmodifiableMap(new TreeMap<>(offsets));
@@ -124,6 +135,11 @@ public final class GroupScan {
             return unreadable;
         }
 
+        /** Registered members that publish alarms now. */
+        public List<ConsumerId> alarmed() {
+            return alarmed;
+        }
+
         @Override
         public boolean equals(Object o) {
             if (o == this) {
@@ -137,7 +153,8 @@ public final class GroupScan {
                     && Objects.equals(members, that.members)
                     && Objects.equals(owners, that.owners)
                     && Objects.equals(offsets, that.offsets)
-                    && Objects.equals(unreadable, that.unreadable);
+                    && Objects.equals(unreadable, that.unreadable)
+                    && Objects.equals(alarmed, that.alarmed);
         }
 
         @Override
@@ -148,12 +165,14 @@ public final class GroupScan {
             h = 31 * h + Objects.hashCode(owners);
             h = 31 * h + Objects.hashCode(offsets);
             h = 31 * h + Objects.hashCode(unreadable);
+            h = 31 * h + Objects.hashCode(alarmed);
             return h;
         }
 
         @Override
         public String toString() {
-            return "ScannedGroup[group=" + group + ", members=" + members + ", owners=" + owners + ", offsets=" + offsets + ", unreadable=" + unreadable + "]";
+            return "ScannedGroup[group=" + group + ", members=" + members + ", owners=" + owners + ", offsets=" + offsets
+                    + ", unreadable=" + unreadable + ", alarmed=" + alarmed + "]";
         }
     }
 
@@ -175,7 +194,9 @@ public final class GroupScan {
         Map<String, String> idsDirs = new TreeMap<>();
         Map<String, String> ownersDirs = new TreeMap<>();
         Map<String, String> offsetsDirs = new TreeMap<>();
+        Map<String, String> alarmsDirs = new TreeMap<>();
         for (String group : groups) {
+            alarmsDirs.put(layout.memberAlarms(group), group);
             idsDirs.put(layout.memberIds(group), group);
             ownersDirs.put(layout.owners(group), group);
             offsetsDirs.put(layout.offsets(group), group);
@@ -183,6 +204,7 @@ public final class GroupScan {
         List<String> level1 = new ArrayList<>(idsDirs.keySet());
         level1.addAll(ownersDirs.keySet());
         level1.addAll(offsetsDirs.keySet());
+        level1.addAll(alarmsDirs.keySet());
         Map<String, List<String>> listed = znodes.childrenAll(level1);
 
         Map<String, Builder> builders = new TreeMap<>();
@@ -192,6 +214,12 @@ public final class GroupScan {
                 builders.get(group).members.add(new ConsumerId(id));
             } catch (IllegalArgumentException e) {
                 builders.get(group).unreadable.add(new Unreadable(dir + "/" + id, e.getMessage()));
+            }
+        }));
+        alarmsDirs.forEach((dir, group) -> listed.getOrDefault(dir, ImmutableList.of()).forEach(id -> {
+            Builder b = builders.get(group);
+            if (b.members.stream().anyMatch(m -> m.value().equals(id))) { // a member gone leaves nothing of the group's
+                b.alarmed.add(new ConsumerId(id));
             }
         }));
         // topic directories of owners and offsets: dir -> (group, topic, is-offsets)
@@ -346,6 +374,7 @@ public final class GroupScan {
         private final List<PartitionOwner> owners = new ArrayList<>();
         private final Map<TopicAndPartition, StoredOffset> offsets = new TreeMap<>();
         private final List<Unreadable> unreadable = new ArrayList<>();
+        private final List<ConsumerId> alarmed = new ArrayList<>();
 
         Builder(String group) {
             this.group = group;
@@ -355,7 +384,8 @@ public final class GroupScan {
             members.sort(null);
             owners.sort((a, b) -> a.partition().compareTo(b.partition()));
             unreadable.sort((a, b) -> a.path().compareTo(b.path()));
-            return new ScannedGroup(group, members, owners, offsets, unreadable);
+            alarmed.sort(null);
+            return new ScannedGroup(group, members, owners, offsets, unreadable, alarmed);
         }
     }
 }

@@ -36,6 +36,10 @@ class GroupScanIT {
         registry.owners().claim("scan1", a, Map.of(new TopicAndPartition("t", 0), a.thread(0)));
         registry.offsets().commit("scan1", Map.of(new TopicAndPartition("t", 0), 42L, new TopicAndPartition("t", 1), 7L));
         registry.offsets().commit("scan2", Map.of(new TopicAndPartition("u", 3), 5L));
+        registry.memberAlarms().write("scan1", a, List.of(new Unreadable("kafka:t-0", "cannot be fetched")));
+        // the alarms of a member gone (its znode not yet expired) are not the group's
+        registry.memberAlarms().write("scan2", ConsumerId.ofOverride("scan2", "gone"),
+                List.of(new Unreadable("kafka:u-3", "cannot be fetched")));
         CuratorFramework raw = zk.newClient();
         raw.create().forPath("/consumers/scan2/offsets/u/4", "garbage".getBytes(StandardCharsets.UTF_8));
         raw.create().forPath("/consumers/scan2/offsets/u/x", OffsetCodec.encode(1));
@@ -55,9 +59,11 @@ class GroupScanIT {
         long mtime = raw.checkExists().forPath("/consumers/scan1/offsets/t/0").getMtime();
         assertThat(t0.mtime().toEpochMilli()).isEqualTo(mtime);
         assertThat(one.unreadable()).isEmpty();
+        assertThat(one.alarmed()).containsExactly(a);
 
         GroupScan.ScannedGroup two = groups.get("scan2");
         assertThat(two.members()).isEmpty();
+        assertThat(two.alarmed()).isEmpty();
         assertThat(two.offsets()).containsOnlyKeys(new TopicAndPartition("u", 3));
         assertThat(two.unreadable()).extracting(Unreadable::path)
                 .containsExactly("/consumers/scan2/offsets/u/4", "/consumers/scan2/offsets/u/x");
