@@ -6,14 +6,12 @@ import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.store.Znodes;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
+import io.zkgroups.tool.io.ZnodeJournal;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The audit journal of a group's offset writes by tools, in ZooKeeper where every tool and member that reaches the
@@ -30,21 +28,15 @@ public final class AuditJournal {
     /** Changes per entry: ~100 bytes each, so an entry stays below 256 KB. */
     static final int CHANGES_PER_ENTRY = 2_000;
 
-    private static final String PREFIX = "e-";
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    private final Znodes znodes;
     private final ZkLayout layout;
-    private final int capacity;
+    private final ZnodeJournal journal;
 
     public AuditJournal(Znodes znodes, ZkLayout layout, int capacity) {
-        this.znodes = Objects.requireNonNull(znodes, "znodes");
         this.layout = Objects.requireNonNull(layout, "layout");
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
-        }
-        this.capacity = capacity;
+        this.journal = new ZnodeJournal(znodes, capacity);
     }
 
     /**
@@ -58,15 +50,14 @@ public final class AuditJournal {
         String dir = layout.audit(group);
         int parts = (changes.size() + CHANGES_PER_ENTRY - 1) / CHANGES_PER_ENTRY;
         try {
-            znodes.ensurePersistent(dir);
+            List<byte[]> entries = new ArrayList<>();
             for (int i = 0; i < parts; i++) {
                 List<AuditEntry.Change> slice = changes.subList(i * CHANGES_PER_ENTRY,
                         Math.min(changes.size(), (i + 1) * CHANGES_PER_ENTRY));
-                AuditEntry entry = new AuditEntry(Instant.now().toString(), group, action, who.user(), who.host(),
-                        who.command(), who.version(), slice, i + 1, parts);
-                znodes.create(dir + "/" + PREFIX, JSON.writeValueAsBytes(entry), CreateMode.PERSISTENT_SEQUENTIAL);
+                entries.add(JSON.writeValueAsBytes(new AuditEntry(Instant.now().toString(), group, action, who.user(),
+                        who.host(), who.command(), who.version(), slice, i + 1, parts)));
             }
-            trim(dir);
+            journal.append(dir, entries);
         } catch (Exception e) {
             throw new CliException(ExitCode.UNREACHABLE, "the offsets of group " + group + " were written, but their audit "
                     + "entry could not be: " + dir + ": " + e.getMessage(), e);
@@ -75,36 +66,15 @@ public final class AuditJournal {
 
     /** Every entry of {@code group}, oldest first, each with its znode's ctime (ZooKeeper's clock) as {@code at}. */
     public List<AuditEntry> read(String group) {
-        String dir = layout.audit(group);
         List<AuditEntry> entries = new ArrayList<>();
-        for (String child : sorted(znodes.children(dir))) {
-            Optional<Znodes.Data> data = znodes.read(dir + "/" + child);
-            if (data.isEmpty()) {
-                continue; // trimmed meanwhile
-            }
+        for (ZnodeJournal.Entry stored : journal.read(layout.audit(group))) {
             try {
-                AuditEntry entry = JSON.readValue(data.get().bytes(), AuditEntry.class);
-                entries.add(entry.at(Instant.ofEpochMilli(data.get().stat().getCtime()).toString()));
+                entries.add(JSON.readValue(stored.bytes(), AuditEntry.class).at(stored.written().toString()));
             } catch (java.io.IOException e) {
-                entries.add(new AuditEntry(Instant.ofEpochMilli(data.get().stat().getCtime()).toString(), group,
-                        "unreadable", null, null, dir + "/" + child + ": " + e.getMessage(), null, List.of(), 1, 1));
+                entries.add(new AuditEntry(stored.written().toString(), group, "unreadable", null, null,
+                        stored.path() + ": " + e.getMessage(), null, List.of(), 1, 1));
             }
         }
         return entries;
-    }
-
-    private void trim(String dir) throws Exception {
-        List<String> children = sorted(znodes.children(dir));
-        for (int i = 0; i < children.size() - capacity; i++) {
-            try {
-                znodes.client().delete().forPath(dir + "/" + children.get(i));
-            } catch (KeeperException.NoNodeException e) {
-                // another tool trimmed it
-            }
-        }
-    }
-
-    private static List<String> sorted(List<String> children) {
-        return children.stream().filter(c -> c.startsWith(PREFIX)).sorted().toList();
     }
 }
