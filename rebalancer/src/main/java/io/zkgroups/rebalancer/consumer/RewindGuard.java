@@ -82,6 +82,8 @@ final class RewindGuard implements AutoCloseable {
     /** Alarms raised, by offset path (poll thread). */
     private final Map<String, Alarm> alarms = new TreeMap<>();
     private final Watcher watcher = this::changed;
+    /** Offset paths whose watch is set (their first read came back): Curator's thread adds, the poll thread drops. */
+    private final Set<String> armed = ConcurrentHashMap.newKeySet();
     /** When {@link #check} next looks at which partitions are fetched (poll thread). */
     private long nextFollowNanos;
 
@@ -220,6 +222,7 @@ final class RewindGuard implements AutoCloseable {
             now.put(layout.offset(group, KafkaPartitions.toRegistry(tp)), tp);
         }
         watched.keySet().removeIf(path -> !now.containsKey(path));
+        armed.removeIf(path -> !now.containsKey(path));
         seen.keySet().removeIf(path -> !now.containsKey(path));
         now.forEach((path, tp) -> {
             if (watched.putIfAbsent(path, tp) == null) {
@@ -243,6 +246,7 @@ final class RewindGuard implements AutoCloseable {
         if (!watched.containsKey(path)) {
             return;
         }
+        armed.add(path);
         if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
             try {
                 client.checkExists().usingWatcher(watcher).inBackground((c, e) -> {
@@ -267,6 +271,11 @@ final class RewindGuard implements AutoCloseable {
                 && watched.containsKey(event.getPath())) {
             read(event.getPath());
         }
+    }
+
+    /** Whether {@code path} is watched now (tests). */
+    boolean watching(String path) {
+        return armed.contains(path);
     }
 
     @Override
