@@ -14,6 +14,7 @@ import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.LogContext;
@@ -39,17 +40,19 @@ import java.util.function.Supplier;
  * How: a data watch on the offset znode of every partition the consumer fetches ({@link #check} arms it for new
  * partitions and drops it for released ones), re-armed at each change by the read that learns the new value (an exists
  * watch while the znode is missing). Each change of an owned offset znode, the consumer's own commits included, thus
- * costs one asynchronous {@code getData}, off the poll thread; nothing is read while offsets stay put. A value lower
- * than the last commit is read once more on the poll thread (the first read may have been answered before the
- * consumer's own latest commit) before it counts as a rewind. {@link #check},
- * on the poll thread, compares the values seen with the consumer's last commit: a lower one is written back (through
- * the consumer's fenced commit, so only while it still owns the partition), counted ({@code rewind-restored-total})
- * and reported in the member's health under source {@value #SOURCE} until the partition leaves the consumer or for
- * {@link #ALARM_HOLD}, whichever ends first (the alarm fails {@code zkgroups health}, so it must not outlast a bounce). ZooKeeper records no
- * writer of a znode, so the alarm says what is known: the value, when it was written, and the members registered then
- * that are not this one. Writes that move forward are left alone; the tools that write lower offsets
- * ({@code offsets reset}, {@code offsets import}, {@code migrate --allow-rewind}) refuse while the group has members,
- * so they never meet an owner.
+ * costs one asynchronous {@code getData}, off the poll thread; nothing is read while offsets stay put.
+ * <p>
+ * {@link #check}, on the poll thread, compares the values seen with the consumer's last commit. A lower one is read
+ * once more (the first read may have been answered before the consumer's own latest commit); if it is still lower, it
+ * is a rewind: the consumer's offset is written back through its fenced commit (so only while it still owns the
+ * partition), counted ({@code rewind-restored-total}) and reported in the member's health under source
+ * {@value #SOURCE} until the partition leaves the consumer or for {@link #ALARM_HOLD}, whichever ends first (the alarm
+ * fails {@code zkgroups health}, so it must not hold up a bounce for long). ZooKeeper records no writer of a znode, so
+ * the alarm says what is known: the value, when it was written, and the other members registered at that moment.
+ * <p>
+ * Writes that move forward are left alone; the tools that write lower offsets ({@code offsets reset},
+ * {@code offsets import}, {@code migrate --allow-rewind}) refuse while the group has members, so they never meet an
+ * owner.
  * <p>
  * <b>Threading.</b> Curator's event thread only records the values it reads (concurrent maps); everything else runs on
  * the thread inside the consumer.
@@ -165,7 +168,7 @@ final class RewindGuard implements AutoCloseable {
     /** The value stored at {@code path} now, or null if there is none or it cannot be read. */
     private Seen readNow(String path) {
         try {
-            org.apache.zookeeper.data.Stat stat = new org.apache.zookeeper.data.Stat();
+            Stat stat = new Stat();
             byte[] data = client.getData().storingStatIn(stat).forPath(path);
             return new Seen(OffsetCodec.decode(data), stat.getMtime());
         } catch (Exception e) {
