@@ -143,7 +143,7 @@ public final class HealthCheck {
 
     /**
      * Adds what registered zkgroups members publish they cannot do now ({@code /consumers/G/zkgroups-alarms}):
-     * partitions Kafka does not let them fetch, offsets they cannot read. The group looks complete in ZooKeeper, but
+     * partitions Kafka does not let them fetch, offsets they cannot read, offsets another writer rewound (written back). The group looks complete in ZooKeeper, but
      * those partitions do not progress.
      */
     public static HealthReport withMemberAlarms(HealthReport report, Map<ConsumerId, List<Unreadable>> alarms) {
@@ -157,7 +157,7 @@ public final class HealthCheck {
             named.add(member.getKey().value() + ": " + memberAlarmSummary(member.getValue()));
         }
         return report.withFindings(List.of(finding(HealthCondition.MEMBER_ALARMS, alarms.size()
-                + " members report " + count + " partitions they cannot fetch or resume: " + String.join("; ", named))));
+                + " members report " + count + " partitions they cannot fetch or resume, or whose offset another writer rewound: " + String.join("; ", named))));
     }
 
     /**

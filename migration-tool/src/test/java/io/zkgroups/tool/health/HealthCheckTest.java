@@ -148,7 +148,7 @@ class HealthCheckTest {
         assertThat(report.healthy()).isFalse();
         assertThat(report.exitCode()).isEqualTo(io.zkgroups.tool.ExitCode.HEALTH_MEMBER_ALARMS);
         assertThat(report.findings()).singleElement().satisfies(f -> assertThat(f.message())
-                .isEqualTo("1 members report 2 partitions they cannot fetch or resume: g_c1: kafka:A-0, kafka:A-1 ("
+                .isEqualTo("1 members report 2 partitions they cannot fetch or resume, or whose offset another writer rewound: g_c1: kafka:A-0, kafka:A-1 ("
                         + cause + ")"));
     }
 }

@@ -62,6 +62,7 @@ public final class ConsumerKeys {
     public static final String MAX_UNCOMMITTED_RECORDS = "zkgroups.max.uncommitted.records";
     public static final String REBALANCE_KAFKA_TIMEOUT_MS = "zkgroups.rebalance.kafka.timeout.ms";
     public static final String LEGACY_MBEANS = "zkgroups.metrics.legacy.mbeans";
+    public static final String REWIND_GUARD = "zkgroups.offsets.rewind.guard";
     public static final String CONNECT_EARLY = "zkgroups.fetch.connect.early";
     public static final String RESTART_HANDOVER_FILE = "zkgroups.restart.handover.file";
     public static final String RESTART_GRACE_MS = "zkgroups.restart.grace.ms";
@@ -154,6 +155,10 @@ public final class ConsumerKeys {
                             + "well below rebalance.max.retries x rebalance.backoff.ms of 0.8.2.2 peers (8 s)."),
             ConfigKey.of(ZOOKEEPER_SERVER_VERSION, STRING, "auto", Validators.check(ConsumerKeys::serverVersionProblem),
                     ZKGROUPS, "The oldest ZooKeeper server version of the ensemble; auto: learned at start."),
+            ConfigKey.of(REWIND_GUARD, BOOLEAN, "true", null, ZKGROUPS,
+                    "Watch the ZooKeeper offsets of owned partitions, and write back one that another writer (a "
+                            + "0.8.2.2 member whose session ended, an operator) sets lower than this member's last "
+                            + "commit: counted in rewind-restored-total, an alarm in health (docs/fence.md)."),
             ConfigKey.of(LEGACY_MBEANS, BOOLEAN, "true", null, ZKGROUPS,
                     "Also register the 0.8.2.2 consumer's MBeans."),
             ConfigKey.of(CONNECT_EARLY, BOOLEAN, "true", null, ZKGROUPS,

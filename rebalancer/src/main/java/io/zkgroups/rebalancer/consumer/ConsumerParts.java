@@ -39,6 +39,7 @@ final class ConsumerParts<K, V> {
     final PartitionFetcher<K, V> fetcher;
     final OffsetCommitter committer;
     final GroupCoordinator coordinator;
+    final RewindGuard rewindGuard;
     final CoordinationSwitch<K, V> cutover;
 
     /**
@@ -85,6 +86,9 @@ final class ConsumerParts<K, V> {
         this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, metrics, time);
         this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
                 committer, metrics, time);
+        RewindGuard guard = new RewindGuard(config.rewindGuard(), curator, registry.offsets(), config.groupId(),
+                consumerId.toString(), state, committer, metrics, coordinator::member, time);
+        this.rewindGuard = opened.add("rewind guard", guard, guard::close);
         restart.resumed(curator).ifPresent(coordinator::resumeOnJoin);
         CoordinationSwitch<K, V> coordinationSwitch = new CoordinationSwitch<>(config, consumerId, curator, offsets,
                 coordinator, state, newGroupClient, bootstrap, defaultApiTimeout, time);

@@ -198,6 +198,17 @@ final class OffsetCommitter {
         write(offsets, false, deadline);
     }
 
+    /**
+     * Writes {@code offset} of {@code tp} again although it was committed already, as a commit asked for by the
+     * application ({@link RewindGuard}: someone else wrote it lower).
+     *
+     * @throws CommitFailedException if this member does not own {@code tp} now (nothing is written)
+     * @throws KafkaException        if the store failed
+     */
+    void restore(TopicPartition tp, long offset) {
+        write(java.util.Collections.singletonMap(tp, offset), true, null);
+    }
+
     /** The one commit path. {@code deadline} null: bounded by the fence's permit only (its lease). */
     private void write(Map<TopicPartition, Long> offsets, boolean rewrite, Deadline deadline) {
         // converted once: the request and the epochs the fence checks, by registry partition

@@ -26,6 +26,7 @@ final class PollLoop<K, V> {
     private final GroupCoordinator coordinator;
     private final PartitionFetcher<K, V> fetcher;
     private final OffsetCommitter committer;
+    private final RewindGuard rewindGuard;
     private final ConsumerMetrics metrics;
     /** The inner client: woken with the application's wakeup, so that a call blocked in it returns at once. */
     private final Consumer<K, V> fetchClient;
@@ -33,7 +34,8 @@ final class PollLoop<K, V> {
     private volatile boolean userWakeup;
 
     PollLoop(GroupCoordinator coordinator, PartitionFetcher<K, V> fetcher, OffsetCommitter committer,
-             ConsumerMetrics metrics, Consumer<K, V> fetchClient, Time time) {
+             RewindGuard rewindGuard, ConsumerMetrics metrics, Consumer<K, V> fetchClient, Time time) {
+        this.rewindGuard = rewindGuard;
         this.time = time;
         this.coordinator = coordinator;
         this.fetcher = fetcher;
@@ -62,6 +64,7 @@ final class PollLoop<K, V> {
             }
             committer.maybeAutoCommit();
             committer.commitNearCap(fetcher.pastHalfCap());
+            rewindGuard.check();
             long slice = Math.max(0, Math.min(deadline - time.nanoseconds(), POLL_SLICE.toNanos()));
             if (!fetcher.canFetch()) {
                 if (!connectEarly(Duration.ofNanos(slice))) {

@@ -344,6 +344,14 @@ public final class ZkConsumerConfig {
     }
 
     /** Whether the consumer registers the MBeans of the 0.8.2.2 consumer next to Kafka-style ones. */
+    /**
+     * Whether the consumer writes back ZooKeeper offsets of its partitions that others write lower: the key
+     * {@code zkgroups.offsets.rewind.guard}, when offsets are written to ZooKeeper at all.
+     */
+    public boolean rewindGuard() {
+        return bool(ConsumerKeys.REWIND_GUARD) && (!offsetsStorage().needsKafka() || dualCommit());
+    }
+
     public boolean legacyMBeans() {
         return bool(LEGACY_MBEANS);
     }

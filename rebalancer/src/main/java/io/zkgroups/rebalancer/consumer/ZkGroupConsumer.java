@@ -170,7 +170,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         this.committer = parts.committer;
         this.coordinator = parts.coordinator;
         this.cutover = parts.cutover;
-        this.pollLoop = new PollLoop<>(coordinator, fetcher, committer, metrics, kafka, time);
+        this.pollLoop = new PollLoop<>(coordinator, fetcher, committer, parts.rewindGuard, metrics, kafka, time);
         this.lifecycle = new ConsumerLifecycle(consumerId.toString(), opened, time);
     }
 

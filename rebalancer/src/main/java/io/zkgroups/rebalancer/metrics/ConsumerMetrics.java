@@ -68,6 +68,7 @@ public final class ConsumerMetrics implements Closeable {
     private final Sensor revokeTimeouts;
     private final Sensor fencedCommits;
     private final Sensor releasedUncommitted;
+    private final Sensor rewindsRestored;
     private final LegacyMBeans legacy;
     private final RebalanceTracker tracker = new RebalanceTracker();
     private final io.zkgroups.registry.Time time;
@@ -129,6 +130,8 @@ public final class ConsumerMetrics implements Closeable {
         fencedCommits.add(zkgroups("commit-fenced-total", "Commits refused by the ownership fence: the partition was no longer this consumer's, or its session lease had run out"), new CumulativeCount());
         releasedUncommitted = registry.sensor("released-uncommitted");
         releasedUncommitted.add(zkgroups("release-uncommitted-total", "Partitions released in a rebalance without the commit of their position, because the store (Kafka) did not answer within zkgroups.rebalance.kafka.timeout.ms; their next owner replays from the last commit"), new CumulativeSum());
+        rewindsRestored = registry.sensor("rewinds-restored");
+        rewindsRestored.add(zkgroups("rewind-restored-total", "Offsets of owned partitions that another writer (a 0.8.2.2 member whose session ended, an operator) wrote lower than this consumer's last commit, and that it wrote back (zkgroups.offsets.rewind.guard)"), new CumulativeCount());
         registry.addMetric(zkgroups("session-lease-remaining-ms", "Time left on the ZooKeeper session lease that backs ownership (0: run out, or not subscribed)"),
                 (Measurable) (config, now) -> leaseRemainingMillis());
         registry.addMetric(zkgroups("partitions-awaiting-release", "Partitions assigned to this consumer whose previous owner still holds them"),
@@ -256,6 +259,11 @@ public final class ConsumerMetrics implements Closeable {
     /** {@code partitions} partitions were released without the commit of their position (the store failed). */
     public void releasedUncommitted(int partitions) {
         releasedUncommitted.record(partitions);
+    }
+
+    /** The offset of a partition it owns was written lower by someone else, and written back. */
+    public void rewindRestored() {
+        rewindsRestored.record();
     }
 
     // --- records ----------------------------------------------------------------------------------------------
