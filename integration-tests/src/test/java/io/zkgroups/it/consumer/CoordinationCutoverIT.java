@@ -172,6 +172,11 @@ class CoordinationCutoverIT {
                     m -> ((ZkGroupConsumer<?, ?>) m.consumer).coordinator().equals("kafka"))
                     && monitor.allFetchedAgainAfter(back, partitions()) > 0);
             gate(group, 3);
+            // both decisions are in the audit journal, so in the group's history
+            Run history = cli("history", "--group", group);
+            assertThat(history.code).as(history.toString()).isZero();
+            assertThat(history.out).contains("coordination zookeeper -> kafka: zkgroups migrate coordination")
+                    .contains("coordination kafka -> zookeeper: zkgroups migrate coordination");
             System.out.printf("rollback pause (switch -> every partition fetched again): %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(monitor.allFetchedAgainAfter(back, partitions()) - back));
 

@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The audit journal of a group's offset writes by tools, in ZooKeeper where every tool and member that reaches the
+ * The audit journal of a group's offset writes by tools (and of the changes of the coordinator it follows), in ZooKeeper where every tool and member that reaches the
  * group can read it: one persistent-sequential znode per write, {@code /zkgroups/audit/G/e-0000000042}, holding
  * {@link AuditEntry} as JSON. Append-only and bounded: after each append the oldest entries beyond {@link #capacity}
  * are deleted. A write of more than {@link #CHANGES_PER_ENTRY} partitions is split into several entries (parts), each
@@ -29,6 +29,9 @@ public final class AuditJournal {
     public static final int DEFAULT_CAPACITY = 500;
     /** Changes per entry: ~100 bytes each, so an entry stays below 256 KB. */
     static final int CHANGES_PER_ENTRY = 2_000;
+
+    /** The action of an entry that records a change of coordinator. */
+    public static final String COORDINATION = "coordination";
 
     private static final String PREFIX = "e-";
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -63,13 +66,32 @@ public final class AuditJournal {
                 List<AuditEntry.Change> slice = changes.subList(i * CHANGES_PER_ENTRY,
                         Math.min(changes.size(), (i + 1) * CHANGES_PER_ENTRY));
                 AuditEntry entry = new AuditEntry(Instant.now().toString(), group, action, who.user(), who.host(),
-                        who.command(), who.version(), slice, i + 1, parts);
+                        who.command(), who.version(), slice, i + 1, parts, null);
                 znodes.create(dir + "/" + PREFIX, JSON.writeValueAsBytes(entry), CreateMode.PERSISTENT_SEQUENTIAL);
             }
             trim(dir);
         } catch (Exception e) {
             throw new CliException(ExitCode.UNREACHABLE, "the offsets of group " + group + " were written, but their audit "
                     + "entry could not be: " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Appends a change of the coordinator {@code group} follows ({@code from} and {@code to}: {@code zookeeper} or
+     * {@code kafka}), as an entry of its own with action {@code coordination}. Fails with a {@link CliException}
+     * naming the path when ZooKeeper refuses.
+     */
+    public void appendCoordination(String group, String from, String to, Invocation who) {
+        String dir = layout.audit(group);
+        try {
+            znodes.ensurePersistent(dir);
+            AuditEntry entry = new AuditEntry(Instant.now().toString(), group, COORDINATION, who.user(), who.host(),
+                    who.command(), who.version(), List.of(), 1, 1, from + " -> " + to);
+            znodes.create(dir + "/" + PREFIX, JSON.writeValueAsBytes(entry), CreateMode.PERSISTENT_SEQUENTIAL);
+            trim(dir);
+        } catch (Exception e) {
+            throw new CliException(ExitCode.UNREACHABLE, "group " + group + " was moved to " + to + ", but its audit "
+                    + "entry could not be written: " + dir + ": " + e.getMessage(), e);
         }
     }
 
@@ -87,7 +109,7 @@ public final class AuditJournal {
                 entries.add(entry.at(Instant.ofEpochMilli(data.get().stat().getCtime()).toString()));
             } catch (java.io.IOException e) {
                 entries.add(new AuditEntry(Instant.ofEpochMilli(data.get().stat().getCtime()).toString(), group,
-                        "unreadable", null, null, dir + "/" + child + ": " + e.getMessage(), null, List.of(), 1, 1));
+                        "unreadable", null, null, dir + "/" + child + ": " + e.getMessage(), null, List.of(), 1, 1, null));
             }
         }
         return entries;
