@@ -72,6 +72,14 @@ class CoordinationCutoverIT {
             assertThat(members).noneMatch(GroupWorker::failed);
             assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka").out)
                     .contains("is coordinated by kafka already");
+            // health and describe read the group on Kafka's coordinator: its members there, the owner znodes as fences
+            Run health = cli("health", "--group", group, "--expect-members", "4", "--wait", "60s", "--no-store-check");
+            assertThat(health.code).as(health.toString()).isZero();
+            assertThat(health.out).contains("coordinator kafka (group stable, coordinator broker ");
+            Run state = cli("groups", "describe", "--group", group, "--state");
+            assertThat(state.code).as(state.toString()).isZero();
+            assertThat(state.out).containsPattern(group + " +stable +4 +kafka:\\S+ .* kafka \\S+:\\d+ \\(fences: /consumers/"
+                    + group + "/owners\\)");
 
             // a member started after the switch follows the decision: it joins Kafka's group directly
             members.add(zkGroupMember(group, "zk5"));
