@@ -80,6 +80,10 @@ class CoordinationCutoverIT {
             assertThat(state.code).as(state.toString()).isZero();
             assertThat(state.out).containsPattern(group + " +stable +4 +kafka:\\S+ .* kafka \\S+:\\d+ \\(fences: /consumers/"
                     + group + "/owners\\)");
+            Run lag = cli("lag", "--group", group);
+            assertThat(lag.out).as(lag.toString())
+                    .containsPattern("GROUP " + group + " .* MEMBERS 4 .*COORDINATOR kafka")
+                    .doesNotContain("(not a member)");
 
             // a member started after the switch follows the decision: it joins Kafka's group directly
             members.add(zkGroupMember(group, "zk5"));
