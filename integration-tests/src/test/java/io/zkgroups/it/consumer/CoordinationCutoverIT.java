@@ -48,7 +48,7 @@ class CoordinationCutoverIT {
     private final List<GroupWorker> members = new ArrayList<>();
 
     @Test
-    void aLiveFourMemberGroupCrossesToKafkaThenRollsToPlainKafkaConsumersLosingNothing() {
+    void aLiveFourMemberGroupCrossesToKafkaThenRollsToPlainKafkaConsumersLosingNothing() throws Exception {
         String group = "cutover";
         try (TestZooKeeper server = (zk = TestZooKeeper.start());
              EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
@@ -80,6 +80,15 @@ class CoordinationCutoverIT {
             assertThat(state.code).as(state.toString()).isZero();
             assertThat(state.out).containsPattern(group + " +stable +4 +kafka:\\S+ .* kafka \\S+:\\d+ \\(fences: /consumers/"
                     + group + "/owners\\)");
+            Run described = cli("groups", "describe", "--group", group, "--members", "--output", "json");
+            assertThat(described.code).as(described.toString()).isZero();
+            // one row per member of Kafka's group (their client ids are all the same), together assigned everything
+            com.fasterxml.jackson.databind.JsonNode kafkaMembers = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(described.out).path("members");
+            assertThat(kafkaMembers).as(described.out).hasSize(4);
+            Set<String> assignedToMembers = new HashSet<>();
+            kafkaMembers.forEach(m -> m.path("assignment").path(TOPIC).forEach(p -> assignedToMembers.add(p.asText())));
+            assertThat(assignedToMembers).as(described.out).hasSize(PARTITIONS);
             Run lag = cli("lag", "--group", group);
             assertThat(lag.out).as(lag.toString())
                     .containsPattern("GROUP " + group + " .* MEMBERS 4 .*COORDINATOR kafka")

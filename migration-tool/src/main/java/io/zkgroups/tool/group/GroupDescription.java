@@ -127,16 +127,16 @@ public record GroupDescription(String group, String state, String phase, String 
     /**
      * This description of a group on Kafka's group coordinator: Kafka's state, members and assignment replace what
      * ZooKeeper registrations would tell (a member on Kafka has none); each partition keeps its owner znode (the
-     * fence) and names the Kafka member assigned to it. Pure.
+     * fence) and names the Kafka member assigned to it, by its member id (members' client ids need not differ). Pure.
      */
     public GroupDescription onKafka(KafkaCoordination kafka) {
         List<PartitionRow> rows = partitions.stream().map(p -> {
             var assignee = kafka.assigneeOf(new TopicAndPartition(p.topic(), p.partition()));
             return new PartitionRow(p.topic(), p.partition(), p.zookeeperOffset(), p.kafkaOffset(), p.logEndOffset(),
-                    p.lag(), p.owner(), assignee.map(KafkaCoordination.KafkaMember::clientId).orElse(null),
+                    p.lag(), p.owner(), assignee.map(KafkaCoordination.KafkaMember::memberId).orElse(null),
                     assignee.map(KafkaCoordination.KafkaMember::host).orElse(null), p.lagSeconds(), p.commitAgeSeconds());
         }).toList();
-        List<MemberRow> kafkaMembers = kafka.members().stream().map(m -> new MemberRow(m.clientId(), m.host(),
+        List<MemberRow> kafkaMembers = kafka.members().stream().map(m -> new MemberRow(m.memberId(), m.host(),
                 m.assignment().stream().map(TopicAndPartition::topic).distinct().sorted()
                         .collect(java.util.stream.Collectors.joining(",")), 1, m.assignment().size())).toList();
         String assignor = kafka.assignor().isEmpty() ? "kafka" : "kafka:" + kafka.assignor();

@@ -45,7 +45,7 @@ public final class KafkaGroupHealth {
         } else if (expectMembers != null && members != expectMembers) {
             findings.add(new HealthReport.Finding(HealthCondition.MEMBERS, members + " members in Kafka's group, expected "
                     + expectMembers + ": " + HealthCheck.shortList(kafka.members().stream()
-                    .map(KafkaCoordination.KafkaMember::clientId).toList())));
+                    .map(m -> m.memberId() + " (" + m.clientId() + ")").toList())));
         }
         if (members > 0 && !kafka.stable()) {
             findings.add(new HealthReport.Finding(HealthCondition.ASSIGNMENT, "Kafka's group is " + kafka.state()

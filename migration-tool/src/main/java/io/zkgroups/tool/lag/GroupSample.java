@@ -22,7 +22,7 @@ import java.util.List;
  * @param memberIds     the registered members' consumer ids
  * @param alarmed       the registered zkgroups members that publish alarms (partitions they cannot fetch or resume)
  * @param coordinator   {@code zookeeper} or {@code kafka}: which coordinator holds the group (its decision znode); for
- *                      a group on Kafka, {@code members} and {@code memberIds} are Kafka's group's (their client ids)
+ *                      a group on Kafka, {@code members} and {@code memberIds} are Kafka's group's (their member ids)
  */
 public record GroupSample(String group, Instant at, int members, PhaseInference.Result phase,
                           List<PartitionRead> partitions, List<Unreadable> unreadable, boolean kafkaQueried,

@@ -170,7 +170,7 @@ public final class GroupSampler {
         });
         return new GroupSample(sample.group(), sample.at(), kafka.members().size(), sample.phase(), rows,
                 sample.unreadable(), sample.kafkaQueried(),
-                kafka.members().stream().map(KafkaCoordination.KafkaMember::clientId).toList(), List.of(), "kafka");
+                kafka.members().stream().map(KafkaCoordination.KafkaMember::memberId).toList(), List.of(), "kafka");
     }
 
     /** Adds to every partition with something to consume when its next record was written ({@link RecordTimes}). */

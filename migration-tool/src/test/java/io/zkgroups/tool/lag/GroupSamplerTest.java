@@ -33,7 +33,7 @@ class GroupSamplerTest {
 
         assertThat(onKafka.coordinator()).isEqualTo("kafka");
         assertThat(onKafka.members()).isEqualTo(2);
-        assertThat(onKafka.memberIds()).containsExactly("a-zkgroups", "plain");
+        assertThat(onKafka.memberIds()).containsExactly("m1", "m2");
         assertThat(onKafka.partitions()).extracting(GroupSample.PartitionRead::partition).containsExactly(T0, T1, T2);
         assertThat(onKafka.partitions()).extracting(GroupSample.PartitionRead::owner)
                 .containsExactly("a-0", "plain", "gone-0");
