@@ -48,7 +48,7 @@ class CoordinationCutoverIT {
     private final List<GroupWorker> members = new ArrayList<>();
 
     @Test
-    void aLiveFourMemberGroupCrossesToKafkaThenRollsToPlainKafkaConsumersLosingNothing() {
+    void aLiveFourMemberGroupCrossesToKafkaThenRollsToPlainKafkaConsumersLosingNothing() throws Exception {
         String group = "cutover";
         try (TestZooKeeper server = (zk = TestZooKeeper.start());
              EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
@@ -72,6 +72,27 @@ class CoordinationCutoverIT {
             assertThat(members).noneMatch(GroupWorker::failed);
             assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka").out)
                     .contains("is coordinated by kafka already");
+            // health and describe read the group on Kafka's coordinator: its members there, the owner znodes as fences
+            Run health = cli("health", "--group", group, "--expect-members", "4", "--wait", "60s", "--no-store-check");
+            assertThat(health.code).as(health.toString()).isZero();
+            assertThat(health.out).contains("coordinator kafka (group stable, coordinator broker ");
+            Run state = cli("groups", "describe", "--group", group, "--state");
+            assertThat(state.code).as(state.toString()).isZero();
+            assertThat(state.out).containsPattern(group + " +stable +4 +kafka:\\S+ .* kafka \\S+:\\d+ \\(fences: /consumers/"
+                    + group + "/owners\\)");
+            Run described = cli("groups", "describe", "--group", group, "--members", "--output", "json");
+            assertThat(described.code).as(described.toString()).isZero();
+            // one row per member of Kafka's group (their client ids are all the same), together assigned everything
+            com.fasterxml.jackson.databind.JsonNode kafkaMembers = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(described.out).path("members");
+            assertThat(kafkaMembers).as(described.out).hasSize(4);
+            Set<String> assignedToMembers = new HashSet<>();
+            kafkaMembers.forEach(m -> m.path("assignment").path(TOPIC).forEach(p -> assignedToMembers.add(p.asText())));
+            assertThat(assignedToMembers).as(described.out).hasSize(PARTITIONS);
+            Run lag = cli("lag", "--group", group);
+            assertThat(lag.out).as(lag.toString())
+                    .containsPattern("GROUP " + group + " .* MEMBERS 4 .*COORDINATOR kafka")
+                    .doesNotContain("(not a member)");
 
             // a member started after the switch follows the decision: it joins Kafka's group directly
             members.add(zkGroupMember(group, "zk5"));
@@ -172,6 +193,11 @@ class CoordinationCutoverIT {
                     m -> ((ZkGroupConsumer<?, ?>) m.consumer).coordinator().equals("kafka"))
                     && monitor.allFetchedAgainAfter(back, partitions()) > 0);
             gate(group, 3);
+            // both decisions are in the audit journal, so in the group's history
+            Run history = cli("history", "--group", group);
+            assertThat(history.code).as(history.toString()).isZero();
+            assertThat(history.out).contains("coordination zookeeper -> kafka: zkgroups migrate coordination")
+                    .contains("coordination kafka -> zookeeper: zkgroups migrate coordination");
             System.out.printf("rollback pause (switch -> every partition fetched again): %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(monitor.allFetchedAgainAfter(back, partitions()) - back));
 
@@ -188,17 +214,7 @@ class CoordinationCutoverIT {
             for (int i = 1; i <= 3; i++) {
                 members.add(zkGroupMember(group, "zk" + i));
             }
-            Map<String, String> props = new HashMap<>();
-            props.put("zookeeper.connect", zk.connectString());
-            props.put("group.id", group);
-            props.put("consumer.id", "killed");
-            props.put("auto.offset.reset", "smallest");
-            props.put("auto.commit.interval.ms", "100");
-            props.put("offsets.storage", "kafka");
-            props.put("dual.commit.enabled", "true");
-            props.put("zkgroups.advertise.capabilities", "true");
-            props.put("zookeeper.session.timeout.ms", "4000");
-            ChildConsumer killed = ChildConsumer.start("killed", TOPIC, props, log);
+            ChildConsumer killed = ChildConsumer.start("killed", TOPIC, childProperties(group, "killed"), log);
             try {
                 awaitSwitchable(group, 4);
                 int before = killed.delivered();
@@ -236,6 +252,92 @@ class CoordinationCutoverIT {
                 killed.destroy();
             }
         }
+    }
+
+    @Test
+    void aMemberFrozenPastItsSessionInTheMiddleOfTheSwitchFollowsItWhenItThaws() throws Exception {
+        String group = "cutover-frozen";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            for (int i = 1; i <= 3; i++) {
+                members.add(zkGroupMember(group, "zk" + i));
+            }
+            ChildConsumer frozen = ChildConsumer.start("frozen", TOPIC, childProperties(group, "frozen"), log);
+            try {
+                awaitSwitchable(group, 4);
+                frozen.awaitDelivered(frozen.delivered() + 1, Duration.ofSeconds(60));
+
+                long switched = System.nanoTime();
+                assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute").code).isZero();
+                frozen.signal("STOP");
+                // what it had committed when it froze: its next owner may re-deliver from there, not from earlier
+                Map<TopicPartition, Long> committedAtFreeze = zooKeeperOffsets(group);
+                // Kafka's group fetches every partition once the frozen member's session has expired
+                await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
+                        && monitor.allFetchedAgainAfter(switched, partitions()) > 0);
+                assertThat(zk.newClient(10_000).getChildren().forPath("/consumers/" + group + "/ids")).isEmpty();
+
+                int eventsAtThaw = frozen.events().size();
+                frozen.signal("CONT");
+                // it follows the decision: it joins Kafka's group and is assigned partitions there
+                frozen.awaitLine(eventsAtThaw, line -> line.matches("ASSIGNED \\S+"), Duration.ofSeconds(120),
+                        "an assignment after the thaw");
+                await().atMost(Duration.ofSeconds(60)).until(() -> kafka.admin().describeConsumerGroups(List.of(group))
+                        .describedGroups().get(group).get(10, TimeUnit.SECONDS).members().size() == 4);
+                int deliveredAfterThaw = frozen.delivered();
+                frozen.awaitDelivered(deliveredAfterThaw + 1, Duration.ofSeconds(60));
+
+                long[] produced = producer.stop();
+                await().atMost(Duration.ofSeconds(60)).until(() -> missing(produced) == 0);
+                for (GroupWorker m : members) {
+                    m.close();
+                }
+                frozen.close();
+                assertThat(monitor.violations()).isEmpty();
+                // a move away from the frozen member re-delivers at most what it had delivered and not committed
+                assertThat(log.moves()).filteredOn(move -> move.from().equals("frozen"))
+                        .allSatisfy(move -> assertThat(move.firstOfNext()).as(move.toString())
+                                .isGreaterThanOrEqualTo(committedAtFreeze.getOrDefault(move.partition(), 0L)));
+                // every other move (to the thawed member included) starts right where the previous holder stopped:
+                // after the thaw it delivered nothing it had fetched before it froze
+                assertThat(log.moves()).filteredOn(move -> !move.from().equals("frozen"))
+                        .allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
+                log.moves().stream().filter(move -> move.from().equals("frozen")).forEach(move ->
+                        System.out.printf("after the freeze: %s re-delivered %d records%n", move.partition(),
+                                move.overlap()));
+            } finally {
+                frozen.destroy();
+            }
+        }
+    }
+
+    /** The committed offsets of {@code group} in ZooKeeper, per partition of the topic. */
+    private Map<TopicPartition, Long> zooKeeperOffsets(String group) throws Exception {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        var client = zk.newClient(10_000);
+        for (TopicPartition tp : partitions()) {
+            String path = "/consumers/" + group + "/offsets/" + tp.topic() + "/" + tp.partition();
+            if (client.checkExists().forPath(path) != null) {
+                offsets.put(tp, Long.parseLong(new String(client.getData().forPath(path), StandardCharsets.UTF_8)));
+            }
+        }
+        return offsets;
+    }
+
+    /** A zkgroups member in a child JVM, set up as {@link #zkGroupMember} is. */
+    private Map<String, String> childProperties(String group, String name) {
+        Map<String, String> props = new HashMap<>();
+        props.put("zookeeper.connect", zk.connectString());
+        props.put("group.id", group);
+        props.put("consumer.id", name);
+        props.put("auto.offset.reset", "smallest");
+        props.put("auto.commit.interval.ms", "100");
+        props.put("offsets.storage", "kafka");
+        props.put("dual.commit.enabled", "true");
+        props.put("zkgroups.advertise.capabilities", "true");
+        props.put("zookeeper.session.timeout.ms", "4000");
+        return props;
     }
 
     /** The stop-the-group way, for comparison: stop every member, start plain KafkaConsumers at Kafka's offsets. */

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The audit journal of a group's offset writes by tools, in ZooKeeper where every tool and member that reaches the
- * group can read it: one persistent-sequential znode per write, {@code /zkgroups/audit/G/e-0000000042}, holding
+ * The audit journal of a group's offset writes by tools (and of the changes of the coordinator it follows), in
+ * ZooKeeper where every tool and member that reaches the group can read it: one persistent-sequential znode per write, {@code /zkgroups/audit/G/e-0000000042}, holding
  * {@link AuditEntry} as JSON. Append-only and bounded: after each append the oldest entries beyond {@link #capacity}
  * are deleted. A write of more than {@link #CHANGES_PER_ENTRY} partitions is split into several entries (parts), each
  * well under ZooKeeper's 1 MB limit. Thread-safe as far as ZooKeeper is: concurrent appends get distinct sequence
@@ -27,6 +27,9 @@ public final class AuditJournal {
     public static final int DEFAULT_CAPACITY = 500;
     /** Changes per entry: ~100 bytes each, so an entry stays below 256 KB. */
     static final int CHANGES_PER_ENTRY = 2_000;
+
+    /** The action of an entry that records a change of coordinator. */
+    public static final String COORDINATION = "coordination";
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -55,12 +58,28 @@ public final class AuditJournal {
                 List<AuditEntry.Change> slice = changes.subList(i * CHANGES_PER_ENTRY,
                         Math.min(changes.size(), (i + 1) * CHANGES_PER_ENTRY));
                 entries.add(JSON.writeValueAsBytes(new AuditEntry(Instant.now().toString(), group, action, who.user(),
-                        who.host(), who.command(), who.version(), slice, i + 1, parts)));
+                        who.host(), who.command(), who.version(), slice, i + 1, parts, null)));
             }
             journal.append(dir, entries);
         } catch (Exception e) {
             throw new CliException(ExitCode.UNREACHABLE, "the offsets of group " + group + " were written, but their audit "
                     + "entry could not be: " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Appends a change of the coordinator {@code group} follows ({@code from} and {@code to}: {@code zookeeper} or
+     * {@code kafka}), as an entry of its own with action {@code coordination}. Fails with a {@link CliException}
+     * naming the path when ZooKeeper refuses.
+     */
+    public void appendCoordination(String group, String from, String to, Invocation who) {
+        String dir = layout.audit(group);
+        try {
+            journal.append(dir, List.of(JSON.writeValueAsBytes(new AuditEntry(Instant.now().toString(), group,
+                    COORDINATION, who.user(), who.host(), who.command(), who.version(), List.of(), 1, 1, from + " -> " + to))));
+        } catch (Exception e) {
+            throw new CliException(ExitCode.UNREACHABLE, "group " + group + " was moved to " + to + ", but its audit "
+                    + "entry could not be written: " + dir + ": " + e.getMessage(), e);
         }
     }
 
@@ -72,7 +91,7 @@ public final class AuditJournal {
                 entries.add(JSON.readValue(stored.bytes(), AuditEntry.class).at(stored.written().toString()));
             } catch (java.io.IOException e) {
                 entries.add(new AuditEntry(stored.written().toString(), group, "unreadable", null, null,
-                        stored.path() + ": " + e.getMessage(), null, List.of(), 1, 1));
+                        stored.path() + ": " + e.getMessage(), null, List.of(), 1, 1, null));
             }
         }
         return entries;

@@ -102,7 +102,7 @@ final class DescribePrinter {
     }
 
     private void state(List<GroupDescription> found) {
-        Table t = new Table("GROUP", "STATE", "MEMBERS", "STRATEGY", "PHASE", "OWNED", "COORDINATOR (ZOOKEEPER)");
+        Table t = new Table("GROUP", "STATE", "MEMBERS", "STRATEGY", "PHASE", "OWNED", "COORDINATOR");
         for (GroupDescription d : found) {
             GroupStateView s = GroupStateView.of(d, zookeeper);
             t.row(s.group(), s.state(), s.members(), s.strategy(), s.phase(), s.ownedPartitions() + "/" + s.partitions(),

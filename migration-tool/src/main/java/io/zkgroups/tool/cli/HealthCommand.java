@@ -114,6 +114,7 @@ final class HealthCommand extends AbstractCommand {
             doc.put("healthy", r.healthy() && (lagGate == null || lagGate.passed()));
             doc.put("exitCode", code.code());
             doc.put("kafkaProblem", result.kafkaProblem());
+            doc.put("coordinator", result.coordinator());
             doc.put("members", r.members());
             doc.put("expectedMembers", expectMembers);
             doc.put("partitions", r.partitions());
@@ -141,6 +142,7 @@ final class HealthCommand extends AbstractCommand {
             out().println("  members " + r.members() + (expectMembers == null ? "" : " (expected " + expectMembers + ")")
                     + ", partitions " + r.partitions() + ", owned " + r.owned() + ", strategy " + r.strategy() + " ("
                     + result.strategyReason() + ")");
+            out().println("  coordinator " + result.coordinator());
             out().println("  phase " + result.phase() + " (" + result.phaseEvidence() + "); stores: " + r.storeStatus());
             r.findings().forEach(f -> out().println("  " + f.condition().label() + " (" + f.condition().exitCode().code()
                     + "): " + f.message()));

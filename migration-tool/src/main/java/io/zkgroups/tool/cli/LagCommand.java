@@ -143,7 +143,7 @@ final class LagCommand extends AbstractCommand {
         for (GroupLag g : evaluated) {
             out().println("GROUP " + g.group() + "  STATUS " + g.status() + "  PHASE " + g.phase() + "  MEMBERS " + g.members()
                     + "  LAG " + (g.totalLag() == null ? "-" : g.totalLag()) + "  MAX-LAG " + Seconds.format(g.maxLagSeconds())
-                    + "  (" + g.samples() + " samples)");
+                    + "  (" + g.samples() + " samples)  COORDINATOR " + g.coordinator());
             Table t = new Table("TOPIC", "PARTITION", "LOG-END", "ZK-OFFSET", "ZK-LAG", "KAFKA-OFFSET", "KAFKA-LAG",
                     "LAG-TIME", "COMMITTED", "STATUS", "OWNER");
             g.partitions().forEach(p -> t.row(p.topic(), p.partition(), p.logEnd(), p.zookeeperOffset(), p.zookeeperLag(),

@@ -33,6 +33,7 @@ final class LagMetrics {
 
     private static final String[] STATUSES = statusNames();
     private static final String[] PHASES = phaseNames();
+    private static final String[] COORDINATORS = {"kafka", "zookeeper"};
 
     private LagMetrics() {
     }
@@ -48,7 +49,7 @@ final class LagMetrics {
         gauge(gauges, "zkgroups_topic_log_end_offset", "Log end offset of a partition some exported group reads");
         gauge(gauges, "zkgroups_group_lag", "Sum of the group's partition lag");
         gauge(gauges, "zkgroups_group_max_lag_seconds", "The largest lag in seconds of the group's partitions");
-        gauge(gauges, "zkgroups_group_members", "Members registered under /consumers/<group>/ids");
+        gauge(gauges, "zkgroups_group_members", "Members registered under /consumers/<group>/ids (for a group on Kafka's coordinator: the members of Kafka's group)");
         gauge(gauges, "zkgroups_group_owned_partitions", "Partitions with an owner znode that names a registered member's thread");
         gauge(gauges, "zkgroups_group_unowned_partitions", "Partitions with an offset but no owner znode of a registered member");
         gauge(gauges, "zkgroups_group_alarmed_members", "Registered zkgroups members that publish partitions they cannot fetch (Kafka does not answer them) or resume (an offset they cannot read)");
@@ -58,6 +59,8 @@ final class LagMetrics {
                 .help("Status of the group: its worst partition's");
         StateSetSnapshot.Builder phase = StateSetSnapshot.builder().name("zkgroups_group_phase")
                 .help("Where the group's offsets are written, as inferred from both stores (docs/cli.md)");
+        StateSetSnapshot.Builder coordinator = StateSetSnapshot.builder().name("zkgroups_group_coordinator")
+                .help("Which coordinator holds the group: zookeeper (0.8's protocol) or kafka (Kafka's group coordinator, docs/cutover.md)");
         InfoSnapshot.Builder owners = InfoSnapshot.builder().name("zkgroups_partition_owner")
                 .help("The owner znode of a partition: the thread that owns it, and whether it is a registered member's");
 
@@ -102,12 +105,14 @@ final class LagMetrics {
             point(gauges, "zkgroups_group_evaluation_samples", group, (long) g.samples());
             groupStatus.dataPoint(states(group, STATUSES, g.status().name()));
             phase.dataPoint(states(group, PHASES, g.phase()));
+            coordinator.dataPoint(states(group, COORDINATORS, g.coordinator()));
         }
         logEnds.forEach((labels, end) -> point(gauges, "zkgroups_topic_log_end_offset", labels, end));
         List<MetricSnapshot> all = new ArrayList<>();
         gauges.values().forEach(b -> all.add(b.build()));
         all.add(groupStatus.build());
         all.add(phase.build());
+        all.add(coordinator.build());
         all.add(owners.build());
         all.add(single("zkgroups_exporter_refresh_duration_seconds", "Time the last read of ZooKeeper and Kafka took",
                 refresh.durationSeconds()));

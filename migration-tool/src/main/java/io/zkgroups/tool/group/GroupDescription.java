@@ -21,10 +21,14 @@ import java.util.TreeSet;
  * <p>
  * Lag = log end − the offset a member would start from (ZooKeeper's in {@code zookeeper-only}, Kafka's in
  * {@code kafka-only}, the larger of both otherwise — what 0.8.2.2 with dual commit reads).
+ *
+ * @param coordinator       {@code zookeeper} or {@code kafka}: which coordinator holds the group (its decision znode)
+ * @param coordinatorBroker for a group on Kafka, its coordinator broker {@code host:port}; null otherwise
  */
 public record GroupDescription(String group, String state, String phase, String phaseEvidence, String strategy,
                                String strategyReason, List<PartitionRow> partitions, List<MemberRow> members,
-                               List<String> unreadable, String kafkaProblem, List<MemberAlarm> memberAlarms) {
+                               List<String> unreadable, String kafkaProblem, List<MemberAlarm> memberAlarms,
+                               String coordinator, String coordinatorBroker) {
 
     /**
      * One partition. Null values are unknown or absent.
@@ -49,7 +53,7 @@ public record GroupDescription(String group, String state, String phase, String 
                     p.owner(), p.consumerId(), p.host(), t[0], t[1]);
         }).toList();
         return new GroupDescription(group, state, phase, phaseEvidence, strategy, strategyReason, timed, members, unreadable,
-                kafkaProblem, memberAlarms);
+                kafkaProblem, memberAlarms, coordinator, coordinatorBroker);
     }
 
     /** One registered member. */
@@ -117,7 +121,28 @@ public record GroupDescription(String group, String state, String phase, String 
         view.registeredMembersAlarms().forEach((member, list) ->
                 list.forEach(a -> alarms.add(new MemberAlarm(member.value(), a.path(), a.reason()))));
         return new GroupDescription(view.group(), state.label(), view.phase().phase().label(), view.phase().evidence(),
-                strategy.strategy(), strategy.reason(), rows, members, unreadable, kafkaProblem, alarms);
+                strategy.strategy(), strategy.reason(), rows, members, unreadable, kafkaProblem, alarms, "zookeeper", null);
+    }
+
+    /**
+     * This description of a group on Kafka's group coordinator: Kafka's state, members and assignment replace what
+     * ZooKeeper registrations would tell (a member on Kafka has none); each partition keeps its owner znode (the
+     * fence) and names the Kafka member assigned to it, by its member id (members' client ids need not differ). Pure.
+     */
+    public GroupDescription onKafka(KafkaCoordination kafka) {
+        List<PartitionRow> rows = partitions.stream().map(p -> {
+            var assignee = kafka.assigneeOf(new TopicAndPartition(p.topic(), p.partition()));
+            return new PartitionRow(p.topic(), p.partition(), p.zookeeperOffset(), p.kafkaOffset(), p.logEndOffset(),
+                    p.lag(), p.owner(), assignee.map(KafkaCoordination.KafkaMember::memberId).orElse(null),
+                    assignee.map(KafkaCoordination.KafkaMember::host).orElse(null), p.lagSeconds(), p.commitAgeSeconds());
+        }).toList();
+        List<MemberRow> kafkaMembers = kafka.members().stream().map(m -> new MemberRow(m.memberId(), m.host(),
+                m.assignment().stream().map(TopicAndPartition::topic).distinct().sorted()
+                        .collect(java.util.stream.Collectors.joining(",")), 1, m.assignment().size())).toList();
+        String assignor = kafka.assignor().isEmpty() ? "kafka" : "kafka:" + kafka.assignor();
+        return new GroupDescription(group, kafka.state(), phase, phaseEvidence, assignor,
+                "Kafka's group coordinator assigns the partitions", rows, kafkaMembers, unreadable, kafkaProblem,
+                memberAlarms, "kafka", kafka.broker());
     }
 
     private static String describe(Member m) {

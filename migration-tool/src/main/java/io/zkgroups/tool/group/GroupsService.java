@@ -1,5 +1,6 @@
 package io.zkgroups.tool.group;
 
+import io.zkgroups.registry.model.Coordinator;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.tool.CliException;
@@ -79,6 +80,14 @@ public final class GroupsService {
             warnings.add(kafkaProblem + ": printing the ZooKeeper half only (Kafka offsets, log end and lag unknown)");
         }
         GroupDescription described = GroupDescription.of(view, state, choice, logEnd, kafkaProblem);
+        if (view.existsInZk() && KafkaCoordination.decided(clients, group) == Coordinator.KAFKA) {
+            if (kafka.isPresent() && kafkaProblem == null) {
+                described = described.onKafka(KafkaCoordination.read(clients, group).orElseThrow());
+            } else {
+                warnings.add("group " + group + " is coordinated by Kafka, which was not read: its members and "
+                        + "assignment are unknown (the owner znodes shown are the fences its zkgroups members keep)");
+            }
+        }
         Map<TopicAndPartition, Long> timestamps = kafkaProblem == null ? recordTimestamps(described) : Map.of();
         return described.withTimes(p -> {
             TopicAndPartition tp = new TopicAndPartition(p.topic(), p.partition());

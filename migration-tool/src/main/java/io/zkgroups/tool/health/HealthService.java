@@ -7,6 +7,7 @@ import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.group.GroupReader;
 import io.zkgroups.tool.group.GroupView;
+import io.zkgroups.tool.group.KafkaCoordination;
 import io.zkgroups.tool.group.StrategyChoice;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.io.KafkaGroups;
@@ -29,7 +30,8 @@ import java.util.function.Consumer;
  * {@code health}: evaluates {@link HealthCheck} on a fresh read of the group; with a wait, re-evaluates on every
  * ZooKeeper change under the group (members, owners, offsets) and of its subscribed topics until the group is
  * healthy or the time is up. A settle then waits for members, owners and topics (not offsets) to stay still, within
- * the wait. Kafka has no watches: while the only failure is the store check, or Kafka did not answer,
+ * the wait. A group whose decision znode says {@code kafka} is judged by {@link KafkaGroupHealth} instead (Kafka's
+ * group and the fence owner znodes). Kafka has no watches: while the only failure is the store check, or Kafka did not answer,
  * Kafka (and the members' published alarms) is re-read every {@link #KAFKA_RECHECK}. With {@code --max-stall}, {@link StallCheck} looks at the progress of
  * every partition with an offset; offsets read from Kafka are watched for that long before they are judged.
  */
@@ -44,10 +46,11 @@ public final class HealthService {
 
     /**
      * The last evaluation, and how the group looked then. {@code kafkaProblem}: why the Kafka half (store check, stall
-     * check) could not be judged; null when Kafka answered or was not needed.
+     * check) could not be judged; null when Kafka answered or was not needed. {@code coordinator}: which coordinator
+     * holds the group, and where, in words.
      */
     public record Result(HealthReport report, String phase, String phaseEvidence, String strategyReason, int evaluations,
-                         long elapsedMillis, String kafkaProblem) {
+                         long elapsedMillis, String kafkaProblem, String coordinator) {
 
         /** The report's exit code; a healthy ZooKeeper half whose Kafka half is unknown is {@link ExitCode#KAFKA_PARTIAL}. */
         public ExitCode exitCode() {
@@ -87,8 +90,15 @@ public final class HealthService {
                 }
                 StrategyChoice choice = StrategyChoice.choose(request.strategy(), view.members().entries());
                 PartitionAssignor assignor = PartitionAssignor.forStrategy(choice.strategy());
-                HealthReport report = HealthCheck.evaluate(GroupAssessment.input(view, assignor, request.expectMembers(),
-                        request.storeCheck() ? GroupAssessment.stores(view, request.tolerance()) : null));
+                Optional<KafkaCoordination> onKafka = view.existsInZk()
+                        ? KafkaCoordination.read(clients, request.group()) : Optional.empty();
+                HealthReport report = onKafka.isPresent()
+                        ? KafkaGroupHealth.evaluate(onKafka.get(), view.owners().entries(), view.partitionCounts(),
+                                request.expectMembers())
+                        : HealthCheck.evaluate(GroupAssessment.input(view, assignor, request.expectMembers(),
+                                request.storeCheck() ? GroupAssessment.stores(view, request.tolerance()) : null));
+                String coordinator = onKafka.map(KafkaGroupHealth::coordinator)
+                        .orElse("zookeeper (" + ZkLayout.root().group(request.group()) + ")");
                 report = HealthCheck.withMemberAlarms(report, view.registeredMembersAlarms());
                 report = nameMissing(report, view, seenMembers);
                 String kafkaProblem = view.kafkaProblem();
@@ -108,8 +118,9 @@ public final class HealthService {
                 }
                 evaluations++;
                 onEvaluation.accept(report);
-                Result result = new Result(report, view.phase().phase().label(), view.phase().evidence(), choice.reason(),
-                        evaluations, Duration.ofNanos(System.nanoTime() - start).toMillis(), kafkaProblem);
+                Result result = new Result(report, view.phase().phase().label(), view.phase().evidence(),
+                        onKafka.isPresent() ? "Kafka's group assigns the partitions" : choice.reason(),
+                        evaluations, Duration.ofNanos(System.nanoTime() - start).toMillis(), kafkaProblem, coordinator);
                 long now = System.nanoTime();
                 boolean complete = kafkaProblem == null && judgeableAt.isEmpty();
                 if (report.healthy() && complete) {
@@ -138,7 +149,7 @@ public final class HealthService {
                     waitNanos = deadline - now;
                     // Kafka has no watches, and members' alarms are not watched: look again every few seconds
                     if (report.has(HealthCondition.STORES) || report.has(HealthCondition.MEMBER_ALARMS)
-                            || kafkaProblem != null) {
+                            || kafkaProblem != null || onKafka.isPresent()) {
                         waitNanos = Math.min(waitNanos, KAFKA_RECHECK.toNanos());
                     }
                 }
@@ -174,7 +185,7 @@ public final class HealthService {
                 "not settled: the group's members, owners or topics changed within " + settle.toMillis()
                         + " ms (--settle) of its last healthy evaluation, until the wait was over")));
         return new Result(report, healthy.phase(), healthy.phaseEvidence(), healthy.strategyReason(), healthy.evaluations(),
-                Duration.ofNanos(System.nanoTime() - start).toMillis(), healthy.kafkaProblem());
+                Duration.ofNanos(System.nanoTime() - start).toMillis(), healthy.kafkaProblem(), healthy.coordinator());
     }
 
     /** Every partition of an existing topic with an offset the group reads: that offset, the log end, its mtime. */

@@ -1,6 +1,7 @@
 package io.zkgroups.tool.history;
 
 import io.zkgroups.tool.audit.AuditEntry;
+import io.zkgroups.tool.audit.AuditJournal;
 import io.zkgroups.tool.group.MemberHost;
 import io.zkgroups.tool.io.Clients;
 
@@ -31,6 +32,12 @@ public final class HistoryService {
     public List<HistoryEvent> history(String group, Instant since, Duration staleAfter) {
         List<HistoryEvent> events = new ArrayList<>(journal().read(group));
         for (AuditEntry e : clients.auditJournal().read(group)) {
+            if (AuditJournal.COORDINATION.equals(e.action())) {
+                events.add(HistoryEvent.of(e.at(), HistoryEvent.Type.COORDINATOR_CHANGED, "audit")
+                        .detail("coordination " + e.coordination() + ": " + e.command())
+                        .attribution(e.user() + "@" + e.host()));
+                continue;
+            }
             events.add(HistoryEvent.of(e.at(), HistoryEvent.Type.OFFSETS_WRITTEN, "audit")
                     .detail(e.action() + ": " + e.command() + (e.parts() > 1 ? " (part " + e.part() + " of " + e.parts() + ")" : ""))
                     .attribution(e.user() + "@" + e.host()).changes(e.changes()));

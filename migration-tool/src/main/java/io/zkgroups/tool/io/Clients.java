@@ -102,6 +102,16 @@ public final class Clients implements AutoCloseable {
         auditJournal().append(group, action, who, changes);
     }
 
+    /** Records in {@code group}'s audit journal that this command moved it from one coordinator to the other. */
+    public void auditCoordination(String group, String from, String to) {
+        io.zkgroups.tool.audit.Invocation who;
+        synchronized (this) {
+            who = invocation != null ? invocation : io.zkgroups.tool.audit.Invocation.current("zkgroups", List.of(),
+                    io.zkgroups.tool.cli.BuildVersion.version());
+        }
+        auditJournal().appendCoordination(group, from, to, who);
+    }
+
     /** The audit journal of the groups' offset writes by tools. */
     public io.zkgroups.tool.audit.AuditJournal auditJournal() {
         ZkGroups z = zk();

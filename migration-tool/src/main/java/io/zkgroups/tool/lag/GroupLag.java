@@ -12,10 +12,12 @@ import java.util.List;
  * @param maxLagSeconds the largest of the partitions' lag in seconds; null when none is known
  * @param alarmedMembers registered zkgroups members that publish partitions they cannot fetch or resume
  *                       (docs/kafka-outage.md)
+ * @param coordinator {@code zookeeper} or {@code kafka}: which coordinator holds the group (docs/cutover.md); for a
+ *                    group on Kafka, {@code members} counts Kafka's group's members
  */
 public record GroupLag(String group, LagStatus status, String phase, String phaseEvidence, int members, Long totalLag,
                        int samples, List<PartitionLag> partitions, List<String> unreadable, Double maxLagSeconds,
-                       List<String> alarmedMembers) {
+                       List<String> alarmedMembers, String coordinator) {
 
     public GroupLag {
         partitions = List.copyOf(partitions);

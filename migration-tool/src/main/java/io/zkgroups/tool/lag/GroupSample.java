@@ -21,16 +21,24 @@ import java.util.List;
  * @param kafkaQueried  whether Kafka answered (offsets and log offsets are known)
  * @param memberIds     the registered members' consumer ids
  * @param alarmed       the registered zkgroups members that publish alarms (partitions they cannot fetch or resume)
+ * @param coordinator   {@code zookeeper} or {@code kafka}: which coordinator holds the group (its decision znode); for
+ *                      a group on Kafka, {@code members} and {@code memberIds} are Kafka's group's (their member ids)
  */
 public record GroupSample(String group, Instant at, int members, PhaseInference.Result phase,
                           List<PartitionRead> partitions, List<Unreadable> unreadable, boolean kafkaQueried,
-                          List<String> memberIds, List<String> alarmed) {
+                          List<String> memberIds, List<String> alarmed, String coordinator) {
 
     public GroupSample {
         partitions = List.copyOf(partitions);
         unreadable = List.copyOf(unreadable);
         memberIds = List.copyOf(memberIds);
         alarmed = List.copyOf(alarmed);
+    }
+
+    /** A sample of a group on ZooKeeper's coordination. */
+    public GroupSample(String group, Instant at, int members, PhaseInference.Result phase, List<PartitionRead> partitions,
+                       List<Unreadable> unreadable, boolean kafkaQueried, List<String> memberIds, List<String> alarmed) {
+        this(group, at, members, phase, partitions, unreadable, kafkaQueried, memberIds, alarmed, "zookeeper");
     }
 
     /** A sample in which no member publishes alarms. */
@@ -47,7 +55,8 @@ public record GroupSample(String group, Instant at, int members, PhaseInference.
 
     /** This sample with {@code partitions} instead of its own. */
     public GroupSample withPartitions(List<PartitionRead> partitions) {
-        return new GroupSample(group, at, members, phase, partitions, unreadable, kafkaQueried, memberIds, alarmed);
+        return new GroupSample(group, at, members, phase, partitions, unreadable, kafkaQueried, memberIds, alarmed,
+                coordinator);
     }
 
     /** Whether the group exists at all: a member, an owner or an offset in either store. */
@@ -59,7 +68,8 @@ public record GroupSample(String group, Instant at, int members, PhaseInference.
      * One partition as read; null values are absent or unknown.
      *
      * @param owner     the owner znode's thread id
-     * @param ownerLive whether that thread is a registered member's
+     * @param ownerLive whether that thread is a registered member's; for a group on Kafka, whether Kafka's group assigns
+     *                  the partition to a member
      * @param written   when the record at the offset the group reads was written ({@link RecordTimes}); null when
      *                  unknown or when there is nothing to consume
      */

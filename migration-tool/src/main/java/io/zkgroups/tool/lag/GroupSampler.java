@@ -1,6 +1,8 @@
 package io.zkgroups.tool.lag;
 
+import io.zkgroups.registry.codec.CoordinationCodec;
 import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Coordinator;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.GroupScan;
@@ -8,6 +10,7 @@ import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.TopicRegistry;
 import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
+import io.zkgroups.tool.group.KafkaCoordination;
 import io.zkgroups.tool.group.MigrationPhase;
 import io.zkgroups.tool.group.PhaseInference;
 import io.zkgroups.tool.group.ZooKeeperClock;
@@ -110,9 +113,64 @@ public final class GroupSampler {
             result.put(g.group(), sampleOf(g, kafkaOfGroup, logStart, logEnd, at));
         }
         if (kafkaProblem == null && kafka.isPresent()) {
+            try {
+                onKafka(zk, kafka.get(), result);
+            } catch (CliException e) {
+                if (e.exitCode() != ExitCode.UNREACHABLE && e.exitCode() != ExitCode.KAFKA_REFUSED) {
+                    throw e;
+                }
+                kafkaProblem = e.getMessage();
+            }
+        }
+        if (kafkaProblem == null && kafka.isPresent()) {
             addRecordTimes(result, logEnd, at);
         }
         return new Sampling(at, result, kafkaProblem);
+    }
+
+    /**
+     * Replaces, for each group whose decision znode says {@code kafka} (docs/cutover.md), the members and the owners'
+     * liveness by Kafka's group: its members, and whether it assigns each partition (a partition Kafka assigns and no
+     * owner znode fences shows the assignee's client id as owner). One pipelined read of the decision znodes, and one
+     * Admin describe per group on Kafka.
+     */
+    private static void onKafka(ZkGroups zk, KafkaGroups kafka, Map<String, GroupSample> samples) {
+        Map<String, String> decisions = new TreeMap<>();
+        samples.keySet().forEach(g -> decisions.put(zk.paths().coordination(g), g));
+        Map<String, io.zkgroups.registry.store.Znodes.Data> read = zk.registry().znodes().readAll(decisions.keySet(), null);
+        read.forEach((path, data) -> {
+            Coordinator coordinator;
+            try {
+                coordinator = CoordinationCodec.decode(data.bytes()).coordinator();
+            } catch (io.zkgroups.registry.codec.DecodeException e) {
+                return; // the members cannot read it either; the group is shown as ZooKeeper's
+            }
+            if (coordinator != Coordinator.KAFKA) {
+                return;
+            }
+            String group = decisions.get(path);
+            KafkaCoordination k = kafka.describeGroup(group).map(KafkaCoordination::of)
+                    .orElse(new KafkaCoordination(group, "dead", "", null, List.of()));
+            samples.put(group, onKafka(samples.get(group), k));
+        });
+    }
+
+    /** {@code sample} of a group on Kafka's coordinator, with Kafka's members and assignment. Pure. */
+    static GroupSample onKafka(GroupSample sample, KafkaCoordination kafka) {
+        Map<TopicAndPartition, GroupSample.PartitionRead> reads = new TreeMap<>();
+        sample.partitions().forEach(r -> reads.put(r.partition(), r));
+        kafka.members().forEach(m -> m.assignment().forEach(tp -> reads.putIfAbsent(tp,
+                new GroupSample.PartitionRead(tp, null, null, null, null, null, null, false))));
+        List<GroupSample.PartitionRead> rows = new ArrayList<>();
+        reads.forEach((tp, r) -> {
+            Optional<KafkaCoordination.KafkaMember> assignee = kafka.assigneeOf(tp);
+            String owner = r.owner() != null ? r.owner() : assignee.map(KafkaCoordination.KafkaMember::clientId).orElse(null);
+            rows.add(new GroupSample.PartitionRead(tp, r.zookeeperOffset(), r.zookeeperMtime(), r.kafkaOffset(),
+                    r.logStart(), r.logEnd(), owner, assignee.isPresent(), r.written()));
+        });
+        return new GroupSample(sample.group(), sample.at(), kafka.members().size(), sample.phase(), rows,
+                sample.unreadable(), sample.kafkaQueried(),
+                kafka.members().stream().map(KafkaCoordination.KafkaMember::memberId).toList(), List.of(), "kafka");
     }
 
     /** Adds to every partition with something to consume when its next record was written ({@link RecordTimes}). */

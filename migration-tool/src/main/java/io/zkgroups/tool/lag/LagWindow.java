@@ -111,6 +111,7 @@ public final class LagWindow {
                 .filter(Objects::nonNull).mapToInt(Deque::size).max().orElse(0);
         return new GroupLag(latest.group(), LagStatus.worst(statuses), latest.phase().phase().label(),
                 latest.phase().evidence(), latest.members(), latest.kafkaQueried() ? total : null, samples, rows,
-                latest.unreadable().stream().map(Object::toString).toList(), maxSeconds, latest.alarmed());
+                latest.unreadable().stream().map(Object::toString).toList(), maxSeconds, latest.alarmed(),
+                latest.coordinator());
     }
 }

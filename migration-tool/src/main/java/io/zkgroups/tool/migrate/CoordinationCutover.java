@@ -67,6 +67,7 @@ public final class CoordinationCutover {
         if (execute && allowed && from != to) {
             clients.zk().registry().coordination().decide(group,
                     new CoordinationDecision(to, System.currentTimeMillis()));
+            clients.auditCoordination(group, from.label(), to.label());
             executed = true;
         }
         return new Plan(group, from.label(), to.label(), checks, allowed, executed);

@@ -72,7 +72,7 @@ class HistoryTrackerTest {
         assertThat(tracker.next(snapshot(1, Map.of(), Map.of(), Map.of(P0, 0L), "zookeeper-only"), List::of))
                 .as("no entry yet: wait one look").isEmpty();
         AuditEntry reset = new AuditEntry("x", "g", "reset", "ops", "box", "zkgroups offsets reset", "1",
-                List.of(new AuditEntry.Change("t", 0, "zookeeper", 10L, 0L)), 1, 1);
+                List.of(new AuditEntry.Change("t", 0, "zookeeper", 10L, 0L)), 1, 1, null);
         List<HistoryEvent> rewound = tracker.next(snapshot(2, Map.of(), Map.of(), Map.of(P0, 0L), "zookeeper-only"),
                 () -> List.of(reset));
         assertThat(types(rewound)).containsExactly("offset-rewound");
