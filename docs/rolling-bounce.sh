@@ -104,12 +104,12 @@ gate() { # $1: what just happened
   fi
 }
 
-run_step() { # $1: what (restart, start, stop), $2: the command with {}, $3: the host
-  local cmd="${2//\{\}/$3}" code=0
-  echo "rolling-bounce: $1 $3: $cmd" >&2
+run_step() { # $1: the command's name (restart, start, stop), $2: what it does, $3: the command with {}, $4: the host
+  local cmd="${3//\{\}/$4}" code=0
+  echo "rolling-bounce: $2 $4: $cmd" >&2
   bash -c "$cmd" || code=$?
   if [[ $code -ne 0 ]]; then
-    echo "rolling-bounce: the $1 command of $3 failed (exit $code): $cmd; stopping" >&2
+    echo "rolling-bounce: the $1 command of $4 failed (exit $code): $cmd; stopping" >&2
     exit 3
   fi
 }
@@ -123,10 +123,10 @@ gate "before the first bounce"
 for host in "$@"; do
   [[ -n "$handover" ]] && before="$(members_and_partitions)"
   if [[ -n "$restart" ]]; then
-    run_step restarting "$restart" "$host"
+    run_step restart restarting "$restart" "$host"
   else
-    run_step "starting the successor on" "$start" "$host"
-    run_step "stopping the old process on" "$stop" "$host"
+    run_step start "starting the successor on" "$start" "$host"
+    run_step stop "stopping the old process on" "$stop" "$host"
   fi
   gate "after restarting $host"
   if [[ -n "$handover" ]]; then

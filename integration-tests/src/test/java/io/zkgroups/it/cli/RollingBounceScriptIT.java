@@ -161,12 +161,12 @@ class RollingBounceScriptIT {
                 + " consume --group rb-handover --topic handed --zookeeper '" + cluster.zookeeper() + "' --verbose";
         String props = "zkgroups.restart.handover.file=" + dir + "/$1.handover\\nconsumer.id=$1\\n";
         String start = "#!/usr/bin/env bash\n"
-                + "printf '" + props + "' > '" + dir + "'/$1.properties\n"
+                + "printf \"" + props + "\" > '" + dir + "'/$1.properties\n"
                 + "nohup " + consume + " --consumer.config '" + dir + "'/$1.properties > '" + dir + "'/$1.out 2> '"
                 + dir + "'/$1.err &\n"
                 + "echo $! > '" + dir + "'/$1.pid\n";
         String startSuccessor = "#!/usr/bin/env bash\n"
-                + "printf '" + props + "zkgroups.restart.handover.await.ms=60000\\n' > '" + dir + "'/$1.next.properties\n"
+                + "printf \"" + props + "zkgroups.restart.handover.await.ms=60000\\n\" > '" + dir + "'/$1.next.properties\n"
                 + "nohup " + consume + " --consumer.config '" + dir + "'/$1.next.properties > '" + dir + "'/$1.next.out 2> '"
                 + dir + "'/$1.next.err &\n"
                 + "echo $! > '" + dir + "'/$1.next.pid\n"
@@ -184,8 +184,10 @@ class RollingBounceScriptIT {
         }
         startMembers(dir);
         try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> cluster.registry.members().list("rb-handover").entries().size() == 3
-                    && cluster.registry.owners().owners("rb-handover").entries().size() == 6);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
+                    cluster.registry.members().list("rb-handover").entries().size() == 3
+                            && cluster.registry.owners().owners("rb-handover").entries().size() == 6)
+                    .as("3 members owning 6 partitions; their logs: %s", tails(dir)).isTrue());
             List<io.zkgroups.registry.store.Member> before = cluster.registry.members().list("rb-handover").entries();
 
             List<String> command = List.of("bash", ROOT.resolve("docs/rolling-bounce.sh").toString(),
@@ -211,5 +213,18 @@ class RollingBounceScriptIT {
         } finally {
             stopMembers(dir);
         }
+    }
+
+    /** The end of each member's stderr, for a failure message. */
+    private static String tails(Path dir) throws IOException {
+        StringBuilder all = new StringBuilder();
+        try (var files = Files.list(dir)) {
+            for (Path err : files.filter(f -> f.toString().endsWith(".err")).sorted().toList()) {
+                String text = Files.readString(err);
+                all.append("\n--- ").append(err.getFileName()).append(":\n")
+                        .append(text.substring(Math.max(0, text.length() - 1500)));
+            }
+        }
+        return all.toString();
     }
 }

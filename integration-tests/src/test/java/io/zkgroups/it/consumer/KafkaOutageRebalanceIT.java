@@ -153,7 +153,8 @@ class KafkaOutageRebalanceIT {
 
             phases.run("a 0.8.2.2 consumer joins", () -> mixed.startLegacy("old3"), List.of("old3"),
                     () -> alone.startLegacy("old5"), List.of("old5"));
-            phases.run("a 0.8.2.2 consumer is killed -9", () -> mixed.kill("old3"), () -> alone.kill("old5"));
+            phases.runKill("a 0.8.2.2 consumer is killed -9", () -> mixed.kill("old3"), "old3", () -> alone.kill("old5"),
+                    "old5");
             phases.run("a 0.8.2.2 consumer gets SIGTERM", () -> mixed.terminate("old1"), () -> alone.terminate("old1"));
             phases.run("a burst of joins", () -> {
                 mixed.startLegacy("old4");
@@ -231,8 +232,18 @@ class KafkaOutageRebalanceIT {
          * As above; the clock of each group starts when the last of its {@code joining} members registered (not when
          * its process was started: a JVM's start on a loaded machine varies by seconds and is no part of a rebalance).
          */
+        /** A member of each group is killed: each group's clock starts when its victim's session has expired. */
+        void runKill(String phase, Runnable onMixed, String mixedVictim, Runnable onAlone, String aloneVictim) {
+            long[] millis = converge(phase, onMixed, List.of(), List.of(mixedVictim), onAlone, List.of(), List.of(aloneVictim));
+            record(phase, millis);
+        }
+
         void run(String phase, Runnable onMixed, List<String> mixedJoining, Runnable onAlone, List<String> aloneJoining) {
             long[] millis = converge(phase, onMixed, mixedJoining, onAlone, aloneJoining);
+            record(phase, millis);
+        }
+
+        private void record(String phase, long[] millis) {
             times.put(phase, millis);
             System.out.printf("[kafka-outage] '%s': mixed group %d ms, 0.8.2.2 alone %d ms%n", phase, millis[0],
                     millis[1]);
@@ -242,14 +253,31 @@ class KafkaOutageRebalanceIT {
 
         private long[] converge(String phase, Runnable onMixed, List<String> mixedJoining, Runnable onAlone,
                                 List<String> aloneJoining) {
+            return converge(phase, onMixed, mixedJoining, List.of(), onAlone, aloneJoining, List.of());
+        }
+
+        /**
+         * {@code expiring}: members killed by the change, whose registration goes only when ZooKeeper expires their
+         * session; the clock starts when it is gone. The server expires sessions in ticks, so two sessions killed at
+         * the same moment can expire a second apart: that is no part of the rebalance.
+         */
+        private long[] converge(String phase, Runnable onMixed, List<String> mixedJoining, List<String> mixedExpiring,
+                                Runnable onAlone, List<String> aloneJoining, List<String> aloneExpiring) {
             long mixedStart = System.currentTimeMillis();
             onMixed.run();
             long aloneStart = System.currentTimeMillis();
             onAlone.run();
             long[] convergedAt = {0, 0};
+            long[] expiredAt = {mixedExpiring.isEmpty() ? mixedStart : 0, aloneExpiring.isEmpty() ? aloneStart : 0};
             String[] lastDifference = {"", ""};
             try {
                 await(phase).atMost(PHASE_LIMIT).pollInterval(Duration.ofMillis(20)).until(() -> {
+                    if (expiredAt[0] == 0 && mixed.goneFromRegistry(mixedExpiring)) {
+                        expiredAt[0] = System.currentTimeMillis();
+                    }
+                    if (expiredAt[1] == 0 && alone.goneFromRegistry(aloneExpiring)) {
+                        expiredAt[1] = System.currentTimeMillis();
+                    }
                     if (convergedAt[0] == 0) {
                         lastDifference[0] = mixed.difference();
                         convergedAt[0] = lastDifference[0].isEmpty() ? System.currentTimeMillis() : 0;
@@ -268,8 +296,8 @@ class KafkaOutageRebalanceIT {
             mixed.assertNoLegacyGaveUp();
             alone.assertNoLegacyGaveUp();
             // ZooKeeper's clock (the registration's ctime) and this JVM's are the same machine's
-            return new long[]{convergedAt[0] - Math.max(mixedStart, mixed.registeredAtMillis(mixedJoining)),
-                    convergedAt[1] - Math.max(aloneStart, alone.registeredAtMillis(aloneJoining))};
+            return new long[]{convergedAt[0] - Math.max(Math.max(mixedStart, expiredAt[0]), mixed.registeredAtMillis(mixedJoining)),
+                    convergedAt[1] - Math.max(Math.max(aloneStart, expiredAt[1]), alone.registeredAtMillis(aloneJoining))};
         }
 
         private static String orConverged(String difference) {
@@ -331,6 +359,17 @@ class KafkaOutageRebalanceIT {
             legacy.put(name, process);
             everLegacy.add(process);
             live.add(group + "_" + name);
+        }
+
+        /** Whether none of {@code names} is registered any more. */
+        boolean goneFromRegistry(List<String> names) {
+            for (String name : names) {
+                String path = registry.layout().member(group, new io.zkgroups.registry.model.ConsumerId(group + "_" + name));
+                if (registry.znodes().exists(path)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** When the last of {@code names} registered (its registration's ctime); 0 for none. */
@@ -473,7 +512,8 @@ class KafkaOutageRebalanceIT {
                     System.err.println("[kafka-outage] " + e);
                 }
             }
-            legacy.values().forEach(LegacyConsumerProcess::close);
+            // the test is over: a graceful 0.8.2.2 shutdown can wait up to 30 s each on fetchers of the outage
+            legacy.values().forEach(LegacyConsumerProcess::kill);
         }
     }
 }

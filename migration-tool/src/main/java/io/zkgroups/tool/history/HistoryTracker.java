@@ -187,12 +187,20 @@ public final class HistoryTracker {
     }
 
     /** The tool whose latest audit entry wrote {@code after} to {@code tp}, as {@code user@host: command}; null if none. */
+    /**
+     * The newest audit entry that wrote {@code after} to the partition, preferring one that moved it backwards there:
+     * a copy of that value to the other store (a migration that follows a reset) wrote it too, but rewound nothing.
+     */
     private static String audited(TopicAndPartition tp, long after, List<AuditEntry> entries) {
-        for (int i = entries.size() - 1; i >= 0; i--) {
-            AuditEntry e = entries.get(i);
-            for (AuditEntry.Change c : e.changes()) {
-                if (c.topic().equals(tp.topic()) && c.partition() == tp.partition() && Long.valueOf(after).equals(c.after())) {
-                    return e.user() + "@" + e.host() + ": " + e.command();
+        for (boolean backwardsOnly : new boolean[]{true, false}) {
+            for (int i = entries.size() - 1; i >= 0; i--) {
+                AuditEntry e = entries.get(i);
+                for (AuditEntry.Change c : e.changes()) {
+                    if (c.topic().equals(tp.topic()) && c.partition() == tp.partition()
+                            && Long.valueOf(after).equals(c.after())
+                            && (!backwardsOnly || (c.before() != null && c.before() > after))) {
+                        return e.user() + "@" + e.host() + ": " + e.command();
+                    }
                 }
             }
         }
