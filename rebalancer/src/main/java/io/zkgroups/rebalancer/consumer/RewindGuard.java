@@ -284,6 +284,18 @@ final class RewindGuard implements AutoCloseable {
     @Override
     public void close() {
         watched.clear();
-        client.removeWatchers();
+        // a 3.4 server closes the connection on the request that removes watches (it does not know it); without a
+        // connection there is nothing to tell: the watches end with the session, and changed() ignores the rest
+        if (client.getZookeeperClient().isConnected() && hasWatchRemoval()) {
+            client.removeWatchers();
+        }
+    }
+
+    private boolean hasWatchRemoval() {
+        try {
+            return io.zkgroups.registry.server.ServerCapabilities.of(client).hasWatchRemoval();
+        } catch (RuntimeException unknown) {
+            return false;
+        }
     }
 }
