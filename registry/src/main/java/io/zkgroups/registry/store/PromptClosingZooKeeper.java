@@ -1,6 +1,7 @@
 package io.zkgroups.registry.store;
 
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -12,11 +13,35 @@ import java.io.IOException;
 
 /**
  * A ZooKeeper handle whose {@link #close()} ends the session — closeSession, and its answer: the server has deleted
- * the session's ephemerals — and lets the client's threads finish in the background. {@code ZooKeeper.close()} waits
+ * the session's ephemerals — and lets the client's threads finish in the background; disconnected, it only lets them
+ * finish. {@code ZooKeeper.close()} waits
  * for those threads, and the NIO socket's cleanup sleeps a fixed 100 ms in there: a tenth of a second added to every
  * command-line run and every member's exit. {@link #factory()} builds them for Curator.
  */
 public class PromptClosingZooKeeper extends ZooKeeper {
+
+    /** Passes every event on to the client's watcher, noting from the connection events whether the link is up. */
+    private static final class LinkWatcher implements Watcher {
+        private final Watcher delegate;
+        private volatile boolean connected;
+
+        LinkWatcher(Watcher delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void process(WatchedEvent event) {
+            if (event.getType() == Event.EventType.None) {
+                Event.KeeperState state = event.getState();
+                connected = state == Event.KeeperState.SyncConnected || state == Event.KeeperState.ConnectedReadOnly;
+            }
+            if (delegate != null) {
+                delegate.process(event);
+            }
+        }
+    }
+
+    private final LinkWatcher link;
 
     /** Handles for {@code CuratorFrameworkFactory.Builder.zookeeperFactory}. */
     public static ZookeeperFactory factory() {
@@ -37,19 +62,43 @@ public class PromptClosingZooKeeper extends ZooKeeper {
 
     protected PromptClosingZooKeeper(String connectString, int sessionTimeout, Watcher watcher, boolean canBeReadOnly,
                                      ZKClientConfig clientConfig) throws IOException {
-        super(connectString, sessionTimeout, watcher, canBeReadOnly, clientConfig);
+        this(connectString, sessionTimeout, new LinkWatcher(watcher), canBeReadOnly, clientConfig);
+    }
+
+    private PromptClosingZooKeeper(String connectString, int sessionTimeout, LinkWatcher link, boolean canBeReadOnly,
+                                   ZKClientConfig clientConfig) throws IOException {
+        super(connectString, sessionTimeout, link, canBeReadOnly, clientConfig);
+        this.link = link;
     }
 
     /** Resumes the session {@code sessionId}. */
     protected PromptClosingZooKeeper(String connectString, int sessionTimeout, Watcher watcher, long sessionId,
                                      byte[] password, boolean canBeReadOnly, HostProvider hosts,
                                      ZKClientConfig clientConfig) throws IOException {
-        super(connectString, sessionTimeout, watcher, sessionId, password, canBeReadOnly, hosts, clientConfig);
+        this(connectString, sessionTimeout, new LinkWatcher(watcher), sessionId, password, canBeReadOnly, hosts,
+                clientConfig);
     }
 
+    private PromptClosingZooKeeper(String connectString, int sessionTimeout, LinkWatcher link, long sessionId,
+                                   byte[] password, boolean canBeReadOnly, HostProvider hosts,
+                                   ZKClientConfig clientConfig) throws IOException {
+        super(connectString, sessionTimeout, link, sessionId, password, canBeReadOnly, hosts, clientConfig);
+        this.link = link;
+    }
+
+    /**
+     * Ends the session if connected. Disconnected, closeSession could go out only after a reconnection, and the client
+     * would hold it (and every request waiting) through its next connection attempt, up to a connection timeout: the
+     * client is torn down at once and the server ends the session when it times out. (The client's own state still
+     * says CONNECTED between a connection loss and the next attempt; the last connection event says what the link is.)
+     */
     @Override
     public synchronized void close() throws InterruptedException {
         if (!getState().isAlive()) {
+            return;
+        }
+        if (!getState().isConnected() || !link.connected) {
+            tearDownInBackground();
             return;
         }
         RequestHeader closeSession = new RequestHeader();
