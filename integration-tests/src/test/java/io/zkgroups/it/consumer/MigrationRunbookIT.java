@@ -6,6 +6,7 @@ import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -48,7 +49,8 @@ class MigrationRunbookIT {
             start("zookeeper", null);
             start("zookeeper", null);
             gate(false);
-            assertThat(describe()).contains("zookeeper-only");
+            // the phase shows once the members have committed to ZooKeeper (stable comes before the first commit)
+            await().atMost(Duration.ofSeconds(30)).until(() -> describe().contains("zookeeper-only"));
 
             // step 1: copy the offsets, then a rolling bounce to offsets.storage=kafka with dual commit
             assertThat(cli("migrate", "execute", "--group", GROUP).code).isZero();
@@ -74,12 +76,25 @@ class MigrationRunbookIT {
 
             long[] produced = producer.stop();
             await().atMost(Duration.ofSeconds(60)).until(() -> missing(produced) == 0);
-            for (ConsumerWorker m : members) {
-                m.close();
-            }
+            closeMembers();
             assertThat(log.moves()).allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
             assertThat(log.interleavings(Set.of())).isEmpty();
         }
+    }
+
+    /** Members left running by a failed step would go on against stopped servers for the rest of the JVM. */
+    @AfterEach
+    void closeMembers() {
+        List<IllegalStateException> failed = new ArrayList<>();
+        for (ConsumerWorker m : members) {
+            try {
+                m.close();
+            } catch (IllegalStateException e) {
+                failed.add(e);
+            }
+        }
+        members.clear();
+        assertThat(failed).as("members that did not stop cleanly").isEmpty();
     }
 
     private static SteadyProducer producerOnNewTopic(EmbeddedKafka kafka) {

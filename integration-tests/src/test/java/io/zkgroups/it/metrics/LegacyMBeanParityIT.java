@@ -102,11 +102,14 @@ class LegacyMBeanParityIT {
                 // values move: lag 0 after the backlog, message and byte counts of the backlog, rates above 0
                 for (Map.Entry<String, MBeanListing> c : consumers.entrySet()) {
                     MBeanListing jmx = c.getValue();
-                    await(c.getKey() + ": lag 0, rates above 0").atMost(WAIT).until(() -> {
+                    await(c.getKey() + ": lag 0, rates above 0").atMost(WAIT).untilAsserted(() -> {
                         zk.poll(Duration.ofMillis(10));
-                        return lag(jmx, "0") == 0 && lag(jmx, "1") == 0
-                                && number(jmx, "kafka.consumer:type=ConsumerTopicMetrics,name=MessagesPerSec,clientId=" + CLIENT + ",topic=" + TOPIC, "OneMinuteRate") > 0
-                                && number(jmx, "kafka.consumer:type=ConsumerFetcherManager,name=MinFetchRate,clientId=" + CLIENT, "Value") > 0;
+                        assertThat(List.of(lag(jmx, "0"), lag(jmx, "1"))).as(c.getKey() + ": ConsumerLag of partitions"
+                                + " 0 and 1 (-1: not registered)").containsOnly(0L);
+                        assertThat(number(jmx, "kafka.consumer:type=ConsumerTopicMetrics,name=MessagesPerSec,clientId="
+                                + CLIENT + ",topic=" + TOPIC, "OneMinuteRate")).as(c.getKey() + ": MessagesPerSec").isPositive();
+                        assertThat(number(jmx, "kafka.consumer:type=ConsumerFetcherManager,name=MinFetchRate,clientId="
+                                + CLIENT, "Value")).as(c.getKey() + ": MinFetchRate").isPositive();
                     });
                     assertThat(number(jmx, "kafka.consumer:type=ConsumerTopicMetrics,name=MessagesPerSec,clientId=" + CLIENT, "Count"))
                             .as(c.getKey()).isEqualTo(BACKLOG);
