@@ -377,17 +377,29 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         commit(offsets, null);
     }
 
-    /** {@code timeout} null: the consumer's default.api.timeout.ms. */
+    /**
+     * {@code timeout} null: the consumer's default.api.timeout.ms. Every wakeup of this consumer only asks the loop to
+     * come round (a request, room in a stream); one that a commit meets would fail it, and a release would then go
+     * uncommitted, its records delivered again by the next owner. The wakeup is spent by the throw: the commit goes
+     * out again, and the loop comes round after the poll it is in (at most {@code POLL_TIMEOUT}).
+     */
     private void commit(Map<TopicPartition, Long> offsets, Duration timeout) {
         if (offsets.isEmpty()) {
             return;
         }
         Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
         offsets.forEach((tp, offset) -> request.put(tp, new OffsetAndMetadata(offset)));
-        if (timeout == null) {
-            consumer.commitSync(request);
-        } else {
-            consumer.commitSync(request, timeout);
+        while (true) {
+            try {
+                if (timeout == null) {
+                    consumer.commitSync(request);
+                } else {
+                    consumer.commitSync(request, timeout);
+                }
+                break;
+            } catch (WakeupException e) {
+                LOG.debug("[{}] a wakeup met the commit of {}: committing again", name, offsets);
+            }
         }
         ledger.committed(offsets);
     }
