@@ -46,6 +46,37 @@ final class RangeConvergence {
         return owners.equals(expected) ? "" : "owner znodes " + owners + ", expected " + expected;
     }
 
+    /**
+     * Whether every member of {@code members} (consumer ids, a subset of {@code live}) is where the assignment puts it:
+     * the registered members are {@code live}, and every partition one of them owns, or is to own, has the owner it is to
+     * have. The rest of the group may still be moving.
+     */
+    boolean settled(Set<String> live, Set<String> members) {
+        Listing<Member> registered = registry.members().list(group);
+        Set<String> ids = new TreeSet<>();
+        registered.entries().forEach(m -> ids.add(m.id().value()));
+        if (!registered.unreadable().isEmpty() || !ids.equals(new TreeSet<>(live))) {
+            return false;
+        }
+        Map<TopicAndPartition, String> expected = expected(registered.entries());
+        Map<TopicAndPartition, String> owners = owners();
+        Set<TopicAndPartition> all = new TreeSet<>(expected.keySet());
+        all.addAll(owners.keySet());
+        for (TopicAndPartition tp : all) {
+            String owner = owners.get(tp);
+            String meant = expected.get(tp);
+            boolean involvesMember = members.stream().anyMatch(id -> isThreadOf(owner, id) || isThreadOf(meant, id));
+            if (involvesMember && !java.util.Objects.equals(owner, meant)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isThreadOf(String thread, String consumerId) {
+        return thread != null && thread.startsWith(consumerId + "-");
+    }
+
     /** The owner znodes: partition to the consumer thread that claimed it. */
     Map<TopicAndPartition, String> owners() {
         Map<TopicAndPartition, String> owners = new TreeMap<>();
