@@ -14,9 +14,9 @@ import java.io.IOException;
 /**
  * A ZooKeeper handle whose {@link #close()} ends the session — closeSession, and its answer: the server has deleted
  * the session's ephemerals — and lets the client's threads finish in the background; disconnected, it only lets them
- * finish. {@code ZooKeeper.close()} waits
- * for those threads, and the NIO socket's cleanup sleeps a fixed 100 ms in there: a tenth of a second added to every
- * command-line run and every member's exit. {@link #factory()} builds them for Curator.
+ * finish. {@code ZooKeeper.close()} waits for those threads, and the NIO socket's cleanup sleeps a fixed 100 ms in
+ * there: a tenth of a second added to every command-line run and every member's exit. {@link #factory()} builds them
+ * for Curator.
  */
 public class PromptClosingZooKeeper extends ZooKeeper {
 
