@@ -23,6 +23,8 @@ public enum ExitCode {
             + "nothing after it is committed); --skip-message-on-error skips such records instead"),
     CUTOVER_REFUSED(13, "migrate coordination: a guard rail failed (a member that cannot cross, offsets not in Kafka, "
             + "group not stable, Kafka's group in use by others); each failed check is named; nothing written"),
+    KAFKA_TOO_OLD(14, "the Kafka broker is too old for a request the command needs (the Admin API of kafka-clients "
+            + "3.9 needs Kafka 0.11.0 or later: offsets reset, lag, the log offsets of groups describe and health)"),
     HEALTH_MEMBERS(20, "health: no registered member, or fewer/more than --expect-members"),
     HEALTH_UNOWNED(21, "health: a partition of a subscribed topic has no owner"),
     HEALTH_FOREIGN_OWNER(22, "health: a partition is owned by a thread that is not a registered member's"),
@@ -55,5 +57,13 @@ public enum ExitCode {
 
     public String meaning() {
         return meaning;
+    }
+
+    /**
+     * Whether a failure on the Kafka side with this code leaves the ZooKeeper half of a report worth printing, with a
+     * warning (describe, health, lag: exit 11): Kafka did not answer, refused, or is too old.
+     */
+    public boolean leavesZooKeeperHalf() {
+        return this == UNREACHABLE || this == KAFKA_REFUSED || this == KAFKA_TOO_OLD;
     }
 }

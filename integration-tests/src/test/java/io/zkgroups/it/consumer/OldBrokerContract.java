@@ -129,7 +129,7 @@ abstract class OldBrokerContract {
         String[] run = cli("offsets", "reset", "--group", "by-time", "--topic", topic, "--to-datetime",
                 Instant.ofEpochMilli(between).toString(), "--execute");
         if (!adminListsOffsets()) {
-            assertThat(run[0]).as(String.join("\n", run)).isEqualTo("10");
+            assertThat(run[0]).as(String.join("\n", run)).isEqualTo("14");
             assertThat(run[2]).as("a clear error").contains("is older than 0.11.0", "offsets reset")
                     .doesNotContain("\tat ");
             assertThat(zkOffsets("by-time", topic)).as("offsets left alone").containsExactly(0L, 1L, 2L);

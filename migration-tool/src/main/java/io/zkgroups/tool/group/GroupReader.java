@@ -10,7 +10,6 @@ import io.zkgroups.registry.store.TopicRegistry;
 import io.zkgroups.registry.store.MemberAlarmRegistry;
 import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.CliException;
-import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.io.KafkaGroups;
 import io.zkgroups.tool.io.ZkGroups;
@@ -134,7 +133,7 @@ public final class GroupReader {
 
     /** The reason of a Kafka failure the ZooKeeper half can be shown without; other failures are thrown on. */
     public static String partial(CliException e) {
-        if (e.exitCode() != ExitCode.UNREACHABLE && e.exitCode() != ExitCode.KAFKA_REFUSED) {
+        if (!e.exitCode().leavesZooKeeperHalf()) {
             throw e;
         }
         return e.getMessage();

@@ -222,7 +222,7 @@ public final class KafkaGroups {
                     + "while " + what + ": " + cause.getMessage(), cause);
         }
         if (cause instanceof UnsupportedVersionException) {
-            return new CliException(ExitCode.KAFKA_REFUSED, tooOld(what, cause), cause);
+            return new CliException(ExitCode.KAFKA_TOO_OLD, tooOld(what, cause), cause);
         }
         return new CliException(ExitCode.KAFKA_REFUSED, "Kafka at " + bootstrap + " failed " + what + ": "
                 + cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);

@@ -9,7 +9,6 @@ import io.zkgroups.registry.store.GroupScan;
 import io.zkgroups.registry.store.PartitionOwner;
 import io.zkgroups.registry.store.TopicRegistry;
 import io.zkgroups.tool.CliException;
-import io.zkgroups.tool.ExitCode;
 import io.zkgroups.tool.group.KafkaCoordination;
 import io.zkgroups.tool.group.MigrationPhase;
 import io.zkgroups.tool.group.PhaseInference;
@@ -98,7 +97,7 @@ public final class GroupSampler {
                 logStart = kafka.get().logOffsets(existing, OffsetSpec.earliest(), "log start");
                 logEnd = kafka.get().logOffsets(existing, OffsetSpec.latest(), "log end");
             } catch (CliException e) {
-                if (e.exitCode() != ExitCode.UNREACHABLE && e.exitCode() != ExitCode.KAFKA_REFUSED) {
+                if (!e.exitCode().leavesZooKeeperHalf()) {
                     throw e;
                 }
                 kafkaProblem = e.getMessage();
@@ -116,7 +115,7 @@ public final class GroupSampler {
             try {
                 onKafka(zk, kafka.get(), result);
             } catch (CliException e) {
-                if (e.exitCode() != ExitCode.UNREACHABLE && e.exitCode() != ExitCode.KAFKA_REFUSED) {
+                if (!e.exitCode().leavesZooKeeperHalf()) {
                     throw e;
                 }
                 kafkaProblem = e.getMessage();
