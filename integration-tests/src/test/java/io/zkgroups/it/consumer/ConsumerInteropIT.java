@@ -42,8 +42,9 @@ import static org.awaitility.Awaitility.await;
  *   <li>the old one shuts down, the ZkGroupConsumer takes everything.</li>
  * </ol>
  * At the end every record has been delivered exactly once (no gap, no duplicate) and the offset store(s) hold the
- * end of each partition. Members are named so that their thread ids sort {@code l2 < n2}: range gives the old
- * consumer partitions 0-1 and the new one 2-3.
+ * end of each partition. The one duplicate allowed is 0.8.2.2's own: a record its iterator hands out after its
+ * release commit (see {@link DeliveryLog#legacyRecordsDeliveredAfterTheirCommit}). Members are named so that their
+ * thread ids sort {@code l2 < n2}: range gives the old consumer partitions 0-1 and the new one 2-3.
  */
 @Timeout(180)
 class ConsumerInteropIT {
@@ -168,9 +169,17 @@ class ConsumerInteropIT {
             for (int p = 0; p < PARTITIONS; p++) {
                 assertThat(log.missing(new TopicPartition(topic, p), produced[p])).as("never delivered, partition " + p).isEmpty();
             }
-            assertThat(log.size()).as("deliveries: each of the %d records exactly once", total()).isEqualTo(total());
-            System.out.println("ConsumerInteropIT " + group + " moves: " + log.moves());
-            assertThat(log.moves()).as("moves").allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+            // 0.8.2.2's own race, not a hand-over defect: see legacyRecordsDeliveredAfterTheirCommit
+            List<DeliveryLog.Delivery> afterLegacyCommit = log.legacyRecordsDeliveredAfterTheirCommit(m -> m.startsWith("l"));
+            if (!afterLegacyCommit.isEmpty()) {
+                System.out.println("ConsumerInteropIT " + group + ": 0.8.2.2 handed out after its commit " + afterLegacyCommit);
+            }
+            DeliveryLog handOvers = log.without(afterLegacyCommit);
+            System.out.println("ConsumerInteropIT " + group + " moves: " + handOvers.moves());
+            assertThat(handOvers.duplicates()).as("records delivered more than once (member#sequence), moves %s", handOvers.moves())
+                    .isEmpty();
+            assertThat(handOvers.size()).as("deliveries: each of the %d records exactly once", total()).isEqualTo(total());
+            assertThat(handOvers.moves()).as("moves").allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
             Map<Integer, Long> end = new TreeMap<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 end.put(p, produced[p]);
