@@ -123,10 +123,12 @@ class Kafka08BridgeIT {
             produced = members.drain(producer);
         }
         assertNothingLost(log, topic, produced);
-        System.out.println("Kafka08BridgeIT mixed moves: " + log.moves());
-        assertThat(log.moves()).as("moves").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
-        assertThat(log.size()).as("each record delivered once").isEqualTo(log.distinct());
-        assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
+        // 0.8.2.2's own race is not a hand-over defect: see legacyRecordsDeliveredAfterTheirCommit
+        DeliveryLog handOvers = log.handOvers(m -> m.equals("b-legacy"), "Kafka08BridgeIT mixed");
+        System.out.println("Kafka08BridgeIT mixed moves: " + handOvers.moves());
+        assertThat(handOvers.moves()).as("moves").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
+        assertThat(handOvers.duplicates()).as("records delivered more than once (member#sequence)").isEmpty();
+        assertThat(handOvers.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
         Map<Integer, Long> end = new TreeMap<>();
         IntStream.range(0, partitions).forEach(p -> end.put(p, produced[p]));
         assertThat(committed(group, topic, partitions)).as("offsets committed by the last owners").isEqualTo(end);
