@@ -83,7 +83,8 @@ final class ConsumerParts<K, V> {
                 config.connectEarly(), new UncommittedCap(config.maxUncommittedRecords()), time);
         consumerMetrics.kafkaReachability(() -> fetcher.reachability().snapshot().unreachableSince(),
                 () -> fetcher.reachability().snapshot().unfetchable().size());
-        this.committer = new OffsetCommitter(config, consumerId.toString(), offsets, state, metrics, time);
+        OffsetCommitter commits = new OffsetCommitter(config, consumerId.toString(), offsets, state, metrics, time);
+        this.committer = opened.add("commit thread", commits, commits::close);
         this.coordinator = new GroupCoordinator(config, consumerId, curator, topicMetadata, offsets, state, fetcher,
                 committer, metrics, time);
         RewindGuard guard = new RewindGuard(config.rewindGuard(), curator, registry.offsets(), config.groupId(),

@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * {@link TimeoutException}; any other store failure a {@link KafkaException}.
  * <p>
  * <b>Threading.</b> Runs on the thread inside the consumer only, like the state it reads; the fence it calls is
- * thread-safe.
+ * thread-safe. The one exception is the write of a near-cap commit ({@link #commitNearCap}), which runs on a commit
+ * thread of its own ({@link BackgroundCommit}) and touches no state: its outcome is taken on the consumer's thread.
  */
 final class OffsetCommitter {
 
@@ -59,6 +60,9 @@ final class OffsetCommitter {
     private long nextRefreshNanos;
     /** After a commit at the cap failed: the next one waits until then (min of the interval and a second). */
     private long nextCapCommitNanos;
+    /** The near-cap commit, written on a thread of its own; {@link #inBackground} is what it writes. */
+    private final BackgroundCommit<Stored> background;
+    private Request inBackground;
 
     OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, SubscriptionState state,
                     ConsumerMetrics metrics, Time time) {
@@ -75,6 +79,7 @@ final class OffsetCommitter {
         this.refreshIdle = config.offsetsStorage().expiresIdleOffsets();
         this.refreshInterval = config.offsetsRefresh();
         this.releaseKafkaTimeout = config.offsetsStorage().needsKafka() ? config.rebalanceKafkaTimeout() : null;
+        this.background = new BackgroundCommit<>("zkgroups-commit-" + memberName);
         restartTimers();
     }
 
@@ -121,23 +126,61 @@ final class OffsetCommitter {
     /**
      * With auto-commit, the commit of partitions past half of {@code zkgroups.max.uncommitted.records}, before the
      * interval is due, so that a partition catching up is committed on before it reaches the cap (where it hands out
-     * nothing more until a commit is confirmed). Of every known position, as auto-commit does. A failure is logged and
-     * retried after the auto-commit interval or a second, whichever is shorter; meanwhile {@code nearCap} may reach the
-     * cap and stay there.
+     * nothing more until a commit is confirmed). Of every known position, as auto-commit does, written on the commit
+     * thread: the poll goes on meanwhile, and a later call takes its outcome. A failure is logged and retried after the
+     * auto-commit interval or a second, whichever is shorter; meanwhile {@code nearCap} may reach the cap and stay there.
      */
     void commitNearCap(Set<TopicPartition> nearCap) {
+        collectBackground();
         long now = time.nanoseconds();
-        if (!autoCommit || nearCap.isEmpty() || now - nextCapCommitNanos < 0) {
+        if (!autoCommit || nearCap.isEmpty() || now - nextCapCommitNanos < 0 || background.busy()) {
             return;
         }
-        try {
-            write(state.positions(), false, null);
-        } catch (RuntimeException e) {
-            long retry = Math.min(autoCommitInterval.toMillis(), 1000);
-            nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retry);
-            log.warn("the commit of {} near zkgroups.max.uncommitted.records failed (at the cap they hand out nothing "
-                    + "more until one succeeds; retried in {} ms): {}", nearCap, retry, e.getMessage());
+        Request request = prepare(state.positions(), false);
+        if (request.isEmpty()) {
+            return;
         }
+        inBackground = request;
+        background.start(() -> store(request, null));
+    }
+
+    /** Whether a near-cap commit is being written, or has ended without its outcome taken yet. */
+    boolean commitInFlight() {
+        return inBackground != null;
+    }
+
+    /** Takes the outcome of the commit written in the background, if it has ended: as {@link #write} would. */
+    private void collectBackground() {
+        apply(inBackground, background.collect());
+    }
+
+    /** Waits for the commit written in the background, at most until {@code deadline} (null: its own bound). */
+    private void awaitBackground(Deadline deadline) {
+        apply(inBackground, background.await(deadline == null ? -1 : Math.max(0, deadline.remainingNanos())));
+    }
+
+    private void apply(Request request, BackgroundCommit.Outcome<Stored> outcome) {
+        if (outcome == null) {
+            return;
+        }
+        inBackground = null;
+        if (outcome.failure() == null) {
+            applyStored(request, outcome.result());
+            return;
+        }
+        if (outcome.failure() instanceof FencedException) {
+            metrics.commitFenced();
+        }
+        long retry = Math.min(autoCommitInterval.toMillis(), 1000);
+        nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retry);
+        log.warn("the commit of {} near zkgroups.max.uncommitted.records failed (at the cap they hand out nothing "
+                + "more until one succeeds; retried in {} ms): {}", request.partitions(), retry,
+                outcome.failure().getMessage());
+    }
+
+    /** Stops the commit thread, after the commit it writes (if any) has ended. */
+    void close() {
+        background.close();
     }
 
     /**
@@ -209,50 +252,18 @@ final class OffsetCommitter {
         write(java.util.Collections.singletonMap(tp, offset), true, null);
     }
 
-    /** The one commit path. {@code deadline} null: bounded by the fence's permit only (its lease). */
+    /**
+     * The one commit path. {@code deadline} null: bounded by the fence's permit only (its lease). A commit written in
+     * the background is waited for first: commits land in the order they were made.
+     */
     private void write(Map<TopicPartition, Long> offsets, boolean rewrite, Deadline deadline) {
-        // converted once: the request and the epochs the fence checks, by registry partition
-        Map<TopicAndPartition, TopicPartition> kafkaOf = new HashMap<>();
-        Map<TopicAndPartition, Long> request = new TreeMap<>();
-        Map<TopicAndPartition, Long> epochs = new TreeMap<>();
-        Map<TopicAndPartition, String> foreign = new TreeMap<>();
-        for (Map.Entry<TopicPartition, Long> entry : offsets.entrySet()) {
-            TopicPartition tp = entry.getKey();
-            if (!rewrite && entry.getValue().equals(state.committed(tp))) {
-                continue;
-            }
-            TopicAndPartition zk = KafkaPartitions.toRegistry(tp);
-            kafkaOf.put(zk, tp);
-            request.put(zk, entry.getValue());
-            Long epoch = state.epoch(tp);
-            if (epoch == null) {
-                foreign.put(zk, "not assigned to " + memberName + " in group " + group);
-            } else {
-                epochs.put(zk, epoch);
-            }
-        }
+        awaitBackground(deadline);
+        Request request = prepare(offsets, rewrite);
         if (request.isEmpty()) {
             return;
         }
-        long start = time.nanoseconds();
         try {
-            if (!foreign.isEmpty()) {
-                throw new FencedException(foreign);
-            }
-            OwnershipFence fence = state.fence();
-            if (fence == null) {
-                throw new FencedException("not subscribed: " + memberName + " owns nothing");
-            }
-            if (deadline != null && deadline.expired()) {
-                throw timedOut(kafkaOf.values(), deadline, null);
-            }
-            try (CommitPermit permit = within(fence.authorize(epochs), deadline)) {
-                Set<TopicAndPartition> accepted = store.commit(group, request, permit);
-                for (TopicAndPartition zk : accepted) {
-                    state.committed(kafkaOf.get(zk), request.get(zk));
-                }
-            }
-            metrics.committed(time.nanoseconds() - start);
+            applyStored(request, store(request, deadline));
         } catch (FencedException e) {
             metrics.commitFenced();
             CommitFailedException failed = new CommitFailedException("[" + memberName + "] " + e.getMessage());
@@ -260,9 +271,98 @@ final class OffsetCommitter {
             throw failed;
         } catch (OffsetStoreException e) {
             if (deadline != null && deadline.expired()) {
-                throw timedOut(kafkaOf.values(), deadline, e);
+                throw timedOut(request.kafkaOf.values(), deadline, e);
             }
             throw new KafkaException(e.getMessage(), e);
+        }
+    }
+
+    /** On the consumer's thread: what to write of {@code offsets}, converted once, with the epochs the fence checks. */
+    private Request prepare(Map<TopicPartition, Long> offsets, boolean rewrite) {
+        Request request = new Request(state.fence());
+        for (Map.Entry<TopicPartition, Long> entry : offsets.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            if (!rewrite && entry.getValue().equals(state.committed(tp))) {
+                continue;
+            }
+            TopicAndPartition zk = KafkaPartitions.toRegistry(tp);
+            request.kafkaOf.put(zk, tp);
+            request.offsets.put(zk, entry.getValue());
+            Long epoch = state.epoch(tp);
+            if (epoch == null) {
+                request.foreign.put(zk, "not assigned to " + memberName + " in group " + group);
+            } else {
+                request.epochs.put(zk, epoch);
+            }
+        }
+        return request;
+    }
+
+    /**
+     * On any thread: writes {@code request} under the fence's permit, by {@code deadline}; touches no consumer state.
+     *
+     * @throws FencedException       if the fence or the store refused
+     * @throws OffsetStoreException  if the store failed
+     * @throws TimeoutException      if {@code deadline} had passed before anything was written
+     */
+    private Stored store(Request request, Deadline deadline) {
+        if (!request.foreign.isEmpty()) {
+            throw new FencedException(request.foreign);
+        }
+        if (request.fence == null) {
+            throw new FencedException("not subscribed: " + memberName + " owns nothing");
+        }
+        if (deadline != null && deadline.expired()) {
+            throw timedOut(request.kafkaOf.values(), deadline, null);
+        }
+        long start = time.nanoseconds();
+        try (CommitPermit permit = within(request.fence.authorize(request.epochs), deadline)) {
+            return new Stored(store.commit(group, request.offsets, permit), time.nanoseconds() - start);
+        }
+    }
+
+    /** On the consumer's thread: the offsets the store accepted are committed, where the grant is still the same. */
+    private void applyStored(Request request, Stored stored) {
+        for (TopicAndPartition zk : stored.accepted) {
+            TopicPartition tp = request.kafkaOf.get(zk);
+            if (request.epochs.get(zk).equals(state.epoch(tp))) {
+                state.committed(tp, request.offsets.get(zk));
+            }
+        }
+        metrics.committed(stored.nanos);
+    }
+
+    /** Offsets to write, by registry partition, with what the fence checks. */
+    private static final class Request {
+        final OwnershipFence fence;
+        final Map<TopicAndPartition, TopicPartition> kafkaOf = new HashMap<>();
+        final Map<TopicAndPartition, Long> offsets = new TreeMap<>();
+        final Map<TopicAndPartition, Long> epochs = new TreeMap<>();
+        final Map<TopicAndPartition, String> foreign = new TreeMap<>();
+
+        Request(OwnershipFence fence) {
+            this.fence = fence;
+        }
+
+        boolean isEmpty() {
+            return offsets.isEmpty();
+        }
+
+        Set<TopicPartition> partitions() {
+            Set<TopicPartition> sorted = new TreeSet<>(KafkaPartitions.ORDER);
+            sorted.addAll(kafkaOf.values());
+            return sorted;
+        }
+    }
+
+    /** What a store accepted, and how long the write took. */
+    private static final class Stored {
+        final Set<TopicAndPartition> accepted;
+        final long nanos;
+
+        Stored(Set<TopicAndPartition> accepted, long nanos) {
+            this.accepted = accepted;
+            this.nanos = nanos;
         }
     }
 

@@ -343,7 +343,6 @@ public final class ZkConsumerConfig {
         return bool(CONNECT_EARLY);
     }
 
-    /** Whether the consumer registers the MBeans of the 0.8.2.2 consumer next to Kafka-style ones. */
     /**
      * Whether the consumer writes back ZooKeeper offsets of its partitions that others write lower: the key
      * {@code zkgroups.offsets.rewind.guard}, when offsets are written to ZooKeeper at all.
@@ -352,6 +351,7 @@ public final class ZkConsumerConfig {
         return bool(ConsumerKeys.REWIND_GUARD) && (!offsetsStorage().needsKafka() || dualCommit());
     }
 
+    /** Whether the consumer registers the MBeans of the 0.8.2.2 consumer next to Kafka-style ones. */
     public boolean legacyMBeans() {
         return bool(LEGACY_MBEANS);
     }

@@ -30,6 +30,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,11 +65,13 @@ class OffsetCommitterTest {
         }
     }
 
-    /** What the committer asked a store to write, and under which permit; fails as told. */
+    /** What the committer asked a store to write, and under which permit; fails as told; holds writes if told. */
     private static final class RecordingStore implements OffsetStore {
-        final List<Map<TopicAndPartition, Long>> writes = new ArrayList<>();
-        final List<CommitPermit> permits = new ArrayList<>();
-        RuntimeException failure;
+        final List<Map<TopicAndPartition, Long>> writes = new CopyOnWriteArrayList<>();
+        final List<CommitPermit> permits = new CopyOnWriteArrayList<>();
+        volatile RuntimeException failure;
+        /** When set, each write waits for it first. */
+        volatile CountDownLatch held;
 
         @Override
         public Map<TopicAndPartition, Long> read(String group, Collection<TopicAndPartition> partitions) {
@@ -82,6 +86,14 @@ class OffsetCommitterTest {
         @Override
         public Set<TopicAndPartition> commit(String group, Map<TopicAndPartition, Long> offsets, CommitPermit permit) {
             permits.add(permit);
+            CountDownLatch hold = held;
+            if (hold != null) {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    throw new OffsetStoreException("interrupted", e);
+                }
+            }
             if (failure != null) {
                 throw failure;
             }
@@ -383,9 +395,43 @@ class OffsetCommitterTest {
         assertThat(store.writes).as("the interval is not due").isEmpty();
         committer.commitNearCap(Collections.singleton(T0));
 
+        await().atMost(LONG).until(() -> !store.writes.isEmpty());
         assertThat(store.writes).as("every known position, as auto-commit writes them")
                 .containsExactly(Map.of(new TopicAndPartition("t", 0), 100L, new TopicAndPartition("t", 1), 3L));
-        assertThat(state.committed(T0)).isEqualTo(100L);
+        await("the outcome taken by a later call").atMost(LONG).untilAsserted(() -> {
+            committer.commitNearCap(Collections.emptySet());
+            assertThat(state.committed(T0)).isEqualTo(100L);
+        });
+        committer.close();
+    }
+
+    @Test
+    void theCommitNearTheCapIsWrittenWhileThePollGoesOnAndTheNextCommitLandsAfterIt() throws Exception {
+        subscribe();
+        own(0L, T0);
+        state.position(T0, 100);
+        OffsetCommitter committer = autoCommitEveryHour();
+        CountDownLatch hold = new CountDownLatch(1);
+        store.held = hold;
+
+        committer.commitNearCap(Collections.singleton(T0));
+        await("the near-cap write has reached the store").atMost(LONG).until(() -> store.permits.size() == 1);
+        assertThat(store.writes).as("held in the store while the poll went on").isEmpty();
+
+        state.position(T0, 150);
+        Thread next = new Thread(() -> committer.commitPositions(Deadline.after(LONG, Time.SYSTEM)), "next-commit");
+        next.start();
+        await("the next commit waits for the one in flight").atMost(LONG)
+                .until(() -> next.getState() == Thread.State.WAITING || next.getState() == Thread.State.TIMED_WAITING);
+        assertThat(store.permits).as("the next commit has not reached the store").hasSize(1);
+
+        hold.countDown();
+        next.join(LONG.toMillis());
+
+        assertThat(store.writes).as("in the order they were made")
+                .containsExactly(Map.of(new TopicAndPartition("t", 0), 100L), Map.of(new TopicAndPartition("t", 0), 150L));
+        assertThat(state.committed(T0)).isEqualTo(150L);
+        committer.close();
     }
 
     @Test
@@ -397,10 +443,15 @@ class OffsetCommitterTest {
         store.failure = new OffsetStoreException("ZooKeeper unreachable", null);
 
         committer.commitNearCap(Collections.singleton(T0));
+        await("the failure taken").atMost(LONG).until(() -> {
+            committer.commitNearCap(Collections.singleton(T0));
+            return !committer.commitInFlight();
+        });
         committer.commitNearCap(Collections.singleton(T0));
 
-        assertThat(store.permits).as("one attempt; the second waits for the retry").hasSize(1);
+        assertThat(store.permits).as("one attempt; the next ones wait for the retry").hasSize(1);
         assertThat(state.committed(T0)).isEqualTo(0L);
+        committer.close();
     }
 
     @Test

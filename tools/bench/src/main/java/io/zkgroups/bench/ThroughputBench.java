@@ -1,0 +1,214 @@
+package io.zkgroups.bench;
+
+import io.zkgroups.testing.ChildJvm;
+import io.zkgroups.testing.TestZooKeeper;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Read throughput of the product beside 0.8.2.2, from outside: fresh reader processes (same JVM options) on a Kafka
+ * 3.9 broker in its own JVM, one ZooKeeper server in this JVM. Readers ({@code --readers}):
+ * <ul>
+ *   <li>{@code legacy}: an ordinary 0.8 program ({@code io.zkgroups.legacy.ThroughputReader}: one stream, its
+ *       iterator) on the real kafka_2.10 0.8.2.2 jar;</li>
+ *   <li>{@code bridge}: the same program, unchanged, on zkgroups' kafka08-bridge;</li>
+ *   <li>{@code ours}: {@code ZkGroupConsumer} in a plain poll loop ({@link ThroughputConsumerMain});</li>
+ *   <li>{@code raw}: a {@code KafkaConsumer}, no group, with the fetch settings {@code ours} gives its own; and
+ *       {@code raw-defaults}, with kafka-clients' defaults.</li>
+ * </ul>
+ * Per shape (record size × partitions × members in one group) the topic is filled once (untimed); then, per
+ * repetition, every reader in turn reads it whole in a new group. Records/s runs from the first record any member
+ * printed to the last member's last, as this JVM sees the lines arrive; start → last from the first process start;
+ * CPU-seconds (user + system, whole processes, start-up included) per million records and the largest peak resident
+ * set, read from {@code /proc} as the last record's line arrives. Run through {@code tools/bench/throughput.sh}.
+ */
+@Command(name = "throughput.sh", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "read throughput: 0.8.2.2, the bridge, ZkGroupConsumer and a raw KafkaConsumer, fresh processes")
+public final class ThroughputBench implements Callable<Integer> {
+
+    private static final Duration READ_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+
+    @Option(names = "--shapes", split = ",", defaultValue = "100x16x1", paramLabel = "BYTESxPARTITIONSxMEMBERS",
+            description = "record size, partitions and readers in one group, e.g. 100x16x1,1000x128x4")
+    List<String> shapes;
+    @Option(names = "--records", defaultValue = "2000000", description = "records per shape (1 KB shapes: fewer)")
+    long records;
+    @Option(names = "--readers", split = ",", defaultValue = "legacy,bridge,ours,raw",
+            description = "legacy, bridge, ours, raw, raw-defaults; ours+KEY=VALUE (a setting added: an A/B); "
+                    + "the first is the reference of the × column")
+    List<String> readers;
+    @Option(names = "--reps", defaultValue = "3", description = "repetitions, readers alternating within each")
+    int reps;
+    @Option(names = "--jvm-options", defaultValue = "-Xmx1g", split = " ", description = "every reader's JVM options")
+    List<String> jvmOptions;
+    @Option(names = "--consumer-classpath", required = true, description = "ZkGroupConsumer's runtime class path")
+    String consumerClasspath;
+    @Option(names = "--legacy-classpath", required = true, description = "the 0.8 program and kafka_2.10 0.8.2.2")
+    String legacyClasspath;
+    @Option(names = "--bridge-classpath", required = true, description = "the 0.8 program and kafka08-bridge")
+    String bridgeClasspath;
+    @Option(names = "--out", defaultValue = "tools/bench/target/throughput.md", description = "where the report goes too")
+    Path out;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ThroughputBench()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path logs = Path.of("tools/bench/target/throughput-logs");
+        Files.createDirectories(logs);
+        StringBuilder report = new StringBuilder();
+        report.append(String.format("# Read throughput, %s%n%nreaders' JVM options: %s; %d repetitions, alternating%n",
+                ZonedDateTime.now().withNano(0), String.join(" ", jvmOptions), reps));
+        try (TestZooKeeper zk = TestZooKeeper.start()) {
+            ChildJvm broker = ChildJvm.builder("broker", BrokerMain.class.getName())
+                    .jvmOptions(List.of("-Xmx1g", "-Xms1g", "-XX:+UseG1GC")).args(List.of(zk.connectString()))
+                    .stderrTo(logs.resolve("broker.log")).start();
+            try {
+                int ready = broker.requireLine(0, l -> l.startsWith("BOOTSTRAP "), Duration.ofMinutes(2), "the broker");
+                String bootstrap = broker.lines().get(ready).substring("BOOTSTRAP ".length());
+                for (String shape : shapes) {
+                    report.append(runShape(Shape.parse(shape, records), zk.connectString(), bootstrap, logs));
+                    Files.writeString(out, report);
+                }
+            } finally {
+                broker.closeStdin();
+                broker.awaitTermination(EXIT_TIMEOUT);
+            }
+        }
+        System.out.println(report);
+        return 0;
+    }
+
+    private String runShape(Shape shape, String zookeeper, String bootstrap, Path logs) throws Exception {
+        String topic = "tp-" + shape.bytes + "b-" + shape.partitions + "p";
+        fill(bootstrap, topic, shape);
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
+        for (int rep = 0; rep < reps; rep++) {
+            for (String reader : readers) {
+                Run run = read(reader, shape, topic, rep, zookeeper, bootstrap, logs);
+                runs.computeIfAbsent(reader, r -> new ArrayList<>()).add(run);
+                System.out.printf("%s %s rep %d: %,.0f records/s, start -> last %.2f s, %.2f CPU-s per million%n",
+                        shape, reader, rep + 1, run.recordsPerSecond(shape.records), run.startToLastNanos / 1e9,
+                        run.cpuSecondsPerMillion(shape.records));
+            }
+        }
+        return ThroughputReport.table(shape.toString(), shape.records, runs);
+    }
+
+    /** One reading of the topic by {@code shape.members} fresh processes of one kind, in a new group. */
+    private Run read(String reader, Shape shape, String topic, int rep, String zookeeper, String bootstrap, Path logs) {
+        String group = topic + "-" + reader.replaceAll("[^a-zA-Z0-9._-]", "_") + "-" + rep;
+        long share = shape.records / shape.members;
+        long started = System.nanoTime();
+        List<ReaderProcess> members = new ArrayList<>();
+        for (int i = 0; i < shape.members; i++) {
+            List<String> args;
+            String classpath;
+            String main;
+            if (reader.equals("legacy") || reader.equals("bridge")) {
+                main = "io.zkgroups.legacy.ThroughputReader";
+                classpath = reader.equals("legacy") ? legacyClasspath : bridgeClasspath;
+                args = List.of(zookeeper, group, topic, Long.toString(share));
+            } else {
+                main = ThroughputConsumerMain.class.getName();
+                classpath = consumerClasspath;
+                args = List.of(reader, zookeeper, bootstrap, group, topic, Integer.toString(shape.partitions),
+                        Integer.toString(i), Integer.toString(shape.members), Long.toString(share));
+            }
+            members.add(new ReaderProcess(group + "-" + i, classpath, jvmOptions, main, args,
+                    logs.resolve(group + "-" + i + ".log")));
+        }
+        boolean complete = true;
+        for (ReaderProcess member : members) {
+            complete &= member.awaitLast(READ_TIMEOUT);
+        }
+        members.forEach(m -> m.finish(EXIT_TIMEOUT));
+        if (!complete) {
+            throw new IllegalStateException(group + ": a reader did not read its share; logs in " + logs);
+        }
+        return Run.of(started, members);
+    }
+
+    private static void fill(String bootstrap, String topic, Shape shape) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, shape.partitions, (short) 1))).all().get(1, TimeUnit.MINUTES);
+        }
+        Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "1", ProducerConfig.LINGER_MS_CONFIG, "20",
+                ProducerConfig.BATCH_SIZE_CONFIG, "262144", ProducerConfig.BUFFER_MEMORY_CONFIG, "134217728");
+        byte[] value = new byte[shape.bytes];
+        new Random(42).nextBytes(value);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (long i = 0; i < shape.records; i++) {
+                producer.send(new ProducerRecord<>(topic, (int) (i % shape.partitions), null, value));
+            }
+            producer.flush();
+        }
+    }
+
+    /** Record size, partitions, members in one group, and how many records. */
+    record Shape(int bytes, int partitions, int members, long records) {
+        static Shape parse(String text, long records) {
+            String[] parts = text.split("x");
+            if (parts.length != 3) {
+                throw new IllegalArgumentException("a shape is BYTESxPARTITIONSxMEMBERS: " + text);
+            }
+            Shape shape = new Shape(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]), records);
+            if (shape.partitions % shape.members != 0 || records % shape.partitions != 0) {
+                throw new IllegalArgumentException(text + ": members must divide the partitions and partitions the "
+                        + records + " records, so that every member reads an equal share");
+            }
+            return shape;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%,d records of %d B, %d partitions, %d member%s", records, bytes, partitions, members,
+                    members == 1 ? "" : "s");
+        }
+    }
+
+    /** What one reading measured. */
+    record Run(long firstToLastNanos, long startToLastNanos, long cpuNanos, long peakKib, long checksum) {
+        static Run of(long started, List<ReaderProcess> members) {
+            long first = members.stream().mapToLong(ReaderProcess::firstNanos).min().orElseThrow();
+            long last = members.stream().mapToLong(ReaderProcess::lastNanos).max().orElseThrow();
+            boolean cpuKnown = members.stream().allMatch(m -> m.cpuNanos() >= 0);
+            return new Run(last - first, last - started,
+                    cpuKnown ? members.stream().mapToLong(ReaderProcess::cpuNanos).sum() : -1,
+                    members.stream().mapToLong(ReaderProcess::peakKib).max().orElse(-1),
+                    members.stream().mapToLong(ReaderProcess::checksum).sum());
+        }
+
+        double recordsPerSecond(long records) {
+            return records / (firstToLastNanos / 1e9);
+        }
+
+        double cpuSecondsPerMillion(long records) {
+            return cpuNanos < 0 ? Double.NaN : cpuNanos / 1e9 / (records / 1e6);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Read throughput of the product beside 0.8.2.2, timed from outside: fresh reader processes with the same JVM options
+# on a Kafka 3.9 broker in its own JVM. Readers: an ordinary 0.8 program on the real 0.8.2.2 jar (legacy) and
+# unchanged on kafka08-bridge (bridge), ZkGroupConsumer in a poll loop (ours), a raw KafkaConsumer with ours' fetch
+# settings (raw) or kafka-clients' defaults (raw-defaults).
+#
+#   tools/bench/throughput.sh                                         # 2,000,000 x 100 B, 16 partitions, 1 reader, 3 reps
+#   tools/bench/throughput.sh --shapes 100x16x4,100x128x1 --reps 3     # four readers in one group; 128 partitions
+#   tools/bench/throughput.sh --shapes 1000x16x1 --records 500000      # 1 KB records
+#   tools/bench/throughput.sh --help                                  # every option
+#
+# Set MVN_OPTS="-o" to build offline. Reader logs: tools/bench/target/throughput-logs/.
+# Report: stdout and tools/bench/target/throughput.md; results go to docs/benchmarks.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl :bench,:legacy-driver,:kafka08-bridge -am
+# registry's then rebalancer's runtime class path: the file keeps the last, rebalancer's (with registry's jar)
+mvn -B -q ${MVN_OPTS:-} -DskipTests package dependency:build-classpath -pl registry,rebalancer -am \
+  -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/tools/bench/target/consumer-classpath.txt"
+BENCH_CP="tools/bench/target/classes:$(cat tools/bench/target/bench-classpath.txt)"
+SLF4J_SIMPLE="$(tr ':' '\n' < tools/bench/target/bench-classpath.txt | grep '/slf4j-simple-' | head -1)"
+CONSUMER_CP="$PWD/tools/bench/target/classes:$(ls "$PWD"/rebalancer/target/rebalancer-*.jar | grep -v -- '-sources\|-javadoc\|-tests' | head -1):$(cat tools/bench/target/consumer-classpath.txt):$SLF4J_SIMPLE"
+LEGACY_CP="$PWD/testing/legacy-driver/target/classes:$(cat testing/legacy-driver/target/legacy-classpath.txt)"
+BRIDGE_CP="$PWD/testing/legacy-driver/target/classes:$PWD/kafka08-bridge/target/classes:$(cat kafka08-bridge/target/bridge-classpath.txt):$SLF4J_SIMPLE"
+rm -rf tools/bench/target/throughput-logs
+exec java -Xmx1g -XX:+UseSerialGC -cp "$BENCH_CP" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  io.zkgroups.bench.ThroughputBench --consumer-classpath "$CONSUMER_CP" --legacy-classpath "$LEGACY_CP" \
+  --bridge-classpath "$BRIDGE_CP" "$@"
