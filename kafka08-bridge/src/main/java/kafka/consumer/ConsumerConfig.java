@@ -25,6 +25,11 @@ import java.util.Properties;
  */
 public class ConsumerConfig extends ZKConfig {
 
+    /** kafka-clients' records per poll, for the connector's consumer: see the constructor. */
+    private static final String MAX_POLL_RECORDS = "max.poll.records";
+    /** A small 0.8 message (its 26 bytes of overhead and a little data): what sizes the connector's polls. */
+    private static final int SMALL_MESSAGE_BYTES = 50;
+
     /** Prefix of the JVM system properties that fill in consumer properties the program does not set. */
     public static final String SYSTEM_PROPERTY_PREFIX = "zkgroups.consumer.";
 
@@ -45,6 +50,14 @@ public class ConsumerConfig extends ZKConfig {
         inner.putAll(effective.props());
         inner.setProperty("auto.commit.enable", "false");
         inner.remove("enable.auto.commit"); // the connector's own setting is auto.commit.enable, read above
+        if (!inner.containsKey(MAX_POLL_RECORDS)) {
+            // A stream's chunk is what one poll brought of a partition: at kafka-clients' 500 records a poll, the
+            // fetcher thread and the streams spent their time handing small chunks over. This lets a chunk hold up to
+            // one full fetch (fetch.message.max.bytes) of small messages, as 0.8.2.2's chunks did; the streams' queues
+            // stay bounded in bytes (StreamChannel).
+            int fetchBytes = props.getInt("fetch.message.max.bytes", 1024 * 1024);
+            inner.setProperty(MAX_POLL_RECORDS, Integer.toString(Math.max(500, fetchBytes / SMALL_MESSAGE_BYTES)));
+        }
         if (autoCommitEnable && !inner.containsKey(ConsumerKeys.MAX_UNCOMMITTED_RECORDS)) {
             // the connector commits at the cap as the consumer's own auto-commit would: the same default
             inner.setProperty(ConsumerKeys.MAX_UNCOMMITTED_RECORDS,
@@ -109,7 +122,10 @@ public class ConsumerConfig extends ZKConfig {
         return intValue("auto.commit.interval.ms");
     }
 
-    /** {@code queued.max.message.chunks}: the chunks each stream queues at most. */
+    /**
+     * {@code queued.max.message.chunks}: with {@code fetch.message.max.bytes}, what each stream queues at most (so many
+     * full fetches' worth of messages).
+     */
     public int queuedMaxMessages() {
         return intValue("queued.max.message.chunks");
     }

@@ -180,7 +180,9 @@ public class ZookeeperConsumerConnector {
     }
 
     private StreamChannel newChannel(FetchLoop fetchLoop) {
-        return fetchLoop.newStream(config.queuedMaxMessages(), config.consumerTimeoutMs());
+        // 0.8.2.2's bound: so many chunks of a full fetch each
+        return fetchLoop.newStream((long) config.queuedMaxMessages() * config.fetchMessageMaxBytes(),
+                config.consumerTimeoutMs());
     }
 
     private void start(FetchLoop created, StreamRouting routing) {

@@ -17,6 +17,13 @@ public final class Chunk {
     private final long tenure;
     private final long epoch;
     private final List<ConsumerRecord<byte[], byte[]>> records;
+    private final long bytes;
+
+    /**
+     * What a 0.8 message set spends on each message besides its key and value (offset, size, CRC, magic, attributes,
+     * key and value lengths): chunks are measured as 0.8.2.2 measured what it fetched.
+     */
+    static final int MESSAGE_OVERHEAD = 26;
 
     /** The last element a stream's queue ever gets: the connector shut down. */
     public static final Chunk SHUTDOWN = new Chunk(new TopicPartition("(shutdown)", -1), 0, 0, ImmutableList.of());
@@ -27,6 +34,11 @@ public final class Chunk {
         this.tenure = tenure;
         this.epoch = epoch;
         this.records = records;
+        long size = 0;
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            size += MESSAGE_OVERHEAD + Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
+        }
+        this.bytes = size;
     }
 
     public TopicPartition partition() {
@@ -43,6 +55,11 @@ public final class Chunk {
 
     public List<ConsumerRecord<byte[], byte[]>> records() {
         return records;
+    }
+
+    /** Its size as a 0.8 message set: what the streams' bound counts. */
+    public long bytes() {
+        return bytes;
     }
 
     @Override

@@ -210,14 +210,14 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     /**
      * A new stream fed by this loop, before {@link #start}.
      *
-     * @param capacity  chunks it queues at most ({@code queued.max.message.chunks})
-     * @param timeoutMs how long its iterator waits for a message ({@code consumer.timeout.ms}); negative: forever
+     * @param capacityBytes what it queues at most ({@code queued.max.message.chunks × fetch.message.max.bytes})
+     * @param timeoutMs     how long its iterator waits for a message ({@code consumer.timeout.ms}); negative: forever
      */
-    public StreamChannel newStream(int capacity, long timeoutMs) {
+    public StreamChannel newStream(long capacityBytes, long timeoutMs) {
         if (thread.isAlive()) {
             throw new IllegalStateException("streams are added before the fetcher starts");
         }
-        StreamChannel channel = new StreamChannel(capacity, ledger, fence, timeoutMs, this::roomMade, time);
+        StreamChannel channel = new StreamChannel(capacityBytes, ledger, fence, timeoutMs, this::roomMade, time);
         feed.add(channel);
         return channel;
     }
@@ -343,9 +343,9 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     }
 
     /**
-     * Auto-commit of what was handed out, on its interval, and sooner when a partition reached
-     * {@code zkgroups.max.uncommitted.records} (the consumer fetches nothing more of it until a commit): then at once,
-     * and after a failure again no sooner than the interval or a second, whichever is shorter.
+     * Auto-commit of what was handed out, on its interval, and sooner when a partition is past half of
+     * {@code zkgroups.max.uncommitted.records} (at the cap the consumer fetches nothing more of it until a commit):
+     * then at once, and after a failure again no sooner than the interval or a second, whichever is shorter.
      */
     private void maybeAutoCommit() {
         if (!settings.autoCommit()) {
@@ -353,7 +353,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         }
         long now = time.nanoseconds();
         boolean due = now - nextAutoCommitNanos >= 0;
-        if (!due && (now - nextCapCommitNanos < 0 || consumer.atUncommittedCap().isEmpty())) {
+        if (!due && (now - nextCapCommitNanos < 0 || consumer.nearUncommittedCap().isEmpty())) {
             return;
         }
         Map<TopicPartition, Long> handedOut = ledger.uncommitted();

@@ -7,14 +7,18 @@ import kafka.consumer.ConsumerTimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import java.util.NoSuchElementException;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
- * One stream's queue of chunks ({@code queued.max.message.chunks} of them at most) and the reading side of it, used by
- * the stream's one consumer thread through {@link kafka.consumer.ConsumerIterator}. Records are handed out only
+ * One stream's queue of chunks and the reading side of it, used by
+ * the stream's one consumer thread through {@link kafka.consumer.ConsumerIterator}. The queue is bounded as 0.8.2.2
+ * bounds it, in bytes: {@code queued.max.message.chunks} chunks of a full fetch ({@code fetch.message.max.bytes}) each.
+ * A chunk here is what one poll brought of a partition, often much less than a fetch: counted in chunks, the stream
+ * would run dry between polls. Records are handed out only
  * through the {@link HandOutLedger}: a chunk whose partition was revoked since it was fetched is dropped, whole.
  * <p>
  * Each record also passes the group's {@link HandOutFence} right before it goes out, because queued records go out
@@ -28,7 +32,10 @@ public final class StreamChannel {
     /** Longest wait on the fence between two looks at the queue (a shutdown ends a wait that soon). */
     private static final long FENCE_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    private final BlockingQueue<Chunk> queue;
+    private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
+    private final long capacityBytes;
+    /** The bytes of the chunks queued now; added by the fetcher thread, taken away by the reader. */
+    private final AtomicLong queuedBytes = new AtomicLong();
     private final HandOutLedger ledger;
     private final Time time;
     private final HandOutFence fence;
@@ -40,15 +47,16 @@ public final class StreamChannel {
     private boolean done;
 
     /**
-     * @param capacity  chunks queued at most ({@code queued.max.message.chunks})
+     * @param capacityBytes bytes of chunks queued at most: a chunk goes in while the queue holds less than that
+     *                      (one always goes into an empty queue)
      * @param timeoutMs how long {@link #hasNext} waits for a record ({@code consumer.timeout.ms}); negative: forever
      * @param onTake    run after each chunk taken out of the queue (the fetcher may have one waiting for room)
      * @param time      the clock its waits are measured on
      */
-    public StreamChannel(int capacity, HandOutLedger ledger, HandOutFence fence, long timeoutMs, Runnable onTake,
+    public StreamChannel(long capacityBytes, HandOutLedger ledger, HandOutFence fence, long timeoutMs, Runnable onTake,
                          Time time) {
         this.time = time;
-        this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
+        this.capacityBytes = capacityBytes;
         this.ledger = ledger;
         this.fence = fence;
         this.timeoutMs = timeoutMs;
@@ -57,9 +65,15 @@ public final class StreamChannel {
 
     // --- the fetcher's side ----------------------------------------------------------------------------------
 
-    /** Queues {@code chunk} if there is room; returns false if the queue is full. */
+    /** Queues {@code chunk} if there is room; returns false if the queue is full. Called by one thread only. */
     public boolean offer(Chunk chunk) {
-        return queue.offer(chunk);
+        long queued = queuedBytes.get();
+        if (queued > 0 && queued + chunk.bytes() > capacityBytes) {
+            return false;
+        }
+        queuedBytes.addAndGet(chunk.bytes());
+        queue.add(chunk);
+        return true;
     }
 
     /**
@@ -70,7 +84,10 @@ public final class StreamChannel {
         int[] dropped = {0};
         queue.removeIf(chunk -> {
             boolean drop = revoked.test(chunk);
-            dropped[0] += drop ? 1 : 0;
+            if (drop) {
+                dropped[0]++;
+                queuedBytes.addAndGet(-chunk.bytes());
+            }
             return drop;
         });
         return dropped[0];
@@ -85,9 +102,8 @@ public final class StreamChannel {
     /** Ends the stream: whatever is still queued is dropped, then the reader sees the end. */
     public void shutdown() {
         queue.clear();
-        while (!queue.offer(Chunk.SHUTDOWN)) {
-            queue.clear(); // a reader cannot put anything back: this ends after one more round at most
-        }
+        queuedBytes.set(0);
+        queue.add(Chunk.SHUTDOWN);
     }
 
     // --- the consumer thread's side --------------------------------------------------------------------------
@@ -170,8 +186,9 @@ public final class StreamChannel {
                 }
             }
             if (chunk == Chunk.SHUTDOWN) {
-                queue.offer(Chunk.SHUTDOWN); // stays the last element for anyone reading after us
+                queue.add(Chunk.SHUTDOWN); // stays the last element for anyone reading after us
             } else {
+                queuedBytes.addAndGet(-chunk.bytes());
                 onTake.run();
             }
             return chunk;

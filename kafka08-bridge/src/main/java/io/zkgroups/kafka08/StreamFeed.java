@@ -100,24 +100,31 @@ final class StreamFeed {
         }
     }
 
-    /** Moves waiting chunks into streams that have room again, and resumes the partitions of the streams emptied. */
+    /**
+     * Moves waiting chunks into streams that have room again, and resumes the partition of each chunk moved: its next
+     * fetch comes while the stream works through what it holds.
+     */
     void flush() {
         if (waiting.isEmpty()) {
             return;
         }
+        List<TopicPartition> resume = new ArrayList<>();
         for (Iterator<Map.Entry<StreamChannel, ArrayDeque<Chunk>>> it = waiting.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<StreamChannel, ArrayDeque<Chunk>> entry = it.next();
             StreamChannel channel = entry.getKey();
             ArrayDeque<Chunk> queue = entry.getValue();
             while (!queue.isEmpty() && channel.offer(queue.peekFirst())) {
-                queue.pollFirst();
+                TopicPartition moved = queue.pollFirst().partition();
+                if (pausedForRoom.remove(moved)) {
+                    resume.add(moved); // at most one chunk of a partition waits: it had the last
+                }
             }
             if (queue.isEmpty()) {
                 it.remove();
-                List<TopicPartition> resume = pausedForRoom.stream().filter(tp -> channelOf.get(tp) == channel).collect(ImmutableList.toImmutableList());
-                consumer.resume(resume);
-                resume.forEach(pausedForRoom::remove);
             }
+        }
+        if (!resume.isEmpty()) {
+            consumer.resume(resume);
         }
         waitingForRoom = !waiting.isEmpty();
     }

@@ -5,12 +5,15 @@ import io.zkgroups.registry.Time;
 import kafka.consumer.ConsumerTimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,13 +33,19 @@ class StreamChannelTest {
     private final TestFence fence = new TestFence();
     private final AtomicInteger taken = new AtomicInteger();
 
+    /** Room for a hundred records. */
     private StreamChannel channel(long timeoutMs) {
-        return new StreamChannel(2, ledger, fence, timeoutMs, taken::incrementAndGet, Time.SYSTEM);
+        return channel(timeoutMs, 100 * chunk(P0, 1, 0, 1).bytes());
+    }
+
+    private StreamChannel channel(long timeoutMs, long capacityBytes) {
+        return new StreamChannel(capacityBytes, ledger, fence, timeoutMs, taken::incrementAndGet, Time.SYSTEM);
     }
 
     private static Chunk chunk(TopicPartition tp, long tenure, long from, long to) {
         return new Chunk(tp, tenure, TestFence.EPOCH, LongStream.range(from, to)
-                .mapToObj(o -> new ConsumerRecord<>(tp.topic(), tp.partition(), o, (byte[]) null, new byte[] {(byte) o}))
+                .mapToObj(o -> new ConsumerRecord<>(tp.topic(), tp.partition(), o, 0L, TimestampType.CREATE_TIME, -1, 1,
+                        (byte[]) null, new byte[] {(byte) o}, new RecordHeaders(), Optional.<Integer>empty()))
                 .toList());
     }
 
@@ -55,12 +64,18 @@ class StreamChannelTest {
     }
 
     @Test
-    void theQueueHoldsAtMostItsCapacityInChunks() {
-        StreamChannel channel = channel(-1);
+    void theQueueHoldsAtMostItsCapacityInBytesAndAlwaysOneChunk() {
+        StreamChannel channel = channel(-1, 2 * chunk(P0, 1, 0, 1).bytes());
         long g = ledger.assign(P0);
         assertThat(channel.offer(chunk(P0, g, 0, 1))).isTrue();
         assertThat(channel.offer(chunk(P0, g, 1, 2))).isTrue();
-        assertThat(channel.offer(chunk(P0, g, 2, 3))).isFalse();
+        assertThat(channel.offer(chunk(P0, g, 2, 3))).as("full").isFalse();
+        channel.next();
+        channel.next();
+        assertThat(channel.offer(chunk(P0, g, 2, 12))).as("larger than the bound, into an empty queue").isTrue();
+        assertThat(channel.offer(chunk(P0, g, 12, 13))).isFalse();
+        assertThat(chunk(P0, g, 0, 1).bytes()).as("a 0.8 message's overhead plus its key and value")
+                .isEqualTo(Chunk.MESSAGE_OVERHEAD + 1);
     }
 
     @Test

@@ -167,9 +167,11 @@ class Kafka08BridgeIT {
         DeliveryLog log;
         try (Members members = new Members(List.of(topic))) {
             log = members.log;
-            // 15 ms a message: it is still busy with every partition when the next member's JVM has started
+            // 15 ms a message: it is still busy with every partition when the next member's JVM has started. Chunks of
+            // 10 records and a stream that queues 2 x 512 bytes (a few chunks): its queue cycles through the partitions
             LegacyConsumerProcess slow = members.join(member(group, "a-slow", topic, 1).onBridge().pauseMs(15)
-                    .property("max.poll.records", "10").property("auto.commit.interval.ms", "600000"));
+                    .property("max.poll.records", "10").property("fetch.message.max.bytes", "512")
+                    .property("auto.commit.interval.ms", "600000"));
             slow.awaitMessages(50, WAIT);
             members.join(member(group, "b-next", topic, 1).onBridge());
             awaitOwners(group, topic, "a-slow-0", "a-slow-0", "b-next-0", "b-next-0");

@@ -49,9 +49,9 @@ final class BackgroundCommit<T> implements AutoCloseable {
         this.threadName = threadName;
     }
 
-    /** Whether a write is still running. */
+    /** Whether a write was started whose outcome has not been taken yet (it may have ended meanwhile). */
     boolean busy() {
-        return inFlight != null && !inFlight.isDone();
+        return inFlight != null;
     }
 
     /** Starts {@code write} on the commit thread; at most one at a time. */

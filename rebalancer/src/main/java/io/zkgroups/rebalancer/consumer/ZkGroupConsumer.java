@@ -229,6 +229,15 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     }
 
     /**
+     * The partitions past half of {@code zkgroups.max.uncommitted.records}: committing them now keeps them off the cap
+     * (where the fetch of a partition stops and what was fetched past it is fetched again), as the consumer's own
+     * auto-commit does. Empty with the cap off.
+     */
+    public Set<TopicPartition> nearUncommittedCap() {
+        return lifecycle.call(fetcher::pastHalfCap);
+    }
+
+    /**
      * Which stream each assigned partition belongs to: the index {@code k} of the consumer thread {@code CID-k} the
      * group's assignment gave it to (0 for every partition with one stream per topic).
      */
