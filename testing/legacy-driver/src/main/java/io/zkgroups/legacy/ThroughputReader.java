@@ -21,9 +21,9 @@ import java.util.Properties;
  * on zkgroups' kafka08-bridge by the throughput benchmark, which times it from outside.
  *
  * <pre>
- * ThroughputReader ZOOKEEPER GROUP TOPIC RECORDS
- * stdout: FIRST at the first message; LAST &lt;checksum&gt; once RECORDS messages have been read (then it shuts
- *         the connector down); CLOSED at the end
+ * ThroughputReader ZOOKEEPER GROUP TOPIC END
+ * stdout: FIRST at the first message; DONE &lt;partition&gt; when it reads the message at offset END - 1 of a partition
+ * stdin:  its end shuts the connector down (CLOSED) and exits
  * </pre>
  * Every other setting is 0.8.2.2's default, but {@code auto.offset.reset=smallest} (a fresh group reads the topic
  * from its start).
@@ -35,32 +35,52 @@ public final class ThroughputReader {
 
     public static void main(String[] args) throws IOException {
         if (args.length != 4) {
-            System.err.println("usage: ThroughputReader ZOOKEEPER GROUP TOPIC RECORDS");
+            System.err.println("usage: ThroughputReader ZOOKEEPER GROUP TOPIC END");
             System.exit(2);
         }
         String topic = args[2];
-        long records = Long.parseLong(args[3]);
-        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
+        long last = Long.parseLong(args[3]) - 1;
+        final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
         Properties props = new Properties();
         props.put("zookeeper.connect", args[0]);
         props.put("group.id", args[1]);
         props.put("auto.offset.reset", "smallest");
-        ConsumerConnector connector = kafka.consumer.Consumer.createJavaConsumerConnector(new ConsumerConfig(props));
+        final ConsumerConnector connector = kafka.consumer.Consumer.createJavaConsumerConnector(new ConsumerConfig(props));
         Map<String, List<KafkaStream<byte[], byte[]>>> streams =
                 connector.createMessageStreams(Collections.singletonMap(topic, 1));
+        Thread stopper = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    while (System.in.read() >= 0) {
+                        // until the parent closes our stdin
+                    }
+                } catch (IOException e) {
+                    // the parent is gone: stop as well
+                }
+                connector.shutdown();
+                out.println("CLOSED");
+                System.exit(0); // a thread the connector left behind must not keep the process
+            }
+        }, "stopper");
+        stopper.start();
         ConsumerIterator<byte[], byte[]> it = streams.get(topic).get(0).iterator();
         long read = 0;
-        long checksum = 0;
-        while (read < records && it.hasNext()) {
-            MessageAndMetadata<byte[], byte[]> m = it.next();
-            checksum += m.offset() + m.message().length;
-            if (++read == 1) {
-                out.println("FIRST");
+        long touched = 0;
+        try {
+            while (it.hasNext()) {
+                MessageAndMetadata<byte[], byte[]> m = it.next();
+                touched += m.message().length;
+                if (++read == 1) {
+                    out.println("FIRST");
+                }
+                if (m.offset() == last) {
+                    out.println("DONE " + m.partition());
+                }
             }
+        } catch (RuntimeException e) {
+            // the shutdown ended the stream
         }
-        out.println("LAST " + checksum);
-        connector.shutdown();
-        out.println("CLOSED");
-        System.exit(0); // a thread the connector left behind must not keep the process
+        System.err.println("read " + read + " messages, " + touched + " bytes");
     }
 }

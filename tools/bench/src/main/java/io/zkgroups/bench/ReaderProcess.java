@@ -8,11 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
- * One reader of {@link ThroughputBench} in a fresh JVM, observed from outside: the moments its {@code FIRST} and
- * {@code LAST} lines arrive (this JVM's clock), and, as {@code LAST} arrives, its CPU time and peak resident set from
- * {@code /proc}.
+ * One reader of {@link ThroughputBench} in a fresh JVM, observed from outside: the moment its {@code FIRST} line
+ * arrives (this JVM's clock), each {@code DONE <partition>} line handed on as it arrives, and, when asked, its CPU time
+ * and peak resident set from {@code /proc}.
  */
 final class ReaderProcess {
 
@@ -20,30 +21,30 @@ final class ReaderProcess {
     private static final long TICKS_PER_SECOND = 100;
 
     private final ChildJvm jvm;
-    private volatile long firstNanos = -1;
-    private volatile long lastNanos = -1;
-    private volatile long checksum;
-    private volatile long cpuNanos = -1;
-    private volatile long peakKib = -1;
+    private final IntConsumer onDone;
+    private volatile long firstNanos = Long.MAX_VALUE;
+    private long cpuNanos = -1;
+    private long peakKib = -1;
 
-    ReaderProcess(String name, String classpath, List<String> jvmOptions, String mainClass, List<String> args, Path log) {
+    /** @param onDone told the partition of each {@code DONE} line, on arrival */
+    ReaderProcess(String name, String classpath, List<String> jvmOptions, String mainClass, List<String> args, Path log,
+                  IntConsumer onDone) {
+        this.onDone = onDone;
         this.jvm = ChildJvm.builder(name, mainClass).classpath(classpath).jvmOptions(jvmOptions).args(args)
                 .stderrTo(log).onLine(this::observe).start();
     }
 
     private boolean observe(String line) {
-        long now = System.nanoTime();
         if (line.equals("FIRST")) {
-            firstNanos = now;
-        } else if (line.startsWith("LAST ")) {
-            checksum = Long.parseLong(line.substring(5));
-            readUsage();
-            lastNanos = now;
+            firstNanos = System.nanoTime();
+        } else if (line.startsWith("DONE ")) {
+            onDone.accept(Integer.parseInt(line.substring(5)));
         }
         return false;
     }
 
-    private void readUsage() {
+    /** Reads its CPU time and peak resident set so far. */
+    void readUsage() {
         long pid = jvm.pid();
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.UTF_8);
@@ -60,18 +61,11 @@ final class ReaderProcess {
         }
     }
 
-    /** Waits for {@code LAST}; false if the process ended or the time ran out first. */
-    boolean awaitLast(Duration timeout) {
-        try {
-            jvm.requireLine(0, l -> l.startsWith("LAST "), timeout, "LAST");
-            return true;
-        } catch (ChildJvm.Failure e) {
-            System.err.println(jvm.name() + ": " + e.getMessage());
-            return false;
-        }
+    boolean isAlive() {
+        return jvm.isAlive();
     }
 
-    /** Lets it close on its own, then makes sure it is gone. */
+    /** Ends its input (it stops), then makes sure it is gone. */
     void finish(Duration timeout) {
         jvm.closeStdin();
         jvm.awaitTermination(timeout);
@@ -79,14 +73,6 @@ final class ReaderProcess {
 
     long firstNanos() {
         return firstNanos;
-    }
-
-    long lastNanos() {
-        return lastNanos;
-    }
-
-    long checksum() {
-        return checksum;
     }
 
     long cpuNanos() {

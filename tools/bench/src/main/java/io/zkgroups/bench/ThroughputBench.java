@@ -18,12 +18,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 /**
  * Read throughput of the product beside 0.8.2.2, from outside: fresh reader processes (same JVM options) on a Kafka
@@ -36,8 +40,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code raw}: a {@code KafkaConsumer}, no group, with the fetch settings {@code ours} gives its own; and
  *       {@code raw-defaults}, with kafka-clients' defaults.</li>
  * </ul>
- * Per shape (record size × partitions × members in one group) the topic is filled and read once (untimed); then,
- * per repetition, every reader in turn reads it whole in a new group. Records/s runs from the first record any member
+ * Per shape (record size × partitions × members in one group) the topic is filled, and read once by each reader
+ * untimed; then, per repetition, every reader in turn reads it whole in a new group. Records/s runs from the first record any member
  * printed to the last member's last, as this JVM sees the lines arrive; start → last from the first process start;
  * CPU-seconds (user + system, whole processes, start-up included) per million records and the largest peak resident
  * set, read from {@code /proc} as the last record's line arrives. Run through {@code tools/bench/throughput.sh}.
@@ -103,10 +107,13 @@ public final class ThroughputBench implements Callable<Integer> {
     }
 
     private String runShape(Shape shape, String zookeeper, String bootstrap, Path logs) throws Exception {
-        String topic = "tp-" + shape.bytes + "b-" + shape.partitions + "p";
+        String topic = "tp-" + shape.bytes + "b-" + shape.partitions + "p-" + shape.members + "m";
         fill(bootstrap, topic, shape);
-        // untimed: the broker's first read of a topic (its JIT, the page cache) would be charged to the first reader
-        read("raw", new Shape(shape.bytes, shape.partitions, 1, shape.records), topic, -1, zookeeper, bootstrap, logs);
+        // untimed, once per reader: the broker's first read of a topic through each request version (its JIT, the page
+        // cache, the down-conversion 0.8.2.2's fetches need) would be charged to the first run of each reader
+        for (String reader : readers) {
+            read(reader, shape, topic, -1, zookeeper, bootstrap, logs);
+        }
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         for (int rep = 0; rep < reps; rep++) {
             for (String reader : readers) {
@@ -120,10 +127,21 @@ public final class ThroughputBench implements Callable<Integer> {
         return ThroughputReport.table(shape.toString(), shape.records, runs);
     }
 
-    /** One reading of the topic by {@code shape.members} fresh processes of one kind, in a new group. */
-    private Run read(String reader, Shape shape, String topic, int rep, String zookeeper, String bootstrap, Path logs) {
+    /**
+     * One reading of the topic by {@code shape.members} fresh processes of one kind, in a new group: it ends when the
+     * last record of every partition has been read, by whichever member.
+     */
+    private Run read(String reader, Shape shape, String topic, int rep, String zookeeper, String bootstrap, Path logs)
+            throws InterruptedException {
         String group = topic + "-" + reader.replaceAll("[^a-zA-Z0-9._-]", "_") + "-" + rep;
-        long share = shape.records / shape.members;
+        String end = Long.toString(shape.records / shape.partitions);
+        Map<Integer, Long> done = new ConcurrentHashMap<>();
+        CountDownLatch allDone = new CountDownLatch(shape.partitions);
+        IntConsumer onDone = p -> {
+            if (done.putIfAbsent(p, System.nanoTime()) == null) {
+                allDone.countDown();
+            }
+        };
         long started = System.nanoTime();
         List<ReaderProcess> members = new ArrayList<>();
         for (int i = 0; i < shape.members; i++) {
@@ -133,25 +151,24 @@ public final class ThroughputBench implements Callable<Integer> {
             if (reader.equals("legacy") || reader.equals("bridge")) {
                 main = "io.zkgroups.legacy.ThroughputReader";
                 classpath = reader.equals("legacy") ? legacyClasspath : bridgeClasspath;
-                args = List.of(zookeeper, group, topic, Long.toString(share));
+                args = List.of(zookeeper, group, topic, end);
             } else {
                 main = ThroughputConsumerMain.class.getName();
                 classpath = consumerClasspath;
                 args = List.of(reader, zookeeper, bootstrap, group, topic, Integer.toString(shape.partitions),
-                        Integer.toString(i), Integer.toString(shape.members), Long.toString(share));
+                        Integer.toString(i), Integer.toString(shape.members), end);
             }
             members.add(new ReaderProcess(group + "-" + i, classpath, jvmOptions, main, args,
-                    logs.resolve(group + "-" + i + ".log")));
+                    logs.resolve(group + "-" + i + ".log"), onDone));
         }
-        boolean complete = true;
-        for (ReaderProcess member : members) {
-            complete &= member.awaitLast(READ_TIMEOUT);
-        }
+        boolean complete = allDone.await(READ_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+        members.forEach(ReaderProcess::readUsage);
         members.forEach(m -> m.finish(EXIT_TIMEOUT));
         if (!complete) {
-            throw new IllegalStateException(group + ": a reader did not read its share; logs in " + logs);
+            throw new IllegalStateException(group + ": partitions read to the end: " + done.keySet() + " of "
+                    + shape.partitions + " after " + READ_TIMEOUT + "; logs in " + logs);
         }
-        return Run.of(started, members);
+        return Run.of(started, Collections.max(done.values()), members);
     }
 
     private static void fill(String bootstrap, String topic, Shape shape) throws Exception {
@@ -194,15 +211,13 @@ public final class ThroughputBench implements Callable<Integer> {
     }
 
     /** What one reading measured. */
-    record Run(long firstToLastNanos, long startToLastNanos, long cpuNanos, long peakKib, long checksum) {
-        static Run of(long started, List<ReaderProcess> members) {
+    record Run(long firstToLastNanos, long startToLastNanos, long cpuNanos, long peakKib) {
+        static Run of(long started, long last, List<ReaderProcess> members) {
             long first = members.stream().mapToLong(ReaderProcess::firstNanos).min().orElseThrow();
-            long last = members.stream().mapToLong(ReaderProcess::lastNanos).max().orElseThrow();
             boolean cpuKnown = members.stream().allMatch(m -> m.cpuNanos() >= 0);
             return new Run(last - first, last - started,
                     cpuKnown ? members.stream().mapToLong(ReaderProcess::cpuNanos).sum() : -1,
-                    members.stream().mapToLong(ReaderProcess::peakKib).max().orElse(-1),
-                    members.stream().mapToLong(ReaderProcess::checksum).sum());
+                    members.stream().mapToLong(ReaderProcess::peakKib).max().orElse(-1));
         }
 
         double recordsPerSecond(long records) {

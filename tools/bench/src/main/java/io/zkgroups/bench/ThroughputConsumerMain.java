@@ -7,10 +7,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,8 +35,9 @@ import java.util.stream.IntStream;
  * </ul>
  * {@code ours+KEY=VALUE[+KEY=VALUE...]} and {@code raw+...} add settings (an A/B of a setting).
  * <pre>
- * ThroughputConsumerMain (ours|raw|raw-defaults) ZOOKEEPER BOOTSTRAP GROUP TOPIC PARTITIONS INDEX COUNT RECORDS
- * stdout: FIRST at the first record; LAST &lt;checksum&gt; once RECORDS records have been read (then it closes); CLOSED
+ * ThroughputConsumerMain (ours|raw|raw-defaults) ZOOKEEPER BOOTSTRAP GROUP TOPIC PARTITIONS INDEX COUNT END
+ * stdout: FIRST at the first record; DONE &lt;partition&gt; when it reads the record at offset END - 1 of a partition
+ * stdin:  its end closes the consumer (CLOSED)
  * </pre>
  */
 public final class ThroughputConsumerMain {
@@ -44,7 +48,7 @@ public final class ThroughputConsumerMain {
     public static void main(String[] args) {
         if (args.length != 9) {
             System.err.println("usage: ThroughputConsumerMain (ours|raw|raw-defaults) ZOOKEEPER BOOTSTRAP GROUP TOPIC "
-                    + "PARTITIONS INDEX COUNT RECORDS");
+                    + "PARTITIONS INDEX COUNT END");
             System.exit(2);
         }
         String[] modeAndSettings = args[0].split("\\+");
@@ -53,7 +57,7 @@ public final class ThroughputConsumerMain {
         int partitions = Integer.parseInt(args[5]);
         int index = Integer.parseInt(args[6]);
         int count = Integer.parseInt(args[7]);
-        long records = Long.parseLong(args[8]);
+        long last = Long.parseLong(args[8]) - 1;
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         Properties zk = new Properties();
         zk.setProperty("zookeeper.connect", args[1]);
@@ -64,6 +68,16 @@ public final class ThroughputConsumerMain {
             zk.setProperty(kv[0], kv[1]);
         }
         try (Consumer<byte[], byte[]> consumer = open(mode, zk, args[2])) {
+            Thread stopper = new Thread(() -> {
+                try {
+                    System.in.transferTo(OutputStream.nullOutputStream()); // until the parent closes our stdin
+                } catch (IOException e) {
+                    // the parent is gone: stop as well
+                }
+                consumer.wakeup();
+            }, "stopper");
+            stopper.setDaemon(true);
+            stopper.start();
             if (mode.equals("ours")) {
                 consumer.subscribe(List.of(topic));
             } else {
@@ -73,20 +87,25 @@ public final class ThroughputConsumerMain {
                 consumer.seekToBeginning(mine);
             }
             long read = 0;
-            long checksum = 0;
-            while (read < records) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    checksum += r.offset() + r.value().length;
-                    if (++read == 1) {
-                        out.println("FIRST");
+            long touched = 0;
+            try {
+                while (true) {
+                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                        touched += r.value().length;
+                        if (++read == 1) {
+                            out.println("FIRST");
+                        }
+                        if (r.offset() == last) {
+                            out.println("DONE " + r.partition());
+                        }
                     }
                 }
+            } catch (WakeupException stopped) {
+                System.err.println("read " + read + " records, " + touched + " bytes");
             }
-            out.println("LAST " + checksum);
         }
         out.println("CLOSED");
     }
-
     private static Consumer<byte[], byte[]> open(String mode, Properties zk, String bootstrap) {
         ByteArrayDeserializer bytes = new ByteArrayDeserializer();
         switch (mode) {
