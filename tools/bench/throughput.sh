@@ -14,13 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl :bench,:legacy-driver,:kafka08-bridge -am
-# registry's then rebalancer's runtime class path: the file keeps the last, rebalancer's (with registry's jar)
-mvn -B -q ${MVN_OPTS:-} -DskipTests package dependency:build-classpath -pl registry,rebalancer -am \
-  -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/tools/bench/target/consumer-classpath.txt"
-BENCH_CP="tools/bench/target/classes:$(cat tools/bench/target/bench-classpath.txt)"
-SLF4J_SIMPLE="$(tr ':' '\n' < tools/bench/target/bench-classpath.txt | grep '/slf4j-simple-' | head -1)"
-CONSUMER_CP="$PWD/tools/bench/target/classes:$(ls "$PWD"/rebalancer/target/rebalancer-*.jar | grep -v -- '-sources\|-javadoc\|-tests' | head -1):$(cat tools/bench/target/consumer-classpath.txt):$SLF4J_SIMPLE"
-LEGACY_CP="$PWD/testing/legacy-driver/target/classes:$(cat testing/legacy-driver/target/legacy-classpath.txt)"
+source tools/bench/consumer-classpaths.sh
 BRIDGE_CP="$PWD/testing/legacy-driver/target/classes:$PWD/kafka08-bridge/target/classes:$(cat kafka08-bridge/target/bridge-classpath.txt):$SLF4J_SIMPLE"
 rm -rf tools/bench/target/throughput-logs
 exec java -Xmx1g -XX:+UseSerialGC -cp "$BENCH_CP" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \

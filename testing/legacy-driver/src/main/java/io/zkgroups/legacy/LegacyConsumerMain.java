@@ -63,7 +63,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * MSG &lt;topic&gt; &lt;partition&gt; &lt;offset&gt; &lt;key&gt; &lt;value&gt;
  *                                     one consumed message; key is the literal null when the message
  *                                     has none; value is the rest of the line (may contain spaces)
- * LIMIT &lt;n&gt;                           the --max-messages limit n has been reached
+ * LIMIT &lt;n&gt;                           the --max-messages limit n has been reached: after the n-th MSG line
  * COMMITTED                           the answer to one "commit" command: commitOffsets() returned
  * ERROR &lt;text&gt;                        a bad command (the driver goes on) or a fatal error (exit code 2)
  * CLOSED                              the connector has been shut down; the last line, printed once
@@ -86,6 +86,8 @@ public final class LegacyConsumerMain {
     private final PrintStream out;
     private final Options options;
     private final AtomicLong remaining;
+    /** MSG lines printed, over all streams. */
+    private final AtomicLong printed = new AtomicLong();
     /** How long close() waits for the streams to finish their current message (ConsumerGroupExample: 5 s). */
     private static final Duration STREAM_DRAIN = Duration.ofSeconds(5);
 
@@ -196,7 +198,8 @@ public final class LegacyConsumerMain {
                 emit("MSG " + m.topic() + " " + m.partition() + " " + m.offset() + " "
                         + (m.key() == null ? "null" : escape(m.key(), true)) + " "
                         + (m.message() == null ? "null" : escape(m.message(), false)));
-                if (left == 1) {
+                if (printed.incrementAndGet() == options.maxMessages) {
+                    // after the last MSG line, whichever stream printed it: another may have taken the last permit
                     emit("LIMIT " + options.maxMessages);
                 }
                 if (options.pauseMs > 0) {
