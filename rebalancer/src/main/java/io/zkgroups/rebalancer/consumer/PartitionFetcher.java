@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -28,9 +29,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The inner {@code KafkaConsumer} (assign() mode, no Kafka group), kept in step with the {@link SubscriptionState}: it
  * fetches exactly the fetched partitions, from their committed offsets or where {@code auto.offset.reset} says, lets
- * out only the records the member's fence allows and the {@link UncommittedCap} leaves room for (pausing a partition
- * at the cap until a commit moves it on), and writes back the positions it reached, which the
- * {@link OffsetCommitter} commits. A position the fetcher must look up (an offset reset) is looked up without waiting
+ * out only the records the member's fence allows and the {@link CapGate} lets past the uncommitted cap, and writes
+ * back the positions it reached, which the {@link OffsetCommitter} commits. A position the fetcher must look up (an offset reset) is looked up without waiting
  * after each fetch, and within a deadline when a commit needs it ({@link #resolvePositions}).
  * <p>
  * <b>Threading.</b> The thread inside the consumer only, like {@code KafkaConsumer} itself.
@@ -55,15 +55,11 @@ final class PartitionFetcher<K, V> {
     private final Time time;
     private long nextEarlyRequestAt;
     private final KafkaReachability reachability;
-    private final UncommittedCap cap;
-    /** Partitions the inner client does not fetch because they reached the cap; resumed once a commit moves them on. */
-    private final Set<TopicPartition> capped = new TreeSet<>(KafkaPartitions.ORDER);
-    /** Partitions the application paused: a partition leaving the cap stays paused if it is one of them. */
-    private final Set<TopicPartition> pausedByApplication = new TreeSet<>(KafkaPartitions.ORDER);
+    private final CapGate<K, V> gate;
 
     PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy,
                      Duration lookupTimeout, boolean connectEarly, UncommittedCap cap, Time time) {
-        this.cap = cap;
+        this.gate = new CapGate<>(consumer, state, cap);
         this.time = time;
         this.nextEarlyRequestAt = time.nanoseconds();
         this.consumer = consumer;
@@ -111,8 +107,7 @@ final class PartitionFetcher<K, V> {
     void follow() {
         SortedSet<TopicPartition> fetched = state.fetched();
         consumer.assign(new ArrayList<>(fetched));
-        capped.retainAll(fetched);
-        pausedByApplication.retainAll(fetched);
+        gate.retain(fetched);
     }
 
     /** Starts fetching {@code started} (fetched in the state now): at their committed offsets, or reset. */
@@ -122,6 +117,7 @@ final class PartitionFetcher<K, V> {
         }
         earlyRequestsLeft = 0; // the fetch connects now
         follow();
+        gate.moved(started);
         Map<TopicPartition, Long> committed = state.positions(started);
         List<TopicPartition> withoutOffset = new ArrayList<>();
         for (TopicPartition tp : started) {
@@ -158,131 +154,46 @@ final class PartitionFetcher<K, V> {
     /**
      * Fetches for up to {@code timeout} and returns the records the fence lets out now: of partitions this consumer
      * owns under the current grant, not being revoked, with the lease of their session holding. The rest are put back
-     * (the fetcher seeks to their first offset).
+     * (the fetcher seeks to their first offset). Withheld records a commit made room for come first, without waiting.
      */
     ConsumerRecords<K, V> poll(Duration timeout) {
-        releaseCapped();
-        ConsumerRecords<K, V> records = consumer.poll(timeout);
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> released = gate.released();
+        ConsumerRecords<K, V> records = consumer.poll(released.isEmpty() ? timeout : Duration.ZERO);
         SortedSet<TopicPartition> fetching = state.fetched();
-        fetching.removeAll(capped); // not fetched while at the cap: no answer is due for them
+        fetching.removeAll(gate.stopped()); // not fetched while at the cap: no answer is due for them
         reachability.observe(fetching);
-        ConsumerRecords<K, V> out = capped(deliverable(records));
+        ConsumerRecords<K, V> out = gate.cut(deliverable(WithheldRecords.merge(released, records)));
         for (TopicPartition tp : out.partitions()) {
             learnPosition(tp);
         }
         if (!state.unknownPositions().isEmpty()) {
             resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO, time));
         }
-        pauseCapped();
+        gate.stopAtCap();
         return out;
     }
 
-    /**
-     * The fetched partitions that handed out all {@code zkgroups.max.uncommitted.records} allow past their last
-     * confirmed commit: nothing more of them goes out until a commit is confirmed.
-     */
+    /** The fetched partitions at {@code zkgroups.max.uncommitted.records}: see {@link CapGate#atCap}. */
     SortedSet<TopicPartition> atCap() {
-        return uncommitted(cap::reached);
+        return gate.atCap();
     }
 
-    /**
-     * The fetched partitions past half of {@code zkgroups.max.uncommitted.records}: auto-commit commits them then, so
-     * that a partition catching up is committed on before it reaches the cap and its fetching never stops.
-     */
+    /** The fetched partitions past half of {@code zkgroups.max.uncommitted.records}: auto-commit commits them then. */
     SortedSet<TopicPartition> pastHalfCap() {
-        return uncommitted(cap::pastHalf);
+        return gate.pastHalfCap();
     }
-
-    private SortedSet<TopicPartition> uncommitted(java.util.function.BiPredicate<Long, Long> test) {
-        SortedSet<TopicPartition> matching = new TreeSet<>(KafkaPartitions.ORDER);
-        if (cap.enabled()) {
-            state.positions().forEach((tp, position) -> {
-                if (test.test(state.uncommittedFrom(tp), position)) {
-                    matching.add(tp);
-                }
-            });
-        }
-        return matching;
-    }
-
-    /** Of each partition's records, those the cap lets out; the fetcher seeks back to the first one it withheld. */
-    private ConsumerRecords<K, V> capped(ConsumerRecords<K, V> records) {
-        if (records.isEmpty()) {
-            return records;
-        }
-        Map<TopicPartition, List<ConsumerRecord<K, V>>> out = new HashMap<>();
-        boolean withheld = false;
-        for (TopicPartition tp : records.partitions()) {
-            List<ConsumerRecord<K, V>> list = records.records(tp);
-            state.handingOut(tp, list.get(0).offset());
-            int allowed = cap.allowed(state.uncommittedFrom(tp), list.get(0).offset(), list.size());
-            if (allowed < list.size()) {
-                withheld = true;
-                seek(tp, list.get(allowed).offset());
-            }
-            if (allowed > 0) {
-                out.put(tp, allowed < list.size() ? list.subList(0, allowed) : list);
-            }
-        }
-        if (!withheld) {
-            return records;
-        }
-        return out.isEmpty() ? ConsumerRecords.<K, V>empty() : new ConsumerRecords<>(out);
-    }
-
-    /** The inner client stops fetching partitions at the cap: their records would only be withheld. */
-    private void pauseCapped() {
-        SortedSet<TopicPartition> at = atCap();
-        at.removeAll(capped);
-        if (!at.isEmpty()) {
-            consumer.pause(at);
-            capped.addAll(at);
-        }
-    }
-
-    /** Partitions a commit moved off the cap (or that left) are fetched again, unless the application paused them. */
-    private void releaseCapped() {
-        if (capped.isEmpty()) {
-            return;
-        }
-        SortedSet<TopicPartition> at = atCap();
-        List<TopicPartition> released = new ArrayList<>();
-        for (TopicPartition tp : capped) {
-            if (!at.contains(tp)) {
-                released.add(tp);
-            }
-        }
-        capped.removeAll(released);
-        released.removeAll(pausedByApplication);
-        released.retainAll(consumer.assignment());
-        if (!released.isEmpty()) {
-            consumer.resume(released);
-        }
-    }
-
-    // --- the application's pauses, kept apart from the cap's ------------------------------------------------------
 
     /** The partitions the application paused (those paused at the cap only are not). */
     Set<TopicPartition> paused() {
-        Set<TopicPartition> paused = new TreeSet<>(KafkaPartitions.ORDER);
-        for (TopicPartition tp : consumer.paused()) {
-            if (!capped.contains(tp) || pausedByApplication.contains(tp)) {
-                paused.add(tp);
-            }
-        }
-        return paused;
+        return gate.paused();
     }
 
     void pause(Collection<TopicPartition> partitions) {
-        consumer.pause(partitions);
-        pausedByApplication.addAll(partitions);
+        gate.pause(partitions);
     }
 
     void resume(Collection<TopicPartition> partitions) {
-        pausedByApplication.removeAll(partitions);
-        List<TopicPartition> resumed = new ArrayList<>(partitions);
-        resumed.removeAll(capped);
-        consumer.resume(resumed);
+        gate.resume(partitions);
     }
 
     private ConsumerRecords<K, V> deliverable(ConsumerRecords<K, V> records) {
@@ -307,8 +218,16 @@ final class PartitionFetcher<K, V> {
         return out.isEmpty() ? ConsumerRecords.<K, V>empty() : new ConsumerRecords<>(out);
     }
 
-    /** After records of {@code tp} went out the fetcher's position is known: it is the next offset to commit. */
+    /**
+     * After records of {@code tp} went out the fetcher's position is known: it is the next offset to commit, the first
+     * withheld one if any.
+     */
     private void learnPosition(TopicPartition tp) {
+        Long firstWithheld = gate.firstWithheld(tp);
+        if (firstWithheld != null) {
+            state.position(tp, firstWithheld);
+            return;
+        }
         try {
             state.position(tp, consumer.position(tp, Duration.ZERO));
         } catch (KafkaException e) {
@@ -356,27 +275,35 @@ final class PartitionFetcher<K, V> {
     // --- the application's own moves ----------------------------------------------------------------------------
 
     void seek(TopicPartition tp, long offset) {
+        gate.moved(Collections.singleton(tp));
         consumer.seek(tp, offset);
         state.position(tp, offset);
     }
 
     void seek(TopicPartition tp, OffsetAndMetadata offset) {
+        gate.moved(Collections.singleton(tp));
         consumer.seek(tp, offset);
         state.position(tp, offset.offset());
     }
 
     void seekToBeginning(Collection<TopicPartition> partitions) {
+        gate.moved(partitions);
         consumer.seekToBeginning(partitions);
         state.positionUnknown(partitions);
     }
 
     void seekToEnd(Collection<TopicPartition> partitions) {
+        gate.moved(partitions);
         consumer.seekToEnd(partitions);
         state.positionUnknown(partitions);
     }
 
     /** The fetcher's position of {@code tp}, waiting up to {@code default.api.timeout.ms} for it to be looked up. */
     long position(TopicPartition tp) {
+        Long firstWithheld = gate.firstWithheld(tp);
+        if (firstWithheld != null) {
+            return firstWithheld;
+        }
         long position = consumer.position(tp);
         state.position(tp, position);
         return position;
@@ -384,8 +311,18 @@ final class PartitionFetcher<K, V> {
 
     /** The fetcher's position of {@code tp}, waiting up to {@code timeout} for it to be looked up. */
     long position(TopicPartition tp, Duration timeout) {
+        Long firstWithheld = gate.firstWithheld(tp);
+        if (firstWithheld != null) {
+            return firstWithheld;
+        }
         long position = consumer.position(tp, timeout);
         state.position(tp, position);
         return position;
+    }
+
+    /** The inner client's lag of {@code tp}, plus the records withheld: they are not consumed yet. */
+    OptionalLong currentLag(TopicPartition tp) {
+        OptionalLong lag = consumer.currentLag(tp);
+        return lag.isPresent() ? OptionalLong.of(lag.getAsLong() + gate.withheldCount(tp)) : lag;
     }
 }

@@ -7,8 +7,8 @@ package io.zkgroups.rebalancer.consumer;
  * {@link PartitionFetcher} applies it to each batch and stops fetching a partition that reached it until a commit
  * moves it on.
  * <p>
- * Example, a cap of 100: committed 500, a batch of 150 records from 560 → 40 go out (560–599), the fetcher seeks back
- * to 600, and the partition waits at the cap until a commit above 500 is confirmed.
+ * Example, a cap of 100: committed 500, a batch of 150 records from 560 → 40 go out (560–599), the fetcher withholds
+ * 600–709, and the partition waits at the cap until a commit above 500 is confirmed.
  * <p>
  * <b>Threading.</b> Immutable.
  */

@@ -581,7 +581,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public OptionalLong currentLag(TopicPartition topicPartition) {
-        return lifecycle.call(() -> kafka.currentLag(topicPartition));
+        return lifecycle.call(() -> fetcher.currentLag(topicPartition));
     }
 
     /** There is no Kafka group generation behind a ZooKeeper group, so transactions cannot be fenced by it. */
