@@ -130,7 +130,10 @@ for host in "$@"; do
   fi
   gate "after restarting $host"
   if [[ -n "$handover" ]]; then
-    if [[ "$(members_and_partitions)" == "$before" ]]; then
+    if [[ -z "$before" ]]; then
+      echo "rolling-bounce: could not read group $group's members before restarting $host (zkgroups groups" \
+           "describe failed); hand-over not checked" >&2
+    elif [[ "$(members_and_partitions)" == "$before" ]]; then
       echo "rolling-bounce: $host handed its session over: members and partitions unchanged, no rebalance" >&2
     else
       echo "rolling-bounce: $host did not hand its session over: the group rebalanced (was the successor started" \

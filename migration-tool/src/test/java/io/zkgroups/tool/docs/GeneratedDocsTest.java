@@ -28,8 +28,8 @@ class GeneratedDocsTest {
             Files.writeString(file, generated);
             return;
         }
-        assertThat(Files.readString(file)).as(file + " against the command line (see this test's javadoc)")
-                .isEqualTo(generated);
+        assertThat(staleness(Files.readString(file), generated)).as(file + " against the command line (see this "
+                + "test's javadoc)").isNull();
     }
 
     @Test
@@ -40,8 +40,8 @@ class GeneratedDocsTest {
             Files.writeString(file, generated);
             return;
         }
-        assertThat(Files.exists(file) ? Files.readString(file) : "")
-                .as(file + " against ConsumerKeys (see this test's javadoc)").isEqualTo(generated);
+        assertThat(staleness(Files.exists(file) ? Files.readString(file) : "", generated))
+                .as(file + " against ConsumerKeys (see this test's javadoc)").isNull();
     }
 
     @Test
@@ -53,7 +53,27 @@ class GeneratedDocsTest {
             Files.writeString(file, generated);
             return;
         }
-        assertThat(page).as(file + " against ExitCode (see this test's javadoc)").isEqualTo(generated);
+        assertThat(staleness(page, generated)).as(file + " against ExitCode (see this test's javadoc)").isNull();
+    }
+
+    /**
+     * Why the committed page is not what the code generates, or null when it is: the first line that differs, as
+     * committed and as generated.
+     */
+    static String staleness(String committed, String generated) {
+        if (committed.equals(generated)) {
+            return null;
+        }
+        String[] have = committed.split("\n", -1);
+        String[] want = generated.split("\n", -1);
+        for (int i = 0; i < Math.max(have.length, want.length); i++) {
+            String h = i < have.length ? have[i] : "(end of page)";
+            String w = i < want.length ? want[i] : "(end of page)";
+            if (!h.equals(w)) {
+                return "line " + (i + 1) + " is\n  " + h + "\nthe code generates\n  " + w;
+            }
+        }
+        return "the pages differ";
     }
 
     @Test
@@ -70,5 +90,26 @@ class GeneratedDocsTest {
                 "| `zkgroups.rebalance.kafka.timeout.ms` | int | 2000 | — |");
         assertThatThrownBy(() -> GeneratedSection.replace("no markers", "exit-codes", "x"))
                 .hasMessageContaining("<!-- generated: exit-codes -->");
+    }
+
+    @Test
+    void aStaleConsumerConfigTableIsFound() {
+        String fresh = ConsumerConfigReference.page();
+        assertThat(staleness(fresh, ConsumerConfigReference.page())).isNull();
+
+        String row = "| `auto.commit.interval.ms` | int | 60000 | `auto.commit.interval.ms` | Auto-commit period. |";
+        assertThat(fresh).contains(row);
+        String staleDefault = fresh.replace(row, row.replace("60000", "10000"));
+        assertThat(staleness(staleDefault, fresh)).contains("| `auto.commit.interval.ms` | int | 10000 |")
+                .contains("| `auto.commit.interval.ms` | int | 60000 |");
+
+        String keyMissing = fresh.replace(row + "\n", "");
+        assertThat(staleness(keyMissing, fresh)).isNotNull().contains("`auto.commit.interval.ms`");
+
+        String keyUnknown = fresh.replace(row, row + "\n| `auto.commit.jitter.ms` | int | 0 | — | Not a key. |");
+        assertThat(staleness(keyUnknown, fresh)).contains("`auto.commit.jitter.ms`");
+
+        String editedByHand = fresh.replace("Auto-commit period.", "How often offsets are committed.");
+        assertThat(staleness(editedByHand, fresh)).contains("How often offsets are committed.");
     }
 }

@@ -139,7 +139,7 @@ public final class Demo implements Callable<Integer> {
     }
 
     private void rollingBounce(String storage) {
-        heading("Rolling bounce of every member, each step gated on `zkgroups health --wait`"
+        heading("Rolling bounce of every member, each step gated on `zkgroups health --expect-members N --wait`"
                 + (storage.equals("kafka") ? " (now with offsets.storage=kafka, dual commit)" : ""));
         for (int i = 0; i < group.size(); i++) {
             Member old = group.get(i);
