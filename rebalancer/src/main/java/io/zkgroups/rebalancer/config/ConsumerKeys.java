@@ -155,11 +155,10 @@ public final class ConsumerKeys {
                             + "well below rebalance.max.retries x rebalance.backoff.ms of 0.8.2.2 peers (8 s)."),
             ConfigKey.of(ZOOKEEPER_SERVER_VERSION, STRING, "auto", Validators.check(ConsumerKeys::serverVersionProblem),
                     ZKGROUPS, "The oldest ZooKeeper server version of the ensemble; auto: learned at start."),
-            ConfigKey.of(REWIND_GUARD, BOOLEAN, "false", null, ZKGROUPS,
+            ConfigKey.of(REWIND_GUARD, BOOLEAN, "true", null, ZKGROUPS,
                     "Watch the ZooKeeper offsets of owned partitions, and write back one that another writer (a "
                             + "0.8.2.2 member whose session ended, an operator) sets lower than this member's last "
-                            + "commit: counted in rewind-restored-total, an alarm in health (docs/fence.md). Off by "
-                            + "default: it also fires during the dual-commit runbook."),
+                            + "commit: counted in rewind-restored-total, an alarm in health (docs/fence.md)."),
             ConfigKey.of(LEGACY_MBEANS, BOOLEAN, "true", null, ZKGROUPS,
                     "Also register the 0.8.2.2 consumer's MBeans."),
             ConfigKey.of(CONNECT_EARLY, BOOLEAN, "true", null, ZKGROUPS,

@@ -39,7 +39,9 @@ import java.util.function.Supplier;
  * <p>
  * How: a data watch on the offset znode of every partition the consumer fetches ({@link #check} arms it for new
  * partitions and drops it for released ones), re-armed at each change by the read that learns the new value (an exists
- * watch while the znode is missing). Each change of an owned offset znode, the consumer's own commits included, thus
+ * watch while the znode is missing). The value found when the watch is first set counts only if the consumer had
+ * committed the partition itself by then: before that it may lag the offset the consumer started from without anyone
+ * rewinding it (with dual commit a consumer starts from the higher of ZooKeeper's and Kafka's offsets). Each change of an owned offset znode, the consumer's own commits included, thus
  * costs one asynchronous {@code getData}, off the poll thread; nothing is read while offsets stay put.
  * <p>
  * {@link #check}, on the poll thread, compares the values seen with the consumer's last commit. A lower one is read
@@ -85,6 +87,8 @@ final class RewindGuard implements AutoCloseable {
     /** Alarms raised, by offset path (poll thread). */
     private final Map<String, Alarm> alarms = new TreeMap<>();
     private final Watcher watcher = this::changed;
+    /** Whether the consumer had committed the partition itself when its watch was set, by offset path. */
+    private final Map<String, Boolean> committedWhenArmed = new ConcurrentHashMap<>();
     /** Offset paths whose watch is set (their first read came back): Curator's thread adds, the poll thread drops. */
     private final Set<String> armed = ConcurrentHashMap.newKeySet();
     /** When {@link #check} next looks at which partitions are fetched (poll thread). */
@@ -227,8 +231,10 @@ final class RewindGuard implements AutoCloseable {
         watched.keySet().removeIf(path -> !now.containsKey(path));
         armed.removeIf(path -> !now.containsKey(path));
         seen.keySet().removeIf(path -> !now.containsKey(path));
+        committedWhenArmed.keySet().removeIf(path -> !now.containsKey(path));
         now.forEach((path, tp) -> {
             if (watched.putIfAbsent(path, tp) == null) {
+                committedWhenArmed.put(path, state.committedHere(tp));
                 read(path);
             }
         });
@@ -249,7 +255,10 @@ final class RewindGuard implements AutoCloseable {
         if (!watched.containsKey(path)) {
             return;
         }
-        armed.add(path);
+        // the first read, set off before this consumer's first commit of the partition, may find a value lower than
+        // the one it started from that was written before it owned the partition: stale, not a rewind (offsets copied
+        // back to ZooKeeper while the group committed to Kafka only, then read with dual commit)
+        boolean stale = armed.add(path) && !Boolean.TRUE.equals(committedWhenArmed.get(path));
         if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
             try {
                 client.checkExists().usingWatcher(watcher).inBackground((c, e) -> {
@@ -260,7 +269,7 @@ final class RewindGuard implements AutoCloseable {
             } catch (Exception e) {
                 log.debug("watching {} failed: {}", path, e.getMessage());
             }
-        } else if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+        } else if (event.getResultCode() == KeeperException.Code.OK.intValue() && !stale) {
             try {
                 seen.put(path, new Seen(OffsetCodec.decode(event.getData()), event.getStat().getMtime()));
             } catch (DecodeException e) {

@@ -60,6 +60,8 @@ final class SubscriptionState {
         Long committed;
         /** Without a committed offset, the first offset handed out in this tenure; null until then. */
         Long firstHandedOut;
+        /** Whether {@link #committed} was written by this consumer in this tenure (not only read at the start). */
+        boolean committedHere;
 
         Assigned(long epoch, int stream) {
             this.epoch = epoch;
@@ -311,7 +313,14 @@ final class SubscriptionState {
         Assigned a = partitions.get(tp);
         if (a != null) {
             a.committed = offset;
+            a.committedHere = true;
         }
+    }
+
+    /** Whether this consumer wrote a commit of {@code tp} in its current tenure. */
+    boolean committedHere(TopicPartition tp) {
+        Assigned a = partitions.get(tp);
+        return a != null && a.committedHere;
     }
 
     /**
