@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU cost of one member's assignment computation (its own share, assignTo), interpreted and with C1, one JVM each.
 # Usage: tools/bench/assignment-cost.sh [--members 10] [--partitions 100] [--strategy range] [--rounds 10] [--calls 50]
-# Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
+# Set MVN_OPTS="-o" to build offline. Newest results: docs/benchmarks.md, "Assignment cost".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl :bench -am

@@ -2,7 +2,7 @@
 # A rolling-bounce gate as a script runs it: `bin/zkgroups health` of the unpacked distribution in fresh JVMs on a
 # healthy 10 × 100 group (loopback ZooKeeper), runs without and with a class-data archive (ZKGROUPS_CLASS_DATA)
 # alternating. Usage: tools/bench/cli-start.sh [--reps N] [--members M] [--partitions P]
-# Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
+# Set MVN_OPTS="-o" to build offline. Newest results: docs/benchmarks.md, "A gate's fresh JVM".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl :bench,:distribution -am

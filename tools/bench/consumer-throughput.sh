@@ -5,7 +5,7 @@
 #                                     [--max-poll-records N] [--raw-defaults 0|1] [--max-uncommitted-records N]
 # The raw consumer gets exactly the properties ZkGroupConsumer gives the consumer it wraps; --raw-defaults 1 gives it
 # kafka-clients' defaults instead (fetch.max.wait.ms 500 against the 100 ms translated from 0.8), as before 2026-12-01.
-# Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
+# Set MVN_OPTS="-o" to build offline. Newest results: docs/benchmarks.md, "ZkGroupConsumer throughput".
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"

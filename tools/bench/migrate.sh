@@ -2,7 +2,8 @@
 # zkgroups migrate execute / verify for 1,000 groups x 50 partitions (ZooKeeper -> Kafka) next to the raw
 # Admin-API ceiling, one run, loopback ZooKeeper + in-process Kafka 3.9 broker.
 # Usage: tools/bench/migrate.sh [--groups N] [--partitions N] [--parallelism N] [--batch-size N]
-# Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
+# Set MVN_OPTS="-o" to build offline. What each figure measures: MigrateBench's javadoc. Its results are not kept
+# in docs/benchmarks.md: run it to get them.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # OffsetRegistry.commit vs plain Curator multi() batches (the ceiling), one run, loopback ZooKeeper.
 # Usage: tools/bench/offset-commit.sh [--topics N] [--partitions N] [--rounds N] [--warmup N] [--batch N]
-# Set MVN_OPTS="-o" to build offline. Results go to docs/benchmarks.md with this command line.
+# Set MVN_OPTS="-o" to build offline. What each figure measures: OffsetCommitBench's javadoc. Its results are not kept
+# in docs/benchmarks.md: run it to get them.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -9,7 +9,8 @@
 #
 # The zkgroups consumer runs on the rebalancer module's runtime class path (what an application has), plus
 # slf4j-simple at WARN. Set MVN_OPTS="-o" to build offline. Member logs: tools/bench/target/product-logs/.
-# Report: stdout and tools/bench/target/product.md; results go to docs/benchmarks.md.
+# Report: stdout and tools/bench/target/product.md. Newest results: docs/benchmarks.md, "Product, side by side with
+# 0.8.2.2".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl :bench,:legacy-driver -am

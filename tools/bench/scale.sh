@@ -14,7 +14,8 @@
 #   --plot docs/scaling.png; --pad-names zero-pads member numbers so that the joiner sorts last (range then moves only
 #   the last members instead of nearly all)
 # 0.8.2.2 stops being run at larger sizes once a burst of it does not converge within --wait-s.
-# Set MVN_OPTS="-o" to build offline. Child logs: tools/bench/target/scale-logs/. Results go to docs/benchmarks.md.
+# Set MVN_OPTS="-o" to build offline. Child logs: tools/bench/target/scale-logs/. Newest results: docs/benchmarks.md,
+# "Scaling".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl :bench -am

@@ -10,7 +10,8 @@
 #   tools/bench/throughput.sh --help                                  # every option
 #
 # Set MVN_OPTS="-o" to build offline. Reader logs: tools/bench/target/throughput-logs/.
-# Report: stdout and tools/bench/target/throughput.md; results go to docs/benchmarks.md.
+# Report: stdout and tools/bench/target/throughput.md. Newest results: docs/benchmarks.md, "Read throughput, side by
+# side with 0.8.2.2".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mvn -B -q ${MVN_OPTS:-} -DskipTests package -pl :bench,:legacy-driver,:kafka08-bridge -am

@@ -24,10 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A zkgroups owner puts back its partition's offset when a real 0.8.2.2 consumer, frozen past its ZooKeeper session
- * while the zkgroups member took the partition over and committed further, wakes and writes its old position over the
- * member's commit: the offset is restored, counted in {@code rewind-restored-total} and reported as an alarm in the
- * member's health, and the partition's next owner starts at the member's commit instead of delivering the range again.
+ * A zkgroups owner with the rewind guard on puts back its partition's offset when a real 0.8.2.2 consumer, frozen past
+ * its ZooKeeper session while the zkgroups member took the partition over and committed further, wakes and writes its
+ * old position over the member's commit: the offset is restored, counted in {@code rewind-restored-total} and reported
+ * as an alarm in the member's health, and the partition's next owner starts at the member's commit instead of
+ * delivering the range again. Without the guard, the default, the rewind stays.
  */
 @Timeout(180)
 class RewindGuardIT {
@@ -36,7 +37,10 @@ class RewindGuardIT {
     @RegisterExtension
     static final KafkaOnZooKeeperExtension servers = new KafkaOnZooKeeperExtension();
 
-    /** With the guard (the default): the offset is written back, counted and reported; nothing comes again. */
+    /**
+     * With the guard ({@code zkgroups.offsets.rewind.guard=true}; off by default, docs/fence.md): the offset is written
+     * back, counted and reported; nothing comes again.
+     */
     @Test
     void aZombiesLateCommitIsWrittenBackAndTheNextOwnerDeliversNothingAgain() throws Exception {
         Outcome outcome = zombieRewinds("rewind-guard", true);
@@ -48,7 +52,7 @@ class RewindGuardIT {
                 .containsExactlyElementsOf(range(200, 210));
     }
 
-    /** Without it, the 0.8.2.2 consumer's write stays, and the next owner delivers 100 records again. */
+    /** Without it (the default), the 0.8.2.2 consumer's write stays, and the next owner delivers 100 records again. */
     @Test
     void withoutTheGuardTheRewindStaysAndTheNextOwnerDeliversTheRangeAgain() throws Exception {
         Outcome outcome = zombieRewinds("rewind-unguarded", false);

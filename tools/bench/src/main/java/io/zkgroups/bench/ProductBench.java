@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * timeout). Each change follows a quiet observation of the steady group ({@code --quiet-ms}), which gives the
  * baselines: the requests the group makes anyway per second (pings, the broker), subtracted from a phase's count,
  * and the partition-seconds without delivery of a window as long as the phase's, reported beside it.
- * Run through {@code tools/bench/product.sh}; figures: docs/benchmarks.md.
+ * Run through {@code tools/bench/product.sh}; figures: docs/benchmarks.md, "Product, side by side with 0.8.2.2".
  */
 @Command(name = "product.sh", mixinStandardHelpOptions = true, sortOptions = false,
         description = "zkgroups and 0.8.2.2 consumers side by side: burst, leave, join and kill, same observer")

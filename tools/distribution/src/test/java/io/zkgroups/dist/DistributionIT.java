@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -279,6 +281,31 @@ class DistributionIT {
                     .forEach(n -> zipFiles.add(n.substring(n.indexOf('/') + 1)));
         }
         assertThat(zipFiles).isEqualTo(tarFiles);
+    }
+
+    /** README.md and docs/*.md link to each other and to files in docs/: every such link resolves in the archive. */
+    @Test
+    void everyRelativeLinkOfThePagesResolvesInTheArchive() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(home.resolve("README.md")));
+        try (Stream<Path> docs = Files.list(home.resolve("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        assertThat(pages).hasSizeGreaterThan(5);
+        Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+        List<String> broken = new ArrayList<>();
+        for (Path page : pages) {
+            Matcher m = link.matcher(Files.readString(page));
+            while (m.find()) {
+                String target = m.group(1).replaceFirst("#.*", "");
+                if (target.isEmpty() || target.matches("[a-z][a-z0-9+.-]*:.*")) {
+                    continue; // an anchor in the page itself, or a URL
+                }
+                if (!Files.exists(page.getParent().resolve(target).normalize())) {
+                    broken.add(home.relativize(page) + ": " + m.group(1));
+                }
+            }
+        }
+        assertThat(broken).as("links that do not resolve in the unpacked archive").isEmpty();
     }
 
     @Test
