@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
  * its ZooKeeper session while the zkgroups member took the partition over and committed further, wakes and writes its
  * old position over the member's commit: the offset is restored, counted in {@code rewind-restored-total} and reported
  * as an alarm in the member's health, and the partition's next owner starts at the member's commit instead of
- * delivering the range again. Without the guard, the default, the rewind stays.
+ * delivering the range again. Without the guard ({@code zkgroups.offsets.rewind.guard=false}) the rewind stays.
  */
 @Timeout(180)
 class RewindGuardIT {
@@ -38,8 +38,8 @@ class RewindGuardIT {
     static final KafkaOnZooKeeperExtension servers = new KafkaOnZooKeeperExtension();
 
     /**
-     * With the guard ({@code zkgroups.offsets.rewind.guard=true}; off by default, docs/fence.md): the offset is written
-     * back, counted and reported; nothing comes again.
+     * With the guard (on by default, docs/fence.md): the offset is written back, counted and reported; nothing comes
+     * again.
      */
     @Test
     void aZombiesLateCommitIsWrittenBackAndTheNextOwnerDeliversNothingAgain() throws Exception {
@@ -52,7 +52,7 @@ class RewindGuardIT {
                 .containsExactlyElementsOf(range(200, 210));
     }
 
-    /** Without it (the default), the 0.8.2.2 consumer's write stays, and the next owner delivers 100 records again. */
+    /** Without it (turned off), the 0.8.2.2 consumer's write stays, and the next owner delivers 100 records again. */
     @Test
     void withoutTheGuardTheRewindStaysAndTheNextOwnerDeliversTheRangeAgain() throws Exception {
         Outcome outcome = zombieRewinds("rewind-unguarded", false);
