@@ -192,6 +192,8 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     private long nextAutoCommitNanos;
     /** After a failed commit at the cap, the next one waits until then. */
     private long nextCapCommitNanos;
+    /** Whether a commit near the cap is being written (in the background): the next one waits for its outcome. */
+    private boolean capCommitInFlight;
     private final Time time;
 
     public FetchLoop(ZkGroupConsumer<byte[], byte[]> consumer, Subscription subscription, HandOutLedger ledger,
@@ -345,7 +347,8 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     /**
      * Auto-commit of what was handed out, on its interval, and sooner when a partition is past half of
      * {@code zkgroups.max.uncommitted.records} (at the cap the consumer fetches nothing more of it until a commit):
-     * then at once, and after a failure again no sooner than the interval or a second, whichever is shorter.
+     * then at once, written in the background while the loop goes on polling, and after a failure again no sooner
+     * than the interval or a second, whichever is shorter.
      */
     private void maybeAutoCommit() {
         if (!settings.autoCommit()) {
@@ -353,24 +356,43 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         }
         long now = time.nanoseconds();
         boolean due = now - nextAutoCommitNanos >= 0;
-        if (!due && (now - nextCapCommitNanos < 0 || consumer.nearUncommittedCap().isEmpty())) {
+        if (!due && (capCommitInFlight || now - nextCapCommitNanos < 0 || consumer.nearUncommittedCap().isEmpty())) {
             return;
         }
         Map<TopicPartition, Long> handedOut = ledger.uncommitted();
         if (!due && handedOut.isEmpty()) {
             return; // at the cap with nothing handed out since the last commit: the streams still hold its records
         }
-        if (due) {
-            nextAutoCommitNanos = now + settings.autoCommitInterval().toNanos();
+        if (!due) {
+            commitNearCap(handedOut);
+            return;
         }
+        nextAutoCommitNanos = now + settings.autoCommitInterval().toNanos();
         try {
             commit(handedOut);
         } catch (RuntimeException e) {
-            long retry = due ? settings.autoCommitInterval().toMillis()
-                    : Math.min(settings.autoCommitInterval().toMillis(), RETRY_BACKOFF_MS);
-            nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retry);
-            LOG.warn("[{}] auto-commit failed (retried in {} ms): {}", name, retry, e.toString());
+            capCommitFailed(settings.autoCommitInterval().toMillis(), e);
         }
+    }
+
+    /** The commit near the cap: written on the consumer's commit thread, its outcome taken by a later call. */
+    private void commitNearCap(Map<TopicPartition, Long> handedOut) {
+        Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
+        handedOut.forEach((tp, offset) -> request.put(tp, new OffsetAndMetadata(offset)));
+        capCommitInFlight = true;
+        consumer.commitAsync(request, (offsets, error) -> {
+            capCommitInFlight = false;
+            if (error == null) {
+                ledger.committed(handedOut);
+            } else {
+                capCommitFailed(Math.min(settings.autoCommitInterval().toMillis(), RETRY_BACKOFF_MS), error);
+            }
+        });
+    }
+
+    private void capCommitFailed(long retryMs, Exception e) {
+        nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retryMs);
+        LOG.warn("[{}] auto-commit failed (retried in {} ms): {}", name, retryMs, e.toString());
     }
 
     private void commit(Map<TopicPartition, Long> offsets) {

@@ -273,6 +273,42 @@ abstract class ConsumerContract {
         assertThat(got.stream().filter(r -> r.partition() == 1).mapToLong(ConsumerRecord::offset).min()).hasValue(7);
     }
 
+    @Test
+    void commitAsyncCallsBackOnTheConsumersThreadInTheOrderMadeAndCloseLetsItLand() {
+        String topic = topicWithRecords("async", 1, 10);
+        String group = "async-" + topic;
+        TopicPartition tp = new TopicPartition(topic, 0);
+        Consumer<String, String> consumer = consumer(group, Map.of("enable.auto.commit", "false"));
+        consumer.subscribe(List.of(topic));
+        pollUntilAssigned(consumer, Set.of(tp));
+        List<Long> calledBack = new ArrayList<>();
+        List<Exception> errors = new ArrayList<>();
+        Set<Thread> threads = new java.util.HashSet<>();
+        for (long offset : new long[] {3, 6}) {
+            consumer.commitAsync(Map.of(tp, new OffsetAndMetadata(offset)), (offsets, error) -> {
+                calledBack.add(offsets.get(tp).offset());
+                threads.add(Thread.currentThread());
+                if (error != null) {
+                    errors.add(error);
+                }
+            });
+        }
+        await("both callbacks, from later calls").atMost(WAIT).pollInSameThread().pollInterval(Duration.ZERO).until(() -> {
+            consumer.poll(Duration.ofMillis(50));
+            return calledBack.size() == 2;
+        });
+        assertThat(errors).isEmpty();
+        assertThat(calledBack).as("in the order the commits were made").containsExactly(3L, 6L);
+        assertThat(threads).as("on the thread that calls the consumer").containsExactly(Thread.currentThread());
+        assertThat(consumer.committed(Set.of(tp))).containsEntry(tp, new OffsetAndMetadata(6));
+
+        consumer.commitAsync(Map.of(tp, new OffsetAndMetadata(8)), null);
+        consumer.close();
+        Consumer<String, String> reader = consumer(group, Map.of("enable.auto.commit", "false"));
+        assertThat(reader.committed(Set.of(tp))).as("close lets the commit in flight land")
+                .containsEntry(tp, new OffsetAndMetadata(8));
+    }
+
     // --- rebalance ------------------------------------------------------------------------------------------
 
     @Test

@@ -36,8 +36,9 @@ import java.util.concurrent.TimeUnit;
  * {@link TimeoutException}; any other store failure a {@link KafkaException}.
  * <p>
  * <b>Threading.</b> Runs on the thread inside the consumer only, like the state it reads; the fence it calls is
- * thread-safe. The one exception is the write of a near-cap commit ({@link #commitNearCap}), which runs on a commit
- * thread of its own ({@link BackgroundCommit}) and touches no state: its outcome is taken on the consumer's thread.
+ * thread-safe. The one exception is the write of a near-cap commit ({@link #commitNearCap}) or of the application's
+ * {@link #commitAsync}, which runs on a commit thread of its own ({@link BackgroundCommit}) and touches no state: its
+ * outcome is taken on the consumer's thread.
  */
 final class OffsetCommitter {
 
@@ -63,6 +64,8 @@ final class OffsetCommitter {
     /** The near-cap commit, written on a thread of its own; {@link #inBackground} is what it writes. */
     private final BackgroundCommit<Stored> background;
     private Request inBackground;
+    /** What to tell when {@link #inBackground} ends: the application's {@code commitAsync}; null for a near-cap commit. */
+    private java.util.function.Consumer<RuntimeException> whenWritten;
 
     OffsetCommitter(ZkConsumerConfig config, String memberName, OffsetStore store, SubscriptionState state,
                     ConsumerMetrics metrics, Time time) {
@@ -144,6 +147,23 @@ final class OffsetCommitter {
         background.start(() -> store(request, null));
     }
 
+    /**
+     * {@code commitAsync}: writes {@code offsets} on the commit thread and tells {@code whenWritten} the outcome (null,
+     * or the error as {@link #commit} would throw it) on this thread, from the first call after the write ended that
+     * takes it: a poll, a commit, close. An earlier write still in flight is waited for first: commits land in order.
+     */
+    void commitAsync(Map<TopicPartition, Long> offsets, java.util.function.Consumer<RuntimeException> whenWritten) {
+        awaitBackground(null);
+        Request request = prepare(offsets, false);
+        if (request.isEmpty()) {
+            whenWritten.accept(null);
+            return;
+        }
+        inBackground = request;
+        this.whenWritten = whenWritten;
+        background.start(() -> store(request, null));
+    }
+
     /** Whether a near-cap commit is being written, or has ended without its outcome taken yet. */
     boolean commitInFlight() {
         return inBackground != null;
@@ -164,12 +184,20 @@ final class OffsetCommitter {
             return;
         }
         inBackground = null;
-        if (outcome.failure() == null) {
+        java.util.function.Consumer<RuntimeException> tell = whenWritten;
+        whenWritten = null;
+        RuntimeException failure = outcome.failure();
+        if (failure == null) {
             applyStored(request, outcome.result());
+        } else if (failure instanceof FencedException) {
+            metrics.commitFenced();
+        }
+        if (tell != null) {
+            tell.accept(failure == null ? null : commitError(failure, request, null));
             return;
         }
-        if (outcome.failure() instanceof FencedException) {
-            metrics.commitFenced();
+        if (failure == null) {
+            return;
         }
         long retry = Math.min(autoCommitInterval.toMillis(), 1000);
         nextCapCommitNanos = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(retry);
@@ -178,9 +206,18 @@ final class OffsetCommitter {
                 outcome.failure().getMessage());
     }
 
-    /** Stops the commit thread, after the commit it writes (if any) has ended. */
+    /**
+     * Stops the commit thread, after the commit it writes (if any) has ended and its outcome was told (an application's
+     * {@code commitAsync} learns it here at the latest).
+     */
     void close() {
-        background.close();
+        try {
+            awaitBackground(null);
+        } catch (RuntimeException e) {
+            log.warn("the last commit written in the background ended with: {}", e.getMessage());
+        } finally {
+            background.close();
+        }
     }
 
     /**
@@ -266,15 +303,26 @@ final class OffsetCommitter {
             applyStored(request, store(request, deadline));
         } catch (FencedException e) {
             metrics.commitFenced();
+            throw commitError(e, request, deadline);
+        } catch (OffsetStoreException e) {
+            throw commitError(e, request, deadline);
+        }
+    }
+
+    /** A store's failure as a commit reports it: see the class comment. */
+    private RuntimeException commitError(RuntimeException e, Request request, Deadline deadline) {
+        if (e instanceof FencedException) {
             CommitFailedException failed = new CommitFailedException("[" + memberName + "] " + e.getMessage());
             failed.initCause(e);
-            throw failed;
-        } catch (OffsetStoreException e) {
-            if (deadline != null && deadline.expired()) {
-                throw timedOut(request.kafkaOf.values(), deadline, e);
-            }
-            throw new KafkaException(e.getMessage(), e);
+            return failed;
         }
+        if (e instanceof OffsetStoreException) {
+            if (deadline != null && deadline.expired()) {
+                return timedOut(request.kafkaOf.values(), deadline, e);
+            }
+            return new KafkaException(e.getMessage(), e);
+        }
+        return e;
     }
 
     /** On the consumer's thread: what to write of {@code offsets}, converted once, with the epochs the fence checks. */

@@ -75,8 +75,8 @@ import java.util.regex.Pattern;
  * <p>
  * Differences from {@code KafkaConsumer} (all of them, with their reasons: docs/compatibility.md, "ZkGroupConsumer
  * compared with KafkaConsumer"): {@link #assign} and {@link #groupMetadata()} throw, saying why (partitions come from
- * the ZooKeeper group; it has no generation to fence transactions with); {@link #commitAsync} commits synchronously and
- * then calls the callback; only the owner of a partition may commit its offset.
+ * the ZooKeeper group; it has no generation to fence transactions with); only the owner of a partition may commit its
+ * offset.
  */
 public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
@@ -381,28 +381,44 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         });
     }
 
-    /** Commits synchronously, then calls {@code callback}; a failure without a callback is logged. */
+    /**
+     * Writes {@code offsets} on the consumer's commit thread and returns; {@code callback} hears the outcome on this
+     * thread, from the next poll, commit or close after the write (a failure without a callback is logged). A commit
+     * still being written is waited for first, so commits land in the order they were made.
+     */
     @Override
     public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
-        commitAsync(offsets, callback, () -> commitSync(offsets));
+        lifecycle.run(() -> {
+            if (onKafka() != null) {
+                commitAsync(offsets, callback, () -> onKafka().commitSync(offsets, defaultApiTimeout));
+                return;
+            }
+            Map<TopicPartition, Long> positions = new HashMap<>();
+            offsets.forEach((tp, om) -> positions.put(tp, om.offset()));
+            committer.commitAsync(positions, error -> completed(offsets, callback, error));
+        });
     }
 
+    /** On Kafka's coordinator: commits synchronously, then calls {@code callback}. */
     private void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback,
                              Runnable commit) {
-        lifecycle.run(() -> {
-            Exception error = null;
-            try {
-                commit.run();
-            } catch (RuntimeException e) {
-                error = e;
-            }
-            if (callback != null) {
-                callback.onComplete(offsets, error);
-            } else if (error != null) {
-                new LogContext("[" + consumerId + "] ").logger(ZkGroupConsumer.class)
-                        .warn("async commit failed: {}", error.getMessage());
-            }
-        });
+        RuntimeException error = null;
+        try {
+            commit.run();
+        } catch (RuntimeException e) {
+            error = e;
+        }
+        completed(offsets, callback, error);
+    }
+
+    private void completed(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback,
+                           RuntimeException error) {
+        if (callback != null) {
+            callback.onComplete(offsets, error);
+        } else if (error != null) {
+            new LogContext("[" + consumerId + "] ").logger(ZkGroupConsumer.class)
+                    .warn("async commit failed: {}", error.getMessage());
+        }
     }
 
     @Override

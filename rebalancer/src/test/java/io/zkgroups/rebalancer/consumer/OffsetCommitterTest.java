@@ -435,6 +435,43 @@ class OffsetCommitterTest {
     }
 
     @Test
+    void commitAsyncReturnsBeforeTheWriteAndTellsItsOutcomeFromALaterCall() {
+        subscribe();
+        own(0L, T0);
+        OffsetCommitter committer = committer(false);
+        CountDownLatch hold = new CountDownLatch(1);
+        store.held = hold;
+        List<RuntimeException> told = new CopyOnWriteArrayList<>();
+
+        committer.commitAsync(Map.of(T0, 40L), told::add);
+        await("the write has reached the store").atMost(LONG).until(() -> store.permits.size() == 1);
+        assertThat(told).as("returned while the store holds the write").isEmpty();
+
+        hold.countDown();
+        await("the outcome, taken by a later call").atMost(LONG).until(() -> {
+            committer.commitNearCap(Collections.emptySet()); // what every poll calls
+            return !told.isEmpty();
+        });
+        assertThat(told).containsExactly((RuntimeException) null);
+        assertThat(state.committed(T0)).isEqualTo(40L);
+        committer.close();
+    }
+
+    @Test
+    void commitAsyncOfAPartitionNotOwnedTellsACommitFailedExceptionAsCommitSyncWouldThrow() {
+        subscribe();
+        own(0L, T0);
+        OffsetCommitter committer = committer(false);
+        List<RuntimeException> told = new CopyOnWriteArrayList<>();
+
+        committer.commitAsync(Map.of(new TopicPartition("t", 9), 5L), told::add);
+        committer.close(); // close takes the outcome of the write in flight at the latest
+
+        assertThat(told).singleElement().isInstanceOf(CommitFailedException.class);
+        assertThat(store.writes).isEmpty();
+    }
+
+    @Test
     void aFailedCommitAtTheCapIsRetriedNoSoonerThanASecondLater() {
         subscribe();
         own(0L, T0);
