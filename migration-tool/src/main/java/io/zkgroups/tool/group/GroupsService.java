@@ -83,6 +83,13 @@ public final class GroupsService {
         if (view.existsInZk() && KafkaCoordination.decided(clients, group) == Coordinator.KAFKA) {
             if (kafka.isPresent() && kafkaProblem == null) {
                 described = described.onKafka(KafkaCoordination.read(clients, group).orElseThrow());
+                // the rows show Kafka's members only: a registration in the ZooKeeper group would go unseen
+                List<String> registered = view.members().entries().stream().map(m -> m.id().value()).toList();
+                if (!registered.isEmpty()) {
+                    warnings.add("group " + group + " is coordinated by Kafka, yet " + registered.size()
+                            + " consumers are registered in ZooKeeper (/consumers/" + group + "/ids), where they "
+                            + "claim nothing (not crossed yet, or unable to cross): " + String.join(", ", registered));
+                }
             } else {
                 warnings.add("group " + group + " is coordinated by Kafka, which was not read: its members and "
                         + "assignment are unknown (the owner znodes shown are the fences its zkgroups members keep)");

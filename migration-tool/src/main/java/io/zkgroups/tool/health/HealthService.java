@@ -93,8 +93,8 @@ public final class HealthService {
                 Optional<KafkaCoordination> onKafka = view.existsInZk()
                         ? KafkaCoordination.read(clients, request.group()) : Optional.empty();
                 HealthReport report = onKafka.isPresent()
-                        ? KafkaGroupHealth.evaluate(onKafka.get(), view.owners().entries(), view.partitionCounts(),
-                                request.expectMembers())
+                        ? KafkaGroupHealth.evaluate(onKafka.get(), view.members(), view.owners().entries(),
+                                view.partitionCounts(), request.expectMembers())
                         : HealthCheck.evaluate(GroupAssessment.input(view, assignor, request.expectMembers(),
                                 request.storeCheck() ? GroupAssessment.stores(view, request.tolerance()) : null));
                 String coordinator = onKafka.map(KafkaGroupHealth::coordinator)
