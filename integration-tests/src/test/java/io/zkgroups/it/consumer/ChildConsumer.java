@@ -10,8 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -75,6 +77,33 @@ final class ChildConsumer implements AutoCloseable {
     /** The lines other than REC so far. */
     List<String> events() {
         return jvm.lines();
+    }
+
+    /**
+     * The partitions it holds as its listener told (ASSIGNED adds, REVOKED and LOST remove: right for a full and for
+     * an incremental assignment alike).
+     */
+    Set<TopicPartition> held() {
+        Set<TopicPartition> held = new HashSet<>();
+        for (String line : events()) {
+            String[] f = line.split(" ", 2);
+            if (f.length < 2 || !List.of("ASSIGNED", "REVOKED", "LOST").contains(f[0])) {
+                continue;
+            }
+            for (String name : f[1].trim().split(",")) {
+                if (name.isEmpty()) {
+                    continue; // an empty assignment
+                }
+                int dash = name.lastIndexOf('-');
+                TopicPartition tp = new TopicPartition(name.substring(0, dash), Integer.parseInt(name.substring(dash + 1)));
+                if (f[0].equals("ASSIGNED")) {
+                    held.add(tp);
+                } else {
+                    held.remove(tp);
+                }
+            }
+        }
+        return held;
     }
 
     /** Writes {@code line} to the child's stdin (commands of {@link ConsumerProcessMain}). */

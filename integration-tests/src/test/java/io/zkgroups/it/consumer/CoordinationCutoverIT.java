@@ -19,6 +19,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -41,6 +42,8 @@ class CoordinationCutoverIT {
 
     private static final String TOPIC = "cutover-orders";
     private static final int PARTITIONS = 8;
+    /** The killed member's zkgroups.max.uncommitted.records: well above what auto-commit every 100 ms leaves. */
+    private static final int KILLED_MAX_UNCOMMITTED = 60;
 
     private TestZooKeeper zk;
     private final DeliveryLog log = new DeliveryLog();
@@ -206,7 +209,7 @@ class CoordinationCutoverIT {
     }
 
     @Test
-    void aMemberKilledInTheMiddleOfTheSwitchLeavesNothingLostAndNothingFetchedTwiceAtOnce() {
+    void aMemberKilledInTheMiddleOfTheSwitchLeavesNothingLostAndNothingFetchedTwiceAtOnce() throws Exception {
         String group = "cutover-kill";
         try (TestZooKeeper server = (zk = TestZooKeeper.start());
              EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
@@ -214,7 +217,9 @@ class CoordinationCutoverIT {
             for (int i = 1; i <= 3; i++) {
                 members.add(zkGroupMember(group, "zk" + i));
             }
-            ChildConsumer killed = ChildConsumer.start("killed", TOPIC, childProperties(group, "killed"), log);
+            Map<String, String> killedProps = childProperties(group, "killed");
+            killedProps.put("zkgroups.max.uncommitted.records", Integer.toString(KILLED_MAX_UNCOMMITTED));
+            ChildConsumer killed = ChildConsumer.start("killed", TOPIC, killedProps, log);
             try {
                 awaitSwitchable(group, 4);
                 int before = killed.delivered();
@@ -224,6 +229,11 @@ class CoordinationCutoverIT {
                 long sequenceAtSwitch = log.deliveries().size();
                 assertThat(cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute").code).isZero();
                 killed.kill();
+                // what it held and had committed when it died: nobody else commits those partitions before its
+                // session has expired (their owner znodes are its), a later write can only raise an offset
+                Set<TopicPartition> heldAtKill = killed.held();
+                long sequenceAtKill = log.deliveries().size(); // every line it wrote has been read
+                Map<TopicPartition, Long> committedAtKill = zooKeeperOffsets(group);
                 // its partitions are fetched again once its ZooKeeper session has expired and its owner znodes are gone
                 await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
                         && monitor.allFetchedAgainAfter(switched, partitions()) > 0);
@@ -245,9 +255,25 @@ class CoordinationCutoverIT {
                 // duplicates only where the killed member had delivered and not committed
                 assertThat(log.moves()).filteredOn(move -> !move.from().equals("killed"))
                         .allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
-                log.moves().stream().filter(move -> move.from().equals("killed")).forEach(move ->
-                        System.out.printf("after the kill: %s re-delivered %d records%n", move.partition(),
-                                move.overlap()));
+                List<DeliveryLog.Move> fromKilled = log.moves().stream().filter(m -> m.from().equals("killed")).toList();
+                assertThat(fromKilled).as("moves away from the killed member").isNotEmpty();
+                fromKilled.forEach(move -> System.out.printf("after the kill: %s re-delivered %d records (held at the "
+                        + "kill: %s)%n", move.partition(), move.overlap(), heldAtKill.contains(move.partition())));
+                // per partition, at most its zkgroups.max.uncommitted.records (docs/fence.md)
+                assertThat(fromKilled).allSatisfy(move -> assertThat(move.overlap()).as(move.toString())
+                        .isLessThanOrEqualTo(KILLED_MAX_UNCOMMITTED));
+                // what it released before the kill it released with its commit
+                assertThat(fromKilled).filteredOn(move -> !heldAtKill.contains(move.partition()))
+                        .allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
+                // what it held at the kill, the next owner re-delivers at most what it had delivered and not committed:
+                // it starts at or after the offset committed then (docs/cutover.md)
+                for (TopicPartition tp : heldAtKill) {
+                    DeliveryLog.Delivery firstAfter = log.deliveries().stream()
+                            .filter(d -> d.partition().equals(tp) && d.sequence() > sequenceAtKill)
+                            .min(Comparator.comparingLong(DeliveryLog.Delivery::sequence)).orElseThrow();
+                    assertThat(firstAfter.offset()).as(firstAfter + " after the kill")
+                            .isGreaterThanOrEqualTo(committedAtKill.getOrDefault(tp, 0L));
+                }
             } finally {
                 killed.destroy();
             }
