@@ -1,7 +1,9 @@
 package io.zkgroups.it.consumer;
 
+import io.zkgroups.it.support.LegacyConsumerProcess;
 import org.apache.kafka.common.TopicPartition;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -24,6 +26,29 @@ final class DeliveryLog {
 
     void record(String member, TopicPartition partition, long offset) {
         deliveries.add(new Delivery(member, partition, offset, sequence.incrementAndGet()));
+    }
+
+    /**
+     * Copies a 0.8.2.2 consumer's MSG lines into this log under {@code name} as they arrive, on a daemon thread that
+     * ends when the process has exited (join it then: every line has been read).
+     */
+    Thread follow(LegacyConsumerProcess legacy, String name) {
+        Thread t = new Thread(() -> {
+            int next = 0;
+            try {
+                while (true) {
+                    int i = legacy.awaitLine(next, l -> l.startsWith("MSG "), Duration.ofMinutes(10), "MSG");
+                    String[] f = legacy.output().get(i).split(" ", 5); // MSG topic partition offset key value
+                    record(name, new TopicPartition(f[1], Integer.parseInt(f[2])), Long.parseLong(f[3]));
+                    next = i + 1;
+                }
+            } catch (AssertionError exited) {
+                // stdout closed: every line has been read
+            }
+        }, "follow-" + name);
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     int size() {
