@@ -35,7 +35,9 @@ import static org.awaitility.Awaitility.await;
  * {@code zkgroups migrate coordination} on a live group of ZkGroupConsumers under a running producer (docs/cutover.md):
  * every member crosses to Kafka's group coordinator in its own process, no partition is held by two members at once
  * (per-record times against the members' listener callbacks), nothing is lost and, with commit on revoke, nothing is
- * delivered twice; then the roll to plain KafkaConsumers; and the refusal while a real 0.8.2.2 consumer is registered.
+ * delivered twice; then the roll to plain KafkaConsumers; a member killed or frozen in the middle; and the guard rails:
+ * the refusal while a real 0.8.2.2 consumer is registered, while the group rebalances, while Kafka's group of the same
+ * id has members, and of the way back while a plain KafkaConsumer is in Kafka's group.
  */
 @Timeout(600)
 class CoordinationCutoverIT {
@@ -96,6 +98,7 @@ class CoordinationCutoverIT {
             assertThat(lag.out).as(lag.toString())
                     .containsPattern("GROUP " + group + " .* MEMBERS 4 .*COORDINATOR kafka")
                     .doesNotContain("(not a member)");
+            aForgotten0822ConsumerClaimsNothingAndIsNamed(group);
 
             // a member started after the switch follows the decision: it joins Kafka's group directly
             members.add(zkGroupMember(group, "zk5"));
@@ -107,12 +110,83 @@ class CoordinationCutoverIT {
             for (int i = 0; i < size; i++) {
                 members.remove(0).close();
                 members.add(plainMember(kafka, group, "plain" + (i + 1)));
+                if (i == 0) {
+                    theWayBackIsRefusedWhileAPlainKafkaConsumerIsInTheGroup(kafka, group, "plain1");
+                }
             }
             long rolled = System.nanoTime();
             await().atMost(Duration.ofSeconds(120)).until(() -> monitor.allFetchedAgainAfter(rolled, partitions()) > 0);
 
             finish(producer);
         }
+    }
+
+    /**
+     * A 0.8.2.2 consumer started in a group on Kafka registers, is given every partition by its own assignor (it sees no
+     * other registration) and claims none, since the zkgroups members keep their owner znodes; health and describe name
+     * it, and health passes again once it is gone.
+     */
+    private void aForgotten0822ConsumerClaimsNothingAndIsNamed(String group) throws Exception {
+        String id = group + "_forgotten";
+        try (LegacyConsumerProcess forgotten = LegacyConsumerProcess.builder(group + "-forgotten")
+                .zookeeperConnect(zk.connectString()).groupId(group).consumerId("forgotten")
+                .property("auto.offset.reset", "smallest").property("zookeeper.session.timeout.ms", "4000")
+                // it keeps trying, registered, instead of giving up after 0.8.2.2's 4 tries
+                .property("rebalance.max.retries", "1000").property("rebalance.backoff.ms", "500")
+                .topic(TOPIC, 1).jvmArg("-Dlegacy.driver.logLevel=INFO").start()) {
+            // its log tells when a rebalance ended; two more than the file held at its start (it is appended to
+            // across runs of the test) mean the first failed to claim
+            long endedBefore = rebalancesEnded(forgotten, id);
+            await().atMost(Duration.ofSeconds(60)).until(() -> rebalancesEnded(forgotten, id) >= endedBefore + 2);
+            assertThat(ownerZnodeValues(group)).as("owner znodes").hasSize(PARTITIONS)
+                    .noneMatch(owner -> owner.startsWith(id));
+            assertThat(forgotten.output()).as("nothing delivered, never READY")
+                    .noneMatch(line -> line.startsWith("MSG ") || line.startsWith("READY "));
+
+            Run health = cli("health", "--group", group, "--expect-members", "4", "--no-store-check");
+            assertThat(health.code).as(health.toString()).isEqualTo(20);
+            assertThat(health.out).contains("1 consumers are registered in ZooKeeper (/consumers/" + group + "/ids)")
+                    .contains(id + " (a 0.8.2.2 or kafka-node consumer");
+            Run described = cli("groups", "describe", "--group", group);
+            assertThat(described.code).as(described.toString()).isZero();
+            assertThat(described.err).contains("registered in ZooKeeper").contains(id);
+            forgotten.kill();
+        }
+        gate(group, 4); // its registration goes with its session
+    }
+
+    /** {@code --to zookeeper} is refused, naming the plain consumer, while one is in Kafka's group; nothing is written. */
+    private void theWayBackIsRefusedWhileAPlainKafkaConsumerIsInTheGroup(EmbeddedKafka kafka, String group,
+                                                                          String plainClientId) throws Exception {
+        await().atMost(Duration.ofSeconds(60)).until(() -> kafka.admin().describeConsumerGroups(List.of(group))
+                .describedGroups().get(group).get(10, TimeUnit.SECONDS).members().stream()
+                .anyMatch(m -> m.clientId().equals(plainClientId)));
+        byte[] decision = zk.newClient(10_000).getData().forPath("/consumers/" + group + "/zkgroups-coordination");
+        Run back = cli("migrate", "coordination", "--group", group, "--to", "zookeeper", "--execute");
+        assertThat(back.code).as(back.toString()).isEqualTo(13);
+        assertThat(back.err).contains("kafka-members").contains("not zkgroups members")
+                .contains("client.id " + plainClientId);
+        assertThat(back.out).contains("nothing was written");
+        assertThat(zk.newClient(10_000).getData().forPath("/consumers/" + group + "/zkgroups-coordination"))
+                .isEqualTo(decision);
+        assertThat(members).filteredOn(m -> m.consumer instanceof ZkGroupConsumer)
+                .allSatisfy(m -> assertThat(((ZkGroupConsumer<?, ?>) m.consumer).coordinator()).isEqualTo("kafka"));
+    }
+
+    /** How many rebalances of consumer {@code id} the 0.8.2.2 consumer's log (at INFO) says have ended. */
+    private static long rebalancesEnded(LegacyConsumerProcess legacy, String id) {
+        return legacy.stderr().lines().filter(line -> line.contains("end rebalancing consumer " + id + " try #")).count();
+    }
+
+    /** The values of the group's owner znodes: the thread ids that hold the partitions. */
+    private List<String> ownerZnodeValues(String group) throws Exception {
+        var client = zk.newClient(10_000);
+        String topicOwners = "/consumers/" + group + "/owners/" + TOPIC;
+        List<String> values = new ArrayList<>();
+        for (String partition : client.getChildren().forPath(topicOwners)) {
+            values.add(new String(client.getData().forPath(topicOwners + "/" + partition), StandardCharsets.UTF_8));
+        }
+        return values;
     }
 
     @Test
@@ -162,6 +236,50 @@ class CoordinationCutoverIT {
                     .allSatisfy(move -> assertThat(move.overlap()).as(move.toString()).isZero());
         } catch (Exception e) {
             throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void theSwitchIsRefusedWhileTheGroupRebalancesOrWhileKafkasGroupOfTheSameIdHasMembers() throws Exception {
+        String group = "cutover-unstable";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            startGroup(group, 2);
+            // a member that does not poll cannot release what the assignor moves to a third one: the group is
+            // rebalancing for as long as it does not poll (up to zkgroups.revoke.timeout.ms, 5 minutes)
+            GroupWorker slow = members.get(1);
+            slow.pausePolling();
+            await().atMost(Duration.ofSeconds(10)).until(slow::parked);
+            members.add(zkGroupMember(group, "zk3"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> zk.newClient(10_000).getChildren()
+                    .forPath("/consumers/" + group + "/ids").size() == 3);
+
+            Run refused = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
+            assertThat(refused.code).as(refused.toString()).isEqualTo(13);
+            assertThat(refused.err).contains("state: group rebalancing");
+            assertThat(refused.out).contains("nothing was written");
+            assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
+                    .isNull();
+            assertThat(members).allSatisfy(m -> assertThat(((ZkGroupConsumer<?, ?>) m.consumer).coordinator())
+                    .isEqualTo("zookeeper"));
+
+            slow.resumePolling();
+            awaitSwitchable(group, 3);
+            finish(producer);
+
+            // a consumer of Kafka's own protocol with the same group.id: refused, naming it
+            try (GroupWorker foreign = plainMember(kafka, group, "foreign")) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> kafka.admin().describeConsumerGroups(List.of(group))
+                        .describedGroups().get(group).get(10, TimeUnit.SECONDS).members().stream()
+                        .anyMatch(m -> m.clientId().equals("foreign")));
+                Run inUse = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
+                assertThat(inUse.code).as(inUse.toString()).isEqualTo(13);
+                assertThat(inUse.err).contains("kafka: Kafka's group " + group + " has members already: foreign@");
+                assertThat(inUse.out).contains("nothing was written");
+                assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
+                        .isNull();
+            }
         }
     }
 
