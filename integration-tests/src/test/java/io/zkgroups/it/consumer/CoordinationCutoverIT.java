@@ -36,8 +36,9 @@ import static org.awaitility.Awaitility.await;
  * every member crosses to Kafka's group coordinator in its own process, no partition is held by two members at once
  * (per-record times against the members' listener callbacks), nothing is lost and, with commit on revoke, nothing is
  * delivered twice; then the roll to plain KafkaConsumers; a member killed or frozen in the middle; and the guard rails:
- * the refusal while a real 0.8.2.2 consumer is registered, while the group rebalances, while Kafka's group of the same
- * id has members, and of the way back while a plain KafkaConsumer is in Kafka's group.
+ * the refusal while a real 0.8.2.2 consumer is registered, while the group's offsets are in ZooKeeper only, while the
+ * group rebalances, while Kafka's group of the same id has members, and of the way back while a plain KafkaConsumer
+ * is in Kafka's group.
  */
 @Timeout(600)
 class CoordinationCutoverIT {
@@ -280,6 +281,29 @@ class CoordinationCutoverIT {
                 assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
                         .isNull();
             }
+        }
+    }
+
+    @Test
+    void theSwitchIsRefusedWhileTheGroupsOffsetsAreInZooKeeperOnly() throws Exception {
+        String group = "cutover-zk-offsets";
+        try (TestZooKeeper server = (zk = TestZooKeeper.start());
+             EmbeddedKafka kafka = EmbeddedKafka.startZooKeeperMode(server.connectString());
+             SteadyProducer producer = producerOnNewTopic(kafka)) {
+            members.add(zkGroupMember(group, "zk1", Map.of("offsets.storage", "zookeeper",
+                    "dual.commit.enabled", "false")));
+            gate(group, 1);
+            // once it has committed, the phase is zookeeper-only: Kafka holds nothing the members could start from
+            await().atMost(Duration.ofSeconds(60)).until(() -> !zooKeeperOffsets(group).isEmpty());
+
+            Run refused = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
+            assertThat(refused.code).as(refused.toString()).isEqualTo(13);
+            assertThat(refused.err).contains("offsets: phase zookeeper-only").contains("move the offsets to Kafka first");
+            assertThat(refused.out).contains("nothing was written");
+            assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
+                    .isNull();
+            assertThat(((ZkGroupConsumer<?, ?>) members.get(0).consumer).coordinator()).isEqualTo("zookeeper");
+            finish(producer);
         }
     }
 
@@ -584,6 +608,11 @@ class CoordinationCutoverIT {
     }
 
     private GroupWorker zkGroupMember(String group, String name) {
+        return zkGroupMember(group, name, Map.of());
+    }
+
+    /** A zkgroups member as above, with {@code overrides} of its properties. */
+    private GroupWorker zkGroupMember(String group, String name, Map<String, String> overrides) {
         Properties props = new Properties();
         props.setProperty("zookeeper.connect", zk.connectString());
         props.setProperty("group.id", group);
@@ -593,6 +622,7 @@ class CoordinationCutoverIT {
         props.setProperty("offsets.storage", "kafka");
         props.setProperty("dual.commit.enabled", "true");
         props.setProperty("zkgroups.advertise.capabilities", "true");
+        overrides.forEach(props::setProperty);
         return new GroupWorker(name, new ZkGroupConsumer<>(props, new StringDeserializer(), new StringDeserializer()),
                 List.of(TOPIC), monitor, (tp, offset) -> log.record(name, tp, offset));
     }
