@@ -1,21 +1,12 @@
 package io.zkgroups.it.consumer;
 
 import io.zkgroups.embedded.EmbeddedKafka;
+import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
-import io.zkgroups.registry.ZkRegistry;
-import io.zkgroups.registry.model.BrokerInfo;
-import io.zkgroups.registry.model.TopicRegistration;
-import io.zkgroups.testing.ZooKeeperExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,32 +35,18 @@ class WithheldRecordsIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @RegisterExtension
-    static final ZooKeeperExtension zk = new ZooKeeperExtension();
-    private static EmbeddedKafka kafka;
-    private static ZkRegistry registry;
-
-    @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.startKRaftMode(0, 0);
-        registry = ZkRegistry.of(zk.newClient());
-        registry.brokers().register(BrokerInfo.v1(kafka.brokerId(), "127.0.0.1", kafka.port(), -1,
-                System.currentTimeMillis()));
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    static final KafkaOnZooKeeperExtension servers = new KafkaOnZooKeeperExtension();
 
     @Test
     void recordsPastTheCapWaitInOrderForTheNextCommitAndFollowSeeksAndPauses() {
         String topic = "withheld";
         TopicPartition tp = new TopicPartition(topic, 0);
-        kafka.createTopic(topic, 1);
-        registry.topics().create(topic, TopicRegistration.v1(1, List.of(kafka.brokerId())));
-        produce(topic);
+        servers.broker().createTopic(topic, 1);
+        List<EmbeddedKafka.Record> records = new ArrayList<>();
+        for (int i = 0; i < RECORDS; i++) {
+            records.add(EmbeddedKafka.Record.to(0, "k" + i, "v" + i));
+        }
+        servers.broker().produce(topic, records.toArray(EmbeddedKafka.Record[]::new));
         try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(props(topic),
                 new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
@@ -142,27 +119,11 @@ class WithheldRecordsIT {
     }
 
     private static Properties props(String group) {
-        Properties p = new Properties();
-        p.setProperty("zookeeper.connect", zk.connectString());
-        p.setProperty("group.id", group);
-        p.setProperty("auto.offset.reset", "smallest");
+        Properties p = servers.consumerProperties(group, "member", 6000);
+        p.setProperty("bootstrap.servers", servers.broker().bootstrapServers());
         p.setProperty("enable.auto.commit", "false");
         p.setProperty("max.poll.records", String.valueOf(RECORDS));
         p.setProperty("zkgroups.max.uncommitted.records", String.valueOf(CAP));
         return p;
-    }
-
-    private static void produce(String topic) {
-        Properties p = new Properties();
-        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        p.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < RECORDS; i++) {
-                producer.send(new ProducerRecord<>(topic, 0, null, "record-" + i));
-            }
-            producer.flush();
-        }
     }
 }
