@@ -88,7 +88,7 @@ class ConsumerInteropIT {
             Map<Integer, Long> afterOld;
             try (LegacyConsumerProcess l1 = legacy("l1").maxMessages(2 * 10 * PARTITIONS + 15).start()) {
                 l1.awaitReady(WAIT);
-                Thread forwarder = forward(l1, "l1");
+                Thread forwarder = log.follow(l1, "l1");
                 produceRound(10);
                 l1.awaitMessages(10 * PARTITIONS, WAIT);
                 produceRound(10);
@@ -133,7 +133,7 @@ class ConsumerInteropIT {
             ConsumerWorker n2 = null;
             try {
                 l2.awaitReady(WAIT);
-                Thread forwarder = forward(l2, "l2");
+                Thread forwarder = log.follow(l2, "l2");
                 await("the old consumer caught up").atMost(WAIT).until(() -> log.distinct() == total());
                 Map<Integer, Long> firstOfOld = new TreeMap<>();
                 l2.messages().forEach(m -> firstOfOld.putIfAbsent(m.partition(), m.offset()));
@@ -227,26 +227,6 @@ class ConsumerInteropIT {
 
         private long total() {
             return Arrays.stream(produced).sum();
-        }
-
-        /** Copies an old consumer's MSG lines into the log as they arrive; ends when the process has exited. */
-        private Thread forward(LegacyConsumerProcess legacy, String name) {
-            Thread t = new Thread(() -> {
-                int next = 0;
-                try {
-                    while (true) {
-                        int i = legacy.awaitLine(next, l -> l.startsWith("MSG "), Duration.ofMinutes(10), "MSG");
-                        String[] f = legacy.output().get(i).split(" ", 5); // MSG topic partition offset key value
-                        log.record(name, new TopicPartition(f[1], Integer.parseInt(f[2])), Long.parseLong(f[3]));
-                        next = i + 1;
-                    }
-                } catch (AssertionError exited) {
-                    // stdout closed: every line has been read
-                }
-            }, "forward-" + name);
-            t.setDaemon(true);
-            t.start();
-            return t;
         }
 
         /** Per partition: one past the highest offset delivered so far by anyone. */
