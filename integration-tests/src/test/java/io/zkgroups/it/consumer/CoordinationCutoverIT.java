@@ -210,13 +210,9 @@ class CoordinationCutoverIT {
             members.add(zkGroupMember(group, "zk1"));
             gate(group, 2);
 
-            Run refused = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
-            assertThat(refused.code).as(refused.toString()).isEqualTo(13);
-            assertThat(refused.err).contains("members that cannot cross are registered").contains(legacy.consumerId())
+            assertThat(refusedToKafka(group).err).contains("members that cannot cross are registered")
+                    .contains(legacy.consumerId())
                     .contains("0.8.2.2");
-            assertThat(refused.out).contains("nothing was written");
-            assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
-                    .isNull();
             assertThat(((ZkGroupConsumer<?, ?>) members.get(0).consumer).coordinator()).isEqualTo("zookeeper");
 
             // the group goes on as before: both deliver after the refusal, every record once, no overlap
@@ -256,12 +252,7 @@ class CoordinationCutoverIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> zk.newClient(10_000).getChildren()
                     .forPath("/consumers/" + group + "/ids").size() == 3);
 
-            Run refused = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
-            assertThat(refused.code).as(refused.toString()).isEqualTo(13);
-            assertThat(refused.err).contains("state: group rebalancing");
-            assertThat(refused.out).contains("nothing was written");
-            assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
-                    .isNull();
+            assertThat(refusedToKafka(group).err).contains("state: group rebalancing");
             assertThat(members).allSatisfy(m -> assertThat(((ZkGroupConsumer<?, ?>) m.consumer).coordinator())
                     .isEqualTo("zookeeper"));
 
@@ -274,12 +265,8 @@ class CoordinationCutoverIT {
                 await().atMost(Duration.ofSeconds(60)).until(() -> kafka.admin().describeConsumerGroups(List.of(group))
                         .describedGroups().get(group).get(10, TimeUnit.SECONDS).members().stream()
                         .anyMatch(m -> m.clientId().equals("foreign")));
-                Run inUse = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
-                assertThat(inUse.code).as(inUse.toString()).isEqualTo(13);
-                assertThat(inUse.err).contains("kafka: Kafka's group " + group + " has members already: foreign@");
-                assertThat(inUse.out).contains("nothing was written");
-                assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
-                        .isNull();
+                assertThat(refusedToKafka(group).err)
+                        .contains("kafka: Kafka's group " + group + " has members already: foreign@");
             }
         }
     }
@@ -296,12 +283,8 @@ class CoordinationCutoverIT {
             // once it has committed, the phase is zookeeper-only: Kafka holds nothing the members could start from
             await().atMost(Duration.ofSeconds(60)).until(() -> !zooKeeperOffsets(group).isEmpty());
 
-            Run refused = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
-            assertThat(refused.code).as(refused.toString()).isEqualTo(13);
-            assertThat(refused.err).contains("offsets: phase zookeeper-only").contains("move the offsets to Kafka first");
-            assertThat(refused.out).contains("nothing was written");
-            assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
-                    .isNull();
+            assertThat(refusedToKafka(group).err).contains("offsets: phase zookeeper-only")
+                    .contains("move the offsets to Kafka first");
             assertThat(((ZkGroupConsumer<?, ?>) members.get(0).consumer).coordinator()).isEqualTo("zookeeper");
             finish(producer);
         }
@@ -650,6 +633,19 @@ class CoordinationCutoverIT {
         Run run = cli("health", "--group", group, "--expect-members", Integer.toString(expected), "--wait", "60s",
                 "--no-store-check");
         assertThat(run.code).as(run.toString()).isZero();
+    }
+
+    /**
+     * Runs {@code migrate coordination --to kafka --execute} and checks that it was refused (exit 13) with nothing
+     * written: the decision znode is absent. Returns the run, whose stderr gives the reason.
+     */
+    private Run refusedToKafka(String group) throws Exception {
+        Run refused = cli("migrate", "coordination", "--group", group, "--to", "kafka", "--execute");
+        assertThat(refused.code).as(refused.toString()).isEqualTo(13);
+        assertThat(refused.out).contains("nothing was written");
+        assertThat(zk.newClient(10_000).checkExists().forPath("/consumers/" + group + "/zkgroups-coordination"))
+                .isNull();
+        return refused;
     }
 
     private Run cli(String... args) {
