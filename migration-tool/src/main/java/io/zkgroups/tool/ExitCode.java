@@ -40,8 +40,8 @@ public enum ExitCode {
     HEALTH_LAGGING(28, "health --max-lag-seconds: the record at some partition's committed offset is older than the "
             + "given time"),
     HEALTH_MEMBER_ALARMS(29, "health: a zkgroups member reports partitions it cannot fetch (Kafka does not answer it) "
-            + "or resume (an offset it cannot read), or whose offset another writer rewound (it wrote it back); each is "
-            + "named with the member and the cause");
+            + "or resume (an offset it cannot read); each is named with the member and the cause (a rewind the member "
+            + "wrote back is a notice, not this)");
 
     private final int code;
     private final String meaning;

@@ -47,6 +47,8 @@ class RewindGuardIT {
         assertThat(outcome.restored).as("rewind-restored-total").isEqualTo(1);
         assertThat(outcome.alarm).as("the alarm published for zkgroups health").isNotNull();
         assertThat(outcome.alarm.reason()).contains("written back to 100", "restored to 200", "writer");
+        assertThat(io.zkgroups.registry.codec.MemberAlarmsCodec.isRestoredRewind(outcome.alarm))
+                .as("a notice for zkgroups health, not a failure").isTrue();
         assertThat(outcome.committedAfter).as("the offset once both left").isEqualTo(200);
         assertThat(outcome.nextOwnerDelivered).as("what the partition's next owner delivers")
                 .containsExactlyElementsOf(range(200, 210));

@@ -23,7 +23,10 @@ import java.util.Map;
         "Otherwise the exit code names the first failed condition: 26 unreadable znode, 20 members, 25 assignor "
                 + "refused, 21 unowned partition, 22 owner not a member, 23 assignment differs, 24 stores differ, "
                 + "27 a partition with backlog stalled for --max-stall, 28 a partition's lag in seconds over "
-                + "--max-lag-seconds (checked once the rest is healthy).",
+                + "--max-lag-seconds (checked once the rest is healthy), 29 a zkgroups member's alarm (partitions it cannot fetch "
+                + "or resume).",
+        "A rewind another writer made and a member already wrote back is printed as a notice (JSON \"notices\") and "
+                + "does not fail the check.",
         "When Kafka does not answer, the ZooKeeper half is judged and printed with a warning; if it is healthy the exit "
                 + "code is 11.",
         "--wait blocks until healthy or the time is up, re-checking on ZooKeeper events."})
@@ -126,6 +129,7 @@ final class HealthCommand extends AbstractCommand {
             doc.put("stores", r.storeStatus());
             doc.put("findings", r.findings().stream().map(f -> Map.of("condition", f.condition().label(),
                     "exitCode", f.condition().exitCode().code(), "message", f.message())).toList());
+            doc.put("notices", result.notices());
             doc.put("unreadable", r.unreadable().stream().map(u -> Map.of("path", u.path(), "reason", u.reason())).toList());
             if (lagGate != null) {
                 doc.put("maxLagSeconds", lagGate.maxLagSeconds());
@@ -146,6 +150,7 @@ final class HealthCommand extends AbstractCommand {
             out().println("  phase " + result.phase() + " (" + result.phaseEvidence() + "); stores: " + r.storeStatus());
             r.findings().forEach(f -> out().println("  " + f.condition().label() + " (" + f.condition().exitCode().code()
                     + "): " + f.message()));
+            result.notices().forEach(n -> out().println("  notice, rewind written back: " + n));
             if (lagGate != null) {
                 out().println("  max lag " + Seconds.format(lagGate.maxLagSeconds()) + " (limit "
                         + Seconds.format(maxLagSeconds) + ")");

@@ -1,5 +1,6 @@
 package io.zkgroups.tool.health;
 
+import io.zkgroups.registry.codec.MemberAlarmsCodec;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
@@ -143,21 +144,35 @@ public final class HealthCheck {
 
     /**
      * Adds what registered zkgroups members publish they cannot do now ({@code /consumers/G/zkgroups-alarms}):
-     * partitions Kafka does not let them fetch, offsets they cannot read, offsets another writer rewound (written back). The group looks complete in ZooKeeper, but
-     * those partitions do not progress.
+     * partitions Kafka does not let them fetch, offsets they cannot read. The group looks complete in ZooKeeper, but
+     * those partitions do not progress. Rewinds a member already wrote back are no finding ({@link #restoredRewinds}).
      */
     public static HealthReport withMemberAlarms(HealthReport report, Map<ConsumerId, List<Unreadable>> alarms) {
-        if (alarms.isEmpty()) {
-            return report;
-        }
         List<String> named = new ArrayList<>();
         int count = 0;
         for (Map.Entry<ConsumerId, List<Unreadable>> member : alarms.entrySet()) {
-            count += member.getValue().size();
-            named.add(member.getKey().value() + ": " + memberAlarmSummary(member.getValue()));
+            List<Unreadable> current = member.getValue().stream().filter(a -> !MemberAlarmsCodec.isRestoredRewind(a)).toList();
+            if (!current.isEmpty()) {
+                count += current.size();
+                named.add(member.getKey().value() + ": " + memberAlarmSummary(current));
+            }
         }
-        return report.withFindings(List.of(finding(HealthCondition.MEMBER_ALARMS, alarms.size()
-                + " members report " + count + " partitions they cannot fetch or resume, or whose offset another writer rewound: " + String.join("; ", named))));
+        if (named.isEmpty()) {
+            return report;
+        }
+        return report.withFindings(List.of(finding(HealthCondition.MEMBER_ALARMS, named.size()
+                + " members report " + count + " partitions they cannot fetch or resume: " + String.join("; ", named))));
+    }
+
+    /**
+     * The rewinds registered members wrote back within the alarm's hold (docs/fence.md): one line each, naming the
+     * member, the offset znode and what was written. Notices: the offset is whole again, so the group stays healthy.
+     */
+    public static List<String> restoredRewinds(Map<ConsumerId, List<Unreadable>> alarms) {
+        List<String> notices = new ArrayList<>();
+        alarms.forEach((member, list) -> list.stream().filter(MemberAlarmsCodec::isRestoredRewind)
+                .forEach(a -> notices.add(member.value() + ": " + a.path() + " " + a.reason())));
+        return notices;
     }
 
     /**

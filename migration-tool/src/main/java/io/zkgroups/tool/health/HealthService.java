@@ -50,7 +50,11 @@ public final class HealthService {
      * holds the group, and where, in words.
      */
     public record Result(HealthReport report, String phase, String phaseEvidence, String strategyReason, int evaluations,
-                         long elapsedMillis, String kafkaProblem, String coordinator) {
+                         long elapsedMillis, String kafkaProblem, String coordinator, List<String> notices) {
+
+        public Result {
+            notices = List.copyOf(notices);
+        }
 
         /** The report's exit code; a healthy ZooKeeper half whose Kafka half is unknown is {@link ExitCode#KAFKA_PARTIAL}. */
         public ExitCode exitCode() {
@@ -120,7 +124,8 @@ public final class HealthService {
                 onEvaluation.accept(report);
                 Result result = new Result(report, view.phase().phase().label(), view.phase().evidence(),
                         onKafka.isPresent() ? "Kafka's group assigns the partitions" : choice.reason(),
-                        evaluations, Duration.ofNanos(System.nanoTime() - start).toMillis(), kafkaProblem, coordinator);
+                        evaluations, Duration.ofNanos(System.nanoTime() - start).toMillis(), kafkaProblem, coordinator,
+                        HealthCheck.restoredRewinds(view.registeredMembersAlarms()));
                 long now = System.nanoTime();
                 boolean complete = kafkaProblem == null && judgeableAt.isEmpty();
                 if (report.healthy() && complete) {
@@ -185,7 +190,8 @@ public final class HealthService {
                 "not settled: the group's members, owners or topics changed within " + settle.toMillis()
                         + " ms (--settle) of its last healthy evaluation, until the wait was over")));
         return new Result(report, healthy.phase(), healthy.phaseEvidence(), healthy.strategyReason(), healthy.evaluations(),
-                Duration.ofNanos(System.nanoTime() - start).toMillis(), healthy.kafkaProblem(), healthy.coordinator());
+                Duration.ofNanos(System.nanoTime() - start).toMillis(), healthy.kafkaProblem(), healthy.coordinator(),
+                healthy.notices());
     }
 
     /** Every partition of an existing topic with an offset the group reads: that offset, the log end, its mtime. */

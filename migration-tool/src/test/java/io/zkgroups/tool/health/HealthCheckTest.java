@@ -148,7 +148,32 @@ class HealthCheckTest {
         assertThat(report.healthy()).isFalse();
         assertThat(report.exitCode()).isEqualTo(io.zkgroups.tool.ExitCode.HEALTH_MEMBER_ALARMS);
         assertThat(report.findings()).singleElement().satisfies(f -> assertThat(f.message())
-                .isEqualTo("1 members report 2 partitions they cannot fetch or resume, or whose offset another writer rewound: g_c1: kafka:A-0, kafka:A-1 ("
+                .isEqualTo("1 members report 2 partitions they cannot fetch or resume: g_c1: kafka:A-0, kafka:A-1 ("
                         + cause + ")"));
+    }
+
+    /** A rewind the member already wrote back is a notice: the offset is whole, so a bounce gated on health goes on. */
+    @Test
+    void aRewindWrittenBackIsANoticeNotAFinding() {
+        HealthReport healthy = HealthCheck.evaluate(input(rangeOwners(), 2, null));
+        io.zkgroups.registry.store.Unreadable rewind = new io.zkgroups.registry.store.Unreadable("/consumers/g/offsets/A/0",
+                io.zkgroups.registry.codec.MemberAlarmsCodec.RESTORED_REWIND + "100 at 2026-12-06T02:00:00Z by another "
+                        + "writer (unknown writer) while g_c1 owned it at 200; restored to 200");
+        io.zkgroups.registry.store.Unreadable cannotFetch = new io.zkgroups.registry.store.Unreadable("kafka:A-1",
+                "cannot be fetched: no connection to any broker");
+        Map<ConsumerId, List<io.zkgroups.registry.store.Unreadable>> onlyRewind = Map.of(C1, List.of(rewind));
+
+        assertThat(HealthCheck.withMemberAlarms(healthy, onlyRewind)).isEqualTo(healthy);
+        assertThat(HealthCheck.restoredRewinds(onlyRewind)).containsExactly("g_c1: /consumers/g/offsets/A/0 "
+                + rewind.reason());
+
+        Map<ConsumerId, List<io.zkgroups.registry.store.Unreadable>> both = new java.util.TreeMap<>(Map.of(
+                C1, List.of(rewind), C2, List.of(cannotFetch)));
+        HealthReport report = HealthCheck.withMemberAlarms(healthy, both);
+        assertThat(report.exitCode()).isEqualTo(ExitCode.HEALTH_MEMBER_ALARMS);
+        assertThat(report.findings()).singleElement().satisfies(f -> assertThat(f.message())
+                .startsWith("1 members report 1 partitions they cannot fetch or resume: g_c2: kafka:A-1")
+                .doesNotContain("g_c1"));
+        assertThat(HealthCheck.restoredRewinds(both)).hasSize(1);
     }
 }

@@ -5,6 +5,7 @@ import io.zkgroups.rebalancer.metrics.ConsumerMetrics;
 import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.codec.DecodeException;
+import io.zkgroups.registry.codec.MemberAlarmsCodec;
 import io.zkgroups.registry.codec.OffsetCodec;
 import io.zkgroups.registry.store.OffsetRegistry;
 import io.zkgroups.registry.store.Unreadable;
@@ -48,8 +49,8 @@ import java.util.function.Supplier;
  * once more (the first read may have been answered before the consumer's own latest commit); if it is still lower, it
  * is a rewind: the consumer's offset is written back through its fenced commit (so only while it still owns the
  * partition), counted ({@code rewind-restored-total}) and reported in the member's health under source
- * {@value #SOURCE} until the partition leaves the consumer or for {@link #ALARM_HOLD}, whichever ends first (the alarm
- * fails {@code zkgroups health}, so it must not hold up a bounce for long). ZooKeeper records no writer of a znode, so
+ * {@value #SOURCE} until the partition leaves the consumer or for {@link #ALARM_HOLD}, whichever ends first
+ * ({@code zkgroups health} prints it as a notice: the offset is whole again, so it does not hold up a bounce). ZooKeeper records no writer of a znode, so
  * the alarm says what is known: the value, when it was written, and the other members registered at that moment.
  * <p>
  * Writes that move forward are left alone; the tools that write lower offsets ({@code offsets reset},
@@ -193,7 +194,7 @@ final class RewindGuard implements AutoCloseable {
             return false;
         }
         metrics.rewindRestored();
-        alarms.put(path, new Alarm(new Unreadable(path, "offset written back to " + rewound.offset + " at " + when
+        alarms.put(path, new Alarm(new Unreadable(path, MemberAlarmsCodec.RESTORED_REWIND + rewound.offset + " at " + when
                 + " by another writer (" + writers() + ") while " + memberName + " owned it at " + ours
                 + "; restored to " + ours), time.nanoseconds()));
         return true;

@@ -13,12 +13,24 @@ import java.util.List;
  * What a zkgroups member cannot do now, as it publishes it for the tools ({@code /consumers/G/zkgroups-alarms/CID}):
  * {@code {"version":1,"alarms":[{"path":"kafka:t-0","reason":"cannot be fetched: ..."}]}}. A zkgroups znode only:
  * 0.8.2.2 never reads it, so unknown keys are ignored and the shape may grow.
+ * <p>
+ * An alarm whose reason starts with {@value #RESTORED_REWIND} is a notice, not a fault: another writer rewound an
+ * offset the member owns and the member wrote its own back. The group is whole again; the tools report it without
+ * failing {@code health}.
  */
 public final class MemberAlarmsCodec {
+
+    /** How the reason of a restored rewind begins (see {@link #isRestoredRewind}). */
+    public static final String RESTORED_REWIND = "offset written back to ";
 
     private static final String WHAT = "member alarms";
 
     private MemberAlarmsCodec() {
+    }
+
+    /** Whether {@code alarm} tells of a rewind the member already repaired, rather than of something it cannot do now. */
+    public static boolean isRestoredRewind(Unreadable alarm) {
+        return alarm.reason() != null && alarm.reason().startsWith(RESTORED_REWIND);
     }
 
     public static byte[] encode(List<Unreadable> alarms) {

@@ -79,9 +79,13 @@ public final class InvariantMonitor {
         Ownership.check(deliveries, tenures, history.owners(), history.zkHistoryKnown(), history.legacyProcesses(),
                 history::consumerId, bounds.ownershipTolerance().toNanos(), violations);
         if (history.zkHistoryKnown()) {
-            OffsetMonotonicity.check(history.offsets(), history.owners(), violations);
+            OffsetMonotonicity.Restored restored = OffsetMonotonicity.check(history.offsets(), history.owners(), violations);
             notes.add("from ZooKeeper's transaction logs: " + history.owners().size() + " owner changes, "
                     + history.offsets().size() + " offset writes");
+            if (restored.count() > 0) {
+                notes.add(restored.count() + " offsets written backwards and put back by their owner before the owner "
+                        + "znode changed (the rewind guard), the longest standing " + restored.longestNanos() / 1_000_000 + " ms");
+            }
         }
         if (history.kafkaCommits() != null) {
             OffsetMonotonicity.checkKafka(history.kafkaCommits(), history.events(), violations);

@@ -10,23 +10,39 @@ import java.util.Map;
  * Committed offsets that moved backwards: in zxid order, a commit lower than the highest commit before it. The
  * run's own garbage writes are skipped (they are faults, not commits); so are values that are not numbers. The
  * writer is named by the member whose owner znodes its session created, else by the session id.
+ * <p>
+ * A backward write that the partition's owner undoes (a zkgroups member's rewind guard, docs/fence.md) is no
+ * violation when the very next write of that offset puts back at least the highest value, before the partition's
+ * owner znode changes: nobody can have started from the lower value in between (a new owner reads the offset only
+ * after it created its owner znode). Such writes are counted, with the longest time they stood.
  */
 final class OffsetMonotonicity {
+
+    /** Backward writes undone before anyone could read them, and the longest time one of them stood. */
+    record Restored(int count, long longestNanos) {
+    }
 
     private OffsetMonotonicity() {
     }
 
-    static void check(List<OffsetWrite> writes, List<History.OwnerChange> owners, List<Violation> out) {
+    static Restored check(List<OffsetWrite> writes, List<History.OwnerChange> owners, List<Violation> out) {
         Map<Long, String> writers = new HashMap<>();
         owners.stream().filter(c -> c.cause() == History.OwnerChange.Cause.CREATE && c.owner() != null)
                 .forEach(c -> writers.put(c.session(), c.owner()));
+        List<OffsetWrite> commits = writes.stream().filter(w -> !w.injected() && w.value() != null).toList();
         Map<Integer, OffsetWrite> highest = new HashMap<>();
-        for (OffsetWrite w : writes) {
-            if (w.injected() || w.value() == null) {
-                continue;
-            }
+        int restored = 0;
+        long longest = 0;
+        for (int i = 0; i < commits.size(); i++) {
+            OffsetWrite w = commits.get(i);
             OffsetWrite best = highest.get(w.partition());
             if (best != null && w.value() < best.value()) {
+                OffsetWrite undo = undoneBy(commits, i, best.value(), owners);
+                if (undo != null) {
+                    restored++;
+                    longest = Math.max(longest, undo.nanos() - w.nanos());
+                    continue;
+                }
                 String writer = writers.getOrDefault(w.session(), "session 0x" + Long.toHexString(w.session()));
                 out.add(new Violation("offset-backwards", w.partition(), w.value(), writer,
                         w.nanos(), writer + " committed " + w.value() + " (zxid 0x" + Long.toHexString(w.zxid()) + ") after "
@@ -36,6 +52,28 @@ final class OffsetMonotonicity {
                 highest.put(w.partition(), w);
             }
         }
+        return new Restored(restored, longest);
+    }
+
+    /**
+     * The write after {@code commits[i]} of the same partition, if it puts back at least {@code highest} before the
+     * partition's owner znode changes; else null.
+     */
+    private static OffsetWrite undoneBy(List<OffsetWrite> commits, int i, long highest, List<History.OwnerChange> owners) {
+        OffsetWrite rewind = commits.get(i);
+        for (int j = i + 1; j < commits.size(); j++) {
+            OffsetWrite next = commits.get(j);
+            if (next.partition() != rewind.partition()) {
+                continue;
+            }
+            if (next.value() < highest) {
+                return null;
+            }
+            boolean ownerChanged = owners.stream().anyMatch(c -> c.partition() == rewind.partition()
+                    && c.zxid() > rewind.zxid() && c.zxid() < next.zxid());
+            return ownerChanged ? null : next;
+        }
+        return null;
     }
 
     /**

@@ -248,6 +248,40 @@ class InvariantMonitorTest {
         assertThat(v.violations().get(0).message()).contains("committed 15").contains("after 20");
     }
 
+    /**
+     * A rewind the owner writes back (the rewind guard) before its owner znode changes harms nobody: counted in a note,
+     * no violation. Put back only after the partition changed hands, or not put back fully, it is one.
+     */
+    @Test
+    void aRewindTheOwnerPutsBackBeforeAnyHandOverIsNoViolation() {
+        Verdict restored = new Histories()
+                .owner(0, "m1", 50)
+                .offsetWritten(0, 20L, false, 100)
+                .offsetWritten(0, 15L, false, 200) // a zombie's late commit
+                .offsetWritten(0, 20L, false, 230) // the owner writes its own back
+                .offsetWritten(0, 25L, false, 300)
+                .check();
+        assertThat(restored.counts()).containsEntry("offset-backwards", 0);
+        assertThat(restored.notes()).anySatisfy(n -> assertThat(n).startsWith("1 offsets written backwards and put back")
+                .contains("30 ms"));
+
+        Verdict afterAHandOver = new Histories()
+                .owner(0, "m1", 50)
+                .offsetWritten(0, 20L, false, 100)
+                .offsetWritten(0, 15L, false, 200)
+                .owner(0, null, 210).owner(0, "m2", 220) // the next owner may have read 15
+                .offsetWritten(0, 20L, false, 230)
+                .check();
+        assertThat(afterAHandOver.counts()).containsEntry("offset-backwards", 1);
+
+        Verdict notFully = new Histories()
+                .offsetWritten(0, 20L, false, 100)
+                .offsetWritten(0, 15L, false, 200)
+                .offsetWritten(0, 18L, false, 230)
+                .check();
+        assertThat(notFully.counts()).containsEntry("offset-backwards", 2);
+    }
+
     @Test
     void aCommitInConsumerOffsetsThatMovesBackwardsIsReportedWithItsWriter() {
         Verdict v = new Histories()
