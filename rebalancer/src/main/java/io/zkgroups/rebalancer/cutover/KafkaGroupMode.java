@@ -41,6 +41,9 @@ import java.util.regex.Pattern;
  *       auto-commit), then its owner znode deleted.</li>
  * </ol>
  * The owner znodes stay while the partitions are fetched, so a 0.8.2.2 consumer started in the group claims nothing.
+ * They are ephemeral: when this member's ZooKeeper session ends, they go with it, and its partitions are shown to
+ * {@code onPartitionsLost}, paused, and taken again like newly assigned ones in the new session (step 1), so a
+ * claim made meanwhile by someone else holds them back until it is let go.
  * Auto-commit is this class's (Kafka's own would commit positions of partitions still waiting for their fence).
  * <p>
  * <b>Threading.</b> As {@code KafkaConsumer}: the polling thread, except {@link #wakeup()}.
@@ -71,6 +74,8 @@ public final class KafkaGroupMode<K, V> implements Closeable {
     private final Set<TopicPartition> fenced = new LinkedHashSet<>();
     private ConsumerRebalanceListener listener;
     private long nextAutoCommitNanos;
+    /** The ZooKeeper session the owner znodes of {@link #fenced} were created in. */
+    private long fenceSession;
 
     /**
      * @param consumer a {@code KafkaConsumer} with the group's {@code group.id} and {@code enable.auto.commit=false};
@@ -107,6 +112,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
     public ConsumerRecords<K, V> poll(Duration timeout) {
         long deadline = time.nanoseconds() + Math.max(0, timeout.toNanos());
         do {
+            checkFenceSession();
             tryFence();
             maybeAutoCommit();
             long slice = Math.max(0, Math.min(deadline - time.nanoseconds(), POLL_SLICE.toNanos()));
@@ -180,9 +186,50 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         close(apiTimeout);
     }
 
+    /**
+     * When the session that holds the owner znodes has ended (the handle reports another one), they are gone: the
+     * partitions are lost to the application and wait for their fence again. Nothing is known while the client is
+     * reconnecting: the session may still live, and fetching goes on.
+     */
+    private void checkFenceSession() {
+        if (fenced.isEmpty()) {
+            return;
+        }
+        long session;
+        try {
+            session = registry.znodes().sessionId();
+        } catch (RegistryException reconnecting) {
+            return;
+        }
+        if (session == fenceSession) {
+            return;
+        }
+        List<TopicPartition> lost = new ArrayList<>(fenced);
+        log.warn("the ZooKeeper session 0x{} that held the owner znodes of {} has ended: they are lost, and fetched "
+                + "again once their owner znodes are ours in session 0x{}", Long.toHexString(fenceSession), lost,
+                Long.toHexString(session));
+        fenced.clear();
+        consumer.pause(lost);
+        waiting.addAll(lost);
+        try {
+            listener.onPartitionsLost(Collections.unmodifiableList(lost));
+        } catch (RuntimeException e) {
+            throw new KafkaException("onPartitionsLost of the rebalance listener failed", e);
+        }
+    }
+
     private void tryFence() {
         if (waiting.isEmpty()) {
             return;
+        }
+        long session;
+        try {
+            session = registry.znodes().sessionId();
+        } catch (RegistryException reconnecting) {
+            return;
+        }
+        if (!fenced.isEmpty() && session != fenceSession) {
+            return; // checkFenceSession moves those first, so every fence is of one session
         }
         List<TopicPartition> held = new ArrayList<>();
         for (TopicPartition tp : waiting) {
@@ -206,6 +253,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         }
         waiting.removeAll(held);
         fenced.addAll(held);
+        fenceSession = session;
         consumer.resume(held);
         log.info("fetching {}: their owner znodes are ours (starting at {})", held, start);
         try {
