@@ -8,8 +8,11 @@ import io.zkgroups.testing.HoldMonitor;
 import io.zkgroups.testing.SteadyProducer;
 import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -268,7 +271,23 @@ class CoordinationCutoverIT {
                 assertThat(refusedToKafka(group).err)
                         .contains("kafka: Kafka's group " + group + " has members already: foreign@");
             }
+
+            // Kafka cannot store the group's commits: fewer replicas in sync than min.insync.replicas
+            ConfigResource offsetsTopic = new ConfigResource(ConfigResource.Type.TOPIC, "__consumer_offsets");
+            alterConfig(kafka, offsetsTopic, new AlterConfigOp(new ConfigEntry("min.insync.replicas", "2"),
+                    AlterConfigOp.OpType.SET));
+            try {
+                assertThat(refusedToKafka(group).err).contains("kafka-writable: __consumer_offsets-")
+                        .contains("1 of 1 replicas in sync (min.insync.replicas 2)");
+            } finally {
+                alterConfig(kafka, offsetsTopic, new AlterConfigOp(new ConfigEntry("min.insync.replicas", ""),
+                        AlterConfigOp.OpType.DELETE));
+            }
         }
+    }
+
+    private static void alterConfig(EmbeddedKafka kafka, ConfigResource resource, AlterConfigOp op) throws Exception {
+        kafka.admin().incrementalAlterConfigs(Map.of(resource, List.of(op))).all().get(30, TimeUnit.SECONDS);
     }
 
     @Test

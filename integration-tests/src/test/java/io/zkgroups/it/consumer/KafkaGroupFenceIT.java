@@ -59,7 +59,7 @@ class KafkaGroupFenceIT {
 
         try (KafkaGroupMode<String, String> member = new KafkaGroupMode<>(kafkaConsumer(group), ZkRegistry.of(memberZk),
                 group, new ThreadId(new ConsumerId(group + "_m1"), 0), false, Duration.ofSeconds(1),
-                Duration.ofSeconds(30), Time.SYSTEM)) {
+                Duration.ofSeconds(30), Duration.ofMinutes(5), Time.SYSTEM)) {
             member.subscribe(List.of(topic), events);
             List<String> delivered = new ArrayList<>();
             await("both partitions fetched").atMost(WAIT).until(() -> {
@@ -109,6 +109,70 @@ class KafkaGroupFenceIT {
         }
     }
 
+    /**
+     * An application that stops polling is dropped from Kafka's group after {@code max.poll.interval.ms}; the member's
+     * watchdog then lets go of its owner znodes, so the member Kafka gives its partition to fetches it (from the
+     * offset committed last) without waiting for the stalled one. Polling again, the stalled member is shown the
+     * partition as lost.
+     */
+    @Test
+    void aMemberWhoseApplicationStopsPollingLetsGoOfItsFencesAfterMaxPollInterval() throws Exception {
+        String group = "fence-stalled";
+        String topic = group + "-t";
+        servers.broker().createTopic(topic, 2);
+        produce(topic, 0, 10);
+        produce(topic, 1, 10);
+        CuratorFramework zkA = servers.newClient();
+        CuratorFramework zkB = servers.newClient();
+        Events eventsA = new Events();
+        Events eventsB = new Events();
+        Duration maxPoll = Duration.ofSeconds(3);
+        try (KafkaGroupMode<String, String> a = member(group, "a", zkA, maxPoll);
+             KafkaGroupMode<String, String> b = member(group, "b", zkB, maxPoll)) {
+            a.subscribe(List.of(topic), eventsA);
+            b.subscribe(List.of(topic), eventsB);
+            List<String> deliveredA = new ArrayList<>();
+            List<String> deliveredB = new ArrayList<>();
+            await("each member fetches one partition").atMost(WAIT).until(() -> {
+                a.poll(Duration.ofMillis(50)).forEach(r -> deliveredA.add(r.partition() + ":" + r.offset()));
+                b.poll(Duration.ofMillis(50)).forEach(r -> deliveredB.add(r.partition() + ":" + r.offset()));
+                return a.assignment().size() == 1 && b.assignment().size() == 1
+                        && a.consumer().position(a.assignment().iterator().next()) == 10;
+            });
+            a.commitSync(Duration.ofSeconds(30));
+            TopicPartition stalled = a.assignment().iterator().next();
+            produce(topic, stalled.partition(), 5);
+
+            // a's application stops polling; b goes on
+            List<String> later = new ArrayList<>();
+            await("b fetches a's partition once a's fence is gone").atMost(WAIT).until(() -> {
+                b.poll(Duration.ofMillis(100)).forEach(r -> {
+                    if (r.partition() == stalled.partition()) {
+                        later.add(r.partition() + ":" + r.offset());
+                    }
+                });
+                return later.size() >= 5;
+            });
+            assertThat(later).as("from a's commit").containsExactly(stalled.partition() + ":10",
+                    stalled.partition() + ":11", stalled.partition() + ":12", stalled.partition() + ":13",
+                    stalled.partition() + ":14");
+            assertThat(ephemeralOwner(zkB, "/consumers/" + group + "/owners/" + topic + "/" + stalled.partition()))
+                    .isEqualTo(zkB.getZookeeperClient().getZooKeeper().getSessionId());
+
+            a.poll(Duration.ofMillis(50));
+            assertThat(eventsA.lost).as("shown to the stalled member when it polls again").contains(stalled);
+        } finally {
+            zkA.close();
+            zkB.close();
+        }
+    }
+
+    private static KafkaGroupMode<String, String> member(String group, String name, CuratorFramework zk, Duration maxPoll) {
+        KafkaConsumer<String, String> consumer = kafkaConsumer(group, maxPoll);
+        return new KafkaGroupMode<>(consumer, ZkRegistry.of(zk), group, new ThreadId(new ConsumerId(group + "_" + name), 0),
+                false, Duration.ofSeconds(1), Duration.ofSeconds(30), maxPoll, Time.SYSTEM);
+    }
+
     private static long ephemeralOwner(CuratorFramework zk, String path) throws Exception {
         Stat stat = zk.checkExists().forPath(path);
         assertThat(stat).as(path).isNotNull();
@@ -116,7 +180,12 @@ class KafkaGroupFenceIT {
     }
 
     private static KafkaConsumer<String, String> kafkaConsumer(String group) {
+        return kafkaConsumer(group, Duration.ofMinutes(5));
+    }
+
+    private static KafkaConsumer<String, String> kafkaConsumer(String group, Duration maxPoll) {
         Properties p = new Properties();
+        p.setProperty(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, String.valueOf(maxPoll.toMillis()));
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.broker().bootstrapServers());
         p.setProperty(ConsumerConfig.GROUP_ID_CONFIG, group);
         p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

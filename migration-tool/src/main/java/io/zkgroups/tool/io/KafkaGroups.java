@@ -5,6 +5,8 @@ import io.zkgroups.tool.CliException;
 import io.zkgroups.tool.ExitCode;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -14,6 +16,8 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
@@ -151,6 +155,33 @@ public final class KafkaGroups {
                         + partitions.size() + " partitions", null);
         answer.forEach((tp, info) -> result.put(from(tp), info.offset()));
         return result;
+    }
+
+    /**
+     * The partition of {@code __consumer_offsets} that stores {@code group}'s commits (the group coordinator's), as the
+     * brokers see it now; empty when the topic does not exist yet.
+     */
+    public Optional<OffsetsTopicPartition> offsetsTopicPartition(String group) {
+        Map<String, TopicDescription> described;
+        try {
+            described = await(admin.describeTopics(List.of(OffsetsTopicPartition.TOPIC)).allTopicNames(),
+                    "describing " + OffsetsTopicPartition.TOPIC, null);
+        } catch (CliException e) {
+            if (e.exitCode() == ExitCode.NOT_FOUND) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        List<TopicPartitionInfo> partitions = described.get(OffsetsTopicPartition.TOPIC).partitions();
+        TopicPartitionInfo info = partitions.get(OffsetsTopicPartition.partitionFor(group, partitions.size()));
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, OffsetsTopicPartition.TOPIC);
+        Config config = await(admin.describeConfigs(List.of(topic)).all(), "describing the configuration of "
+                + OffsetsTopicPartition.TOPIC, null).get(topic);
+        ConfigEntry minInSync = config == null ? null : config.get("min.insync.replicas");
+        return Optional.of(new OffsetsTopicPartition(info.partition(),
+                info.leader() == null || info.leader().isEmpty() ? null : info.leader().host() + ":" + info.leader().port(),
+                info.isr().size(), info.replicas().size(),
+                minInSync == null || minInSync.value() == null ? 1 : Integer.parseInt(minInSync.value())));
     }
 
     /** Partition counts of those {@code topics} that exist. */

@@ -17,6 +17,7 @@ import io.zkgroups.tool.group.StrategyChoice;
 import io.zkgroups.tool.health.GroupAssessment;
 import io.zkgroups.tool.io.Clients;
 import io.zkgroups.tool.io.KafkaGroups;
+import io.zkgroups.tool.io.OffsetsTopicPartition;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 
@@ -80,6 +81,7 @@ public final class CoordinationCutover {
         checks.add(offsets(view.phase()));
         checks.add(stable(view));
         checks.add(kafkaGroupFree(group));
+        checks.add(kafkaWritable(group));
         return checks;
     }
 
@@ -133,6 +135,31 @@ public final class CoordinationCutover {
         }
         return new Check("kafka", true, "Kafka's group " + group + " has no member ("
                 + described.map(d -> "state " + d.state()).orElse("unknown to Kafka") + ")");
+    }
+
+    /**
+     * Kafka can store the group's commits now: once on Kafka's coordinator, members commit there only, and every
+     * hand-over starts from those commits.
+     */
+    private Check kafkaWritable(String group) {
+        Optional<OffsetsTopicPartition> partition;
+        try {
+            partition = clients.requireKafka("to check Kafka's side of group " + group).offsetsTopicPartition(group);
+        } catch (CliException e) {
+            return new Check("kafka-writable", false, "Kafka cannot be asked where it stores the group's commits: "
+                    + e.getMessage());
+        }
+        return writable(partition);
+    }
+
+    static Check writable(Optional<OffsetsTopicPartition> partition) {
+        if (partition.isEmpty()) {
+            return new Check("kafka-writable", false, OffsetsTopicPartition.TOPIC + " does not exist yet (Kafka creates it "
+                    + "when a group first looks for its coordinator, as this check just did); run the command again");
+        }
+        OffsetsTopicPartition p = partition.get();
+        return new Check("kafka-writable", p.writable(), p.describe() + (p.writable() ? ""
+                : ": Kafka cannot store the group's commits now; repair the partition first"));
     }
 
     private List<Check> toZooKeeper(String group) {

@@ -8,10 +8,12 @@ import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.Unreadable;
 import io.zkgroups.tool.group.MigrationPhase;
 import io.zkgroups.tool.group.PhaseInference;
+import io.zkgroups.tool.io.OffsetsTopicPartition;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,5 +64,36 @@ class CoordinationCutoverTest {
                 assertThat(check.detail()).contains("move the offsets to Kafka first");
             }
         }
+    }
+
+    @Test
+    void kafkaMustBeAbleToStoreTheGroupsCommitsNow() {
+        CoordinationCutover.Check ok = CoordinationCutover.writable(Optional.of(
+                new OffsetsTopicPartition(7, "b1:9092", 2, 3, 2)));
+        assertThat(ok.ok()).isTrue();
+        assertThat(ok.detail()).isEqualTo("__consumer_offsets-7 led by b1:9092, 2 of 3 replicas in sync (min.insync.replicas 2)");
+
+        CoordinationCutover.Check tooFew = CoordinationCutover.writable(Optional.of(
+                new OffsetsTopicPartition(7, "b1:9092", 1, 3, 2)));
+        assertThat(tooFew.ok()).isFalse();
+        assertThat(tooFew.detail()).contains("1 of 3 replicas in sync (min.insync.replicas 2)")
+                .contains("cannot store the group's commits now");
+
+        CoordinationCutover.Check noLeader = CoordinationCutover.writable(Optional.of(
+                new OffsetsTopicPartition(7, null, 0, 3, 1)));
+        assertThat(noLeader.ok()).isFalse();
+        assertThat(noLeader.detail()).contains("__consumer_offsets-7 has no leader");
+
+        assertThat(CoordinationCutover.writable(Optional.empty()).ok()).isFalse();
+    }
+
+    /** The same placement as the brokers' (a group's coordinator is the leader of this partition). */
+    @Test
+    void theGroupsPartitionIsTheBrokersChoice() {
+        assertThat(OffsetsTopicPartition.partitionFor("my-group", 50)).isEqualTo(Math.abs("my-group".hashCode()) % 50);
+        // Integer.MIN_VALUE's absolute value is itself: the brokers map it to 0
+        String minHash = "polygenelubricants";
+        assertThat(minHash.hashCode()).isEqualTo(Integer.MIN_VALUE);
+        assertThat(OffsetsTopicPartition.partitionFor(minHash, 50)).isZero();
     }
 }

@@ -178,7 +178,7 @@ final class CoordinationSwitch<K, V> {
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, config.clientId() + KafkaGroupMode.CLIENT_ID_SUFFIX);
         KafkaGroupMode<K, V> mode = new KafkaGroupMode<>(newGroupClient.apply(props), ZkRegistry.of(curator),
                 config.groupId(), new ThreadId(consumerId, 0), config.autoCommit(), config.autoCommitInterval(),
-                apiTimeout, time);
+                apiTimeout, maxPollInterval(props), time);
         if (pattern != null) {
             mode.subscribe(pattern, listener);
         } else {
@@ -186,6 +186,18 @@ final class CoordinationSwitch<K, V> {
         }
         active = mode;
     }
+
+    /** The {@code max.poll.interval.ms} the group client is given (kafka-clients' default when none). */
+    static Duration maxPollInterval(Map<String, Object> props) {
+        Object value = props.get(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG);
+        if (value == null) {
+            return Duration.ofMillis(DEFAULT_MAX_POLL_INTERVAL_MS);
+        }
+        return Duration.ofMillis(value instanceof Number ? ((Number) value).longValue() : Long.parseLong(value.toString().trim()));
+    }
+
+    /** kafka-clients' default {@code max.poll.interval.ms}. */
+    private static final long DEFAULT_MAX_POLL_INTERVAL_MS = 300_000;
 
     /** Leaves Kafka's group, if this consumer is in it (revoking through the fence). */
     void leaveKafka(Duration timeout) {

@@ -43,7 +43,9 @@ import java.util.regex.Pattern;
  * The owner znodes stay while the partitions are fetched, so a 0.8.2.2 consumer started in the group claims nothing.
  * They are ephemeral: when this member's ZooKeeper session ends, they go with it, and its partitions are shown to
  * {@code onPartitionsLost}, paused, and taken again like newly assigned ones in the new session (step 1), so a
- * claim made meanwhile by someone else holds them back until it is let go.
+ * claim made meanwhile by someone else holds them back until it is let go. An application that stops polling for
+ * {@code max.poll.interval.ms} is out of Kafka's group, which gives its partitions to others: a watchdog thread then
+ * deletes its owner znodes so that they can fetch them, and the next poll shows them to {@code onPartitionsLost}.
  * Auto-commit is this class's (Kafka's own would commit positions of partitions still waiting for their fence).
  * <p>
  * <b>Threading.</b> As {@code KafkaConsumer}: the polling thread, except {@link #wakeup()}.
@@ -68,6 +70,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
     private final Duration autoCommitInterval;
     private final Duration apiTimeout;
     private final Time time;
+    private final PollWatchdog watchdog;
     /** Assigned by Kafka, owner znode not held yet: paused. */
     private final Set<TopicPartition> waiting = new LinkedHashSet<>();
     /** Owner znode held, fetched, shown to the application. */
@@ -78,11 +81,14 @@ public final class KafkaGroupMode<K, V> implements Closeable {
     private long fenceSession;
 
     /**
-     * @param consumer a {@code KafkaConsumer} with the group's {@code group.id} and {@code enable.auto.commit=false};
-     *                 closed by {@link #close}
+     * @param consumer        a {@code KafkaConsumer} with the group's {@code group.id} and
+     *                        {@code enable.auto.commit=false}; closed by {@link #close}
+     * @param maxPollInterval the consumer's {@code max.poll.interval.ms}: after that long without a poll, Kafka's group
+     *                        has dropped this member, and its owner znodes are let go
      */
     public KafkaGroupMode(Consumer<K, V> consumer, ZkRegistry registry, String group, ThreadId thread,
-                          boolean autoCommit, Duration autoCommitInterval, Duration apiTimeout, Time time) {
+                          boolean autoCommit, Duration autoCommitInterval, Duration apiTimeout, Duration maxPollInterval,
+                          Time time) {
         this.consumer = consumer;
         this.registry = registry;
         this.group = group;
@@ -92,6 +98,8 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         this.apiTimeout = apiTimeout;
         this.time = time;
         this.log = new LogContext("[" + thread.consumer() + "] ").logger(KafkaGroupMode.class);
+        this.watchdog = new PollWatchdog(thread.consumer().value(), maxPollInterval, time, () -> fenced,
+                this::releaseOwners, log);
     }
 
     /** Joins Kafka's group for {@code topics}; the application hears of partitions through {@code listener}. */
@@ -111,6 +119,16 @@ public final class KafkaGroupMode<K, V> implements Closeable {
     /** Records of fenced partitions within {@code timeout}, or none. */
     public ConsumerRecords<K, V> poll(Duration timeout) {
         long deadline = time.nanoseconds() + Math.max(0, timeout.toNanos());
+        watchdog.polling();
+        try {
+            return pollFenced(deadline);
+        } finally {
+            watchdog.returned();
+        }
+    }
+
+    private ConsumerRecords<K, V> pollFenced(long deadline) {
+        loseReleased(watchdog.takeReleased());
         do {
             checkFenceSession();
             tryFence();
@@ -122,6 +140,26 @@ public final class KafkaGroupMode<K, V> implements Closeable {
             }
         } while (time.nanoseconds() < deadline);
         return ConsumerRecords.empty();
+    }
+
+    /**
+     * The partitions whose owner znodes the watchdog deleted while the application did not poll: Kafka's group has
+     * given them to others, so they are lost (and wait for their fence again if Kafka gives them back).
+     */
+    private void loseReleased(Collection<TopicPartition> released) {
+        List<TopicPartition> lost = new ArrayList<>(released);
+        lost.retainAll(fenced);
+        if (lost.isEmpty()) {
+            return;
+        }
+        fenced.removeAll(lost);
+        consumer.pause(lost);
+        waiting.addAll(lost);
+        try {
+            listener.onPartitionsLost(Collections.unmodifiableList(lost));
+        } catch (RuntimeException e) {
+            throw new KafkaException("onPartitionsLost of the rebalance listener failed", e);
+        }
     }
 
     /** The partitions this member fetches: assigned by Kafka and fenced. */
@@ -169,6 +207,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
 
     /** Leaves Kafka's group (revoking through the fence: listener, commit, owner znodes), then closes the consumer. */
     public void close(Duration timeout) {
+        watchdog.close();
         try {
             consumer.unsubscribe();
         } catch (KafkaException e) {
