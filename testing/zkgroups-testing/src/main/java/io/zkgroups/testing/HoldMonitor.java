@@ -120,4 +120,20 @@ public final class HoldMonitor {
         }
         return latest;
     }
+
+    /**
+     * Whether every one of {@code partitions} is held now and its holder has delivered a record of it after
+     * {@code sinceNanos}, whenever its hold began: the group fetches everything after a change that moves only some
+     * partitions (a cooperative rebalance).
+     */
+    public synchronized boolean allDeliveredByTheirHolderAfter(long sinceNanos, Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            String holder = holders.get(tp);
+            if (holder == null || deliveries.stream().noneMatch(d -> d.partition().equals(tp)
+                    && d.member().equals(holder) && d.atNanos() >= sinceNanos)) {
+                return false;
+            }
+        }
+        return true;
+    }
 }
