@@ -2,7 +2,10 @@ package io.zkgroups.it.consumer;
 
 import io.zkgroups.it.support.KafkaOnZooKeeperExtension;
 import io.zkgroups.it.support.LegacyConsumerProcess;
+import io.zkgroups.rebalancer.cutover.KafkaGroupMode;
 import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.CoordinationDecision;
+import io.zkgroups.registry.model.Coordinator;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.testing.ChildOutput;
@@ -248,6 +251,57 @@ class Kafka08BridgeIT {
         assertThat(log.moves().stream().filter(h -> !fromKilled.contains(h)))
                 .as("graceful moves").isNotEmpty().allSatisfy(h -> assertThat(h.overlap()).as(h.toString()).isZero());
         assertThat(log.interleavings(Set.of())).as("partitions delivered by two members at once").isEmpty();
+    }
+
+    /**
+     * A bridge member crosses to Kafka's group coordinator beside a {@code ZkGroupConsumer} when the decision is
+     * recorded (docs/cutover.md), its 0.8 program unchanged: both join Kafka's group, each partition is fetched by one
+     * of them once it holds its owner znode, nothing is lost, each move of a partition starts right after its previous
+     * holder's last record, and nothing is delivered twice (auto-commit commits on revoke).
+     */
+    @Test
+    void aBridgeMemberCrossesToKafkasGroupCoordinatorWithItsProgramUnchanged() throws Exception {
+        String group = "bridge-cutover";
+        String topic = group + "-t";
+        int partitions = 4;
+        servers.broker().createTopic(topic, partitions);
+        Map<String, String> crossing = Map.of("offsets.storage", "kafka", "dual.commit.enabled", "true",
+                "zkgroups.advertise.capabilities", "true");
+        long[] produced;
+        DeliveryLog log;
+        try (Members members = new Members(List.of(topic));
+             SteadyProducer producer = SteadyProducer.start(servers.broker().bootstrapServers(), topic, partitions, 5, Duration.ofMillis(50))) {
+            log = members.log;
+            LegacyConsumerProcess.Builder bridge = member(group, "a-bridge", topic, 1).onBridge();
+            crossing.forEach(bridge::property);
+            members.join(bridge);
+            Properties zk = servers.consumerProperties(group, "b-zk", 6000);
+            crossing.forEach(zk::setProperty);
+            members.zk("b-zk", zk);
+            awaitOwners(group, topic, "a-bridge-0", "a-bridge-0", "b-zk-0", "b-zk-0");
+            awaitMore(log, 20 * partitions);
+
+            ZkRegistry.of(servers.client()).coordination().decide(group,
+                    new CoordinationDecision(Coordinator.KAFKA, System.currentTimeMillis()));
+            await("both members in Kafka's group").atMost(WAIT).ignoreExceptions().until(() -> servers.broker().admin()
+                    .describeConsumerGroups(List.of(group)).describedGroups().get(group).get().members().stream()
+                    .filter(m -> m.clientId().endsWith(KafkaGroupMode.CLIENT_ID_SUFFIX)).count() == 2);
+            await("every partition fenced by a member of Kafka's group").atMost(WAIT).ignoreExceptions()
+                    .until(() -> owners(group, topic).size() == partitions
+                            && Set.copyOf(owners(group, topic).values()).equals(Set.of("a-bridge-0", "b-zk-0")));
+            assertThat(servers.client().checkExists().forPath("/consumers/" + group + "/ids/" + group + "_a-bridge"))
+                    .as("no ZooKeeper registration once on Kafka").isNull();
+            awaitMore(log, 20 * partitions);
+            produced = members.drain(producer);
+        }
+        assertNothingLost(log, topic, produced);
+        // partitions go a-bridge -> b-zk -> (the crossing) -> either: every move starts right after the previous
+        // holder's last record
+        assertThat(log.moves()).as("moves").isNotEmpty()
+                .allSatisfy(m -> assertThat(m.overlap()).as(m.toString()).isZero());
+        assertThat(log.duplicates()).as("delivered twice").isEmpty();
+        assertThat(log.deliveries().stream().map(DeliveryLog.Delivery::member).distinct())
+                .containsExactlyInAnyOrder("a-bridge", "b-zk");
     }
 
     /**

@@ -12,10 +12,13 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -185,6 +188,23 @@ final class CoordinationSwitch<K, V> {
             mode.subscribe(topics, listener);
         }
         active = mode;
+    }
+
+    /**
+     * On Kafka, the stream (0.8 consumer thread) of each fenced partition: its number modulo the topic's streams in
+     * the subscription, so a partition keeps its stream however Kafka's group moves the others.
+     */
+    Map<TopicPartition, Integer> kafkaStreams() {
+        Map<TopicPartition, Integer> streams = new HashMap<>();
+        KafkaGroupMode<K, V> mode = active;
+        if (mode == null) {
+            return streams;
+        }
+        for (TopicPartition tp : mode.assignment()) {
+            Integer n = zkSubscription.registered.topicStreams(Collections.singleton(tp.topic()), false).get(tp.topic());
+            streams.put(tp, n == null || n < 1 ? 0 : tp.partition() % n);
+        }
+        return streams;
     }
 
     /** The {@code max.poll.interval.ms} the group client is given (kafka-clients' default when none). */

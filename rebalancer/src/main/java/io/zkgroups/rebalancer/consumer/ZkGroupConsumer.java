@@ -242,7 +242,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * group's assignment gave it to (0 for every partition with one stream per topic).
      */
     public Map<TopicPartition, Integer> streamAssignment() {
-        return lifecycle.call(state::streams);
+        return lifecycle.call(() -> cutover.active() != null ? cutover.kafkaStreams() : state.streams());
     }
 
     /**
@@ -250,7 +250,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
      * streams): see {@link HandOutFence}. Its {@code epochOf} belongs to the thread that polls.
      */
     public HandOutFence handOutFence() {
-        return new SubscriptionHandOutFence(state);
+        return new SubscriptionHandOutFence(state, cutover::active);
     }
 
     private void join(Subscription sub, Set<String> topics, Pattern pattern, ConsumerRebalanceListener listener) {

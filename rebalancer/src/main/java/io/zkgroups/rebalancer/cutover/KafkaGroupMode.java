@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.cutover;
 
+import io.zkgroups.rebalancer.group.OwnershipFence;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkRegistry;
@@ -71,6 +72,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
     private final Duration apiTimeout;
     private final Time time;
     private final PollWatchdog watchdog;
+    private final HandOutEpochs epochs = new HandOutEpochs();
     /** Assigned by Kafka, owner znode not held yet: paused. */
     private final Set<TopicPartition> waiting = new LinkedHashSet<>();
     /** Owner znode held, fetched, shown to the application. */
@@ -153,6 +155,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
             return;
         }
         fenced.removeAll(lost);
+        epochs.withdraw(lost);
         consumer.pause(lost);
         waiting.addAll(lost);
         try {
@@ -195,6 +198,19 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         }
     }
 
+    /**
+     * The epoch {@code tp} is fetched under now, 0 if it is not fenced: a record fetched under it may be handed out
+     * later (the 0.8 bridge's streams) only while {@link #handOut} says so. Polling thread.
+     */
+    public long epochOf(TopicPartition tp) {
+        return epochs.epochOf(tp);
+    }
+
+    /** Whether a record of {@code tp} fetched under {@code epoch} may be handed out now. Any thread. */
+    public OwnershipFence.HandOut handOut(TopicPartition tp, long epoch) {
+        return epochs.check(tp, epoch);
+    }
+
     /** The consumer underneath, for the calls that need nothing of the fence (seek, pause, metadata). */
     public Consumer<K, V> consumer() {
         return consumer;
@@ -214,6 +230,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
             log.warn("leaving Kafka's group {} failed: {}", group, e.getMessage());
             releaseOwners(new ArrayList<>(fenced));
             fenced.clear();
+            epochs.withdrawAll();
         } finally {
             waiting.clear();
             consumer.close(timeout);
@@ -248,6 +265,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
                 + "again once their owner znodes are ours in session 0x{}", Long.toHexString(fenceSession), lost,
                 Long.toHexString(session));
         fenced.clear();
+        epochs.withdrawAll();
         consumer.pause(lost);
         waiting.addAll(lost);
         try {
@@ -292,6 +310,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         }
         waiting.removeAll(held);
         fenced.addAll(held);
+        epochs.grant(held);
         fenceSession = session;
         consumer.resume(held);
         log.info("fetching {}: their owner znodes are ours (starting at {})", held, start);
@@ -408,6 +427,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
             if (mine.isEmpty()) {
                 return;
             }
+            epochs.withdraw(mine); // before the listener commits what went out: nothing more of them goes out
             RuntimeException listenerError = null;
             try {
                 if (revoked) {
