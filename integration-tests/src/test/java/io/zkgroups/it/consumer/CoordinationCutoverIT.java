@@ -3,9 +3,15 @@ package io.zkgroups.it.consumer;
 import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.it.support.LegacyConsumerProcess;
 import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
+import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.model.BrokerInfo;
+import io.zkgroups.registry.model.CoordinationDecision;
+import io.zkgroups.registry.model.Coordinator;
+import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.testing.GroupWorker;
 import io.zkgroups.testing.HoldMonitor;
 import io.zkgroups.testing.SteadyProducer;
+import io.zkgroups.testing.TcpProxy;
 import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -530,6 +536,48 @@ class CoordinationCutoverIT {
         props.put("zkgroups.advertise.capabilities", "true");
         props.put("zookeeper.session.timeout.ms", "4000");
         return props;
+    }
+
+    /**
+     * Faults in the middle of a crossing end on the side the decision names, losing nothing: Kafka stops answering as
+     * the decision to go to Kafka is recorded (the members hand over in ZooKeeper, leave the ZooKeeper group and wait
+     * for Kafka's coordinator), and ZooKeeper restarts as the decision to come back is recorded. The broker (KRaft,
+     * registered in ZooKeeper by hand) is reached through a proxy that black-holes it.
+     */
+    @Test
+    void crossingsFinishThroughAKafkaOutageAndAZooKeeperRestartLosingNothing() throws Exception {
+        String group = "cutover-faults";
+        int brokerPort = EmbeddedKafka.freeLoopbackPort();
+        try (TestZooKeeper server = (zk = TestZooKeeper.startInProcess()); // restarted below
+             TcpProxy proxy = TcpProxy.start("kafka", brokerPort);
+             EmbeddedKafka kafka = EmbeddedKafka.startKRaftMode(brokerPort, proxy.port())) {
+            ZkRegistry registry = ZkRegistry.of(server.newClient(10_000));
+            registry.brokers().register(BrokerInfo.v1(kafka.brokerId(), "127.0.0.1", proxy.port(), -1,
+                    System.currentTimeMillis()));
+            registry.topics().create(TOPIC, TopicRegistration.v1(PARTITIONS, List.of(kafka.brokerId())));
+            try (SteadyProducer producer = producerOnNewTopic(kafka)) {
+                startGroup(group, 3);
+
+                proxy.blackhole();
+                registry.coordination().decide(group, new CoordinationDecision(Coordinator.KAFKA, System.currentTimeMillis()));
+                await("every member left the ZooKeeper group for Kafka's").atMost(Duration.ofSeconds(60)).until(() ->
+                        server.newClient(10_000).getChildren().forPath("/consumers/" + group + "/ids").isEmpty());
+                long healed = System.nanoTime();
+                proxy.heal();
+                await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
+                        && monitor.allFetchedAgainAfter(healed, partitions()) > 0);
+
+                long back = System.nanoTime();
+                registry.coordination().decide(group, new CoordinationDecision(Coordinator.ZOOKEEPER, System.currentTimeMillis()));
+                server.server().restart();
+                await().atMost(Duration.ofSeconds(120)).until(() -> members.stream().noneMatch(
+                        m -> ((ZkGroupConsumer<?, ?>) m.consumer).coordinator().equals("kafka"))
+                        && monitor.allFetchedAgainAfter(back, partitions()) > 0);
+                gate(group, 3);
+                assertThat(members).noneMatch(GroupWorker::failed);
+                finish(producer);
+            }
+        }
     }
 
     /** The stop-the-group way, for comparison: stop every member, start plain KafkaConsumers at Kafka's offsets. */
