@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -562,10 +563,18 @@ class CoordinationCutoverIT {
                 registry.coordination().decide(group, new CoordinationDecision(Coordinator.KAFKA, System.currentTimeMillis()));
                 await("every member left the ZooKeeper group for Kafka's").atMost(Duration.ofSeconds(60)).until(() ->
                         server.newClient(10_000).getChildren().forPath("/consumers/" + group + "/ids").isEmpty());
+                // a bounce gate on the group waits for Kafka rather than failing while Kafka does not answer
+                ByteArrayOutputStream progress = new ByteArrayOutputStream();
+                CompletableFuture<Run> gate = CompletableFuture.supplyAsync(() -> cli(progress, "health", "--group", group,
+                        "--expect-members", "3", "--wait", "120s", "--no-store-check", "--timeout", "2s", "--progress"));
+                await("the gate has found Kafka silent").atMost(Duration.ofSeconds(60)).until(() -> gate.isDone()
+                        || progress.toString().contains("Kafka's group cannot be read"));
                 long healed = System.nanoTime();
                 proxy.heal();
                 await().atMost(Duration.ofSeconds(120)).until(() -> onKafka(members)
                         && monitor.allFetchedAgainAfter(healed, partitions()) > 0);
+                Run passed = gate.get(120, TimeUnit.SECONDS);
+                assertThat(passed.code).as(passed.toString()).isZero();
 
                 long back = System.nanoTime();
                 registry.coordination().decide(group, new CoordinationDecision(Coordinator.ZOOKEEPER, System.currentTimeMillis()));
@@ -716,10 +725,14 @@ class CoordinationCutoverIT {
     }
 
     private Run cli(String... args) {
+        return cli(new ByteArrayOutputStream(), args);
+    }
+
+    /** As {@link #cli(String...)}, writing stderr to {@code err} as it goes (another thread may read it meanwhile). */
+    private Run cli(ByteArrayOutputStream err, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--zookeeper", zk.connectString()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(all.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

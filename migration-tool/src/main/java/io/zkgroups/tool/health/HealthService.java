@@ -94,8 +94,20 @@ public final class HealthService {
                 }
                 StrategyChoice choice = StrategyChoice.choose(request.strategy(), view.members().entries());
                 PartitionAssignor assignor = PartitionAssignor.forStrategy(choice.strategy());
-                Optional<KafkaCoordination> onKafka = view.existsInZk()
-                        ? KafkaCoordination.read(clients, request.group()) : Optional.empty();
+                Optional<KafkaCoordination> onKafka;
+                try {
+                    onKafka = view.existsInZk() ? KafkaCoordination.read(clients, request.group()) : Optional.empty();
+                } catch (CliException e) {
+                    // a group on Kafka's coordinator is judged by Kafka alone: while waiting, wait for Kafka too
+                    if (!waiting || !e.exitCode().leavesZooKeeperHalf() || System.nanoTime() >= deadline) {
+                        throw e;
+                    }
+                    onEvaluation.accept(new HealthReport(request.group(), "kafka", 0, 0, 0, List.of(new HealthReport.Finding(
+                            HealthCondition.MEMBERS, "Kafka's group cannot be read: " + e.getMessage())), "not checked",
+                            List.of()));
+                    signal.awaitChange(seen, Math.min(deadline - System.nanoTime(), KAFKA_RECHECK.toNanos()));
+                    continue;
+                }
                 HealthReport report = onKafka.isPresent()
                         ? KafkaGroupHealth.evaluate(onKafka.get(), view.members(), view.owners().entries(),
                                 view.partitionCounts(), request.expectMembers())
