@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -151,9 +152,13 @@ public final class KafkaGroupMode<K, V> implements Closeable {
     private void loseReleased(Collection<TopicPartition> released) {
         List<TopicPartition> lost = new ArrayList<>(released);
         lost.retainAll(fenced);
-        if (lost.isEmpty()) {
-            return;
+        if (!lost.isEmpty()) {
+            lose(lost);
         }
+    }
+
+    /** Fenced partitions whose owner znodes are gone: shown to {@code onPartitionsLost}, paused until fenced again. */
+    private void lose(List<TopicPartition> lost) {
         fenced.removeAll(lost);
         epochs.withdraw(lost);
         consumer.pause(lost);
@@ -251,27 +256,23 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         if (fenced.isEmpty()) {
             return;
         }
-        long session;
-        try {
-            session = registry.znodes().sessionId();
-        } catch (RegistryException reconnecting) {
-            return;
-        }
-        if (session == fenceSession) {
+        OptionalLong session = session();
+        if (!session.isPresent() || session.getAsLong() == fenceSession) {
             return;
         }
         List<TopicPartition> lost = new ArrayList<>(fenced);
         log.warn("the ZooKeeper session 0x{} that held the owner znodes of {} has ended: they are lost, and fetched "
                 + "again once their owner znodes are ours in session 0x{}", Long.toHexString(fenceSession), lost,
-                Long.toHexString(session));
-        fenced.clear();
-        epochs.withdrawAll();
-        consumer.pause(lost);
-        waiting.addAll(lost);
+                Long.toHexString(session.getAsLong()));
+        lose(lost);
+    }
+
+    /** The ZooKeeper session of the registry's client; empty while it is (re)connecting. */
+    private OptionalLong session() {
         try {
-            listener.onPartitionsLost(Collections.unmodifiableList(lost));
-        } catch (RuntimeException e) {
-            throw new KafkaException("onPartitionsLost of the rebalance listener failed", e);
+            return OptionalLong.of(registry.znodes().sessionId());
+        } catch (RegistryException reconnecting) {
+            return OptionalLong.empty();
         }
     }
 
@@ -279,13 +280,8 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         if (waiting.isEmpty()) {
             return;
         }
-        long session;
-        try {
-            session = registry.znodes().sessionId();
-        } catch (RegistryException reconnecting) {
-            return;
-        }
-        if (!fenced.isEmpty() && session != fenceSession) {
+        OptionalLong session = session();
+        if (!session.isPresent() || (!fenced.isEmpty() && session.getAsLong() != fenceSession)) {
             return; // checkFenceSession moves those first, so every fence is of one session
         }
         List<TopicPartition> held = new ArrayList<>();
@@ -311,7 +307,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         waiting.removeAll(held);
         fenced.addAll(held);
         epochs.grant(held);
-        fenceSession = session;
+        fenceSession = session.getAsLong();
         consumer.resume(held);
         log.info("fetching {}: their owner znodes are ours (starting at {})", held, start);
         try {
