@@ -11,10 +11,11 @@ import java.util.Map;
  * run's own garbage writes are skipped (they are faults, not commits); so are values that are not numbers. The
  * writer is named by the member whose owner znodes its session created, else by the session id.
  * <p>
- * A backward write that the partition's owner undoes (a zkgroups member's rewind guard, docs/fence.md) is no
- * violation when the very next write of that offset puts back at least the highest value, before the partition's
- * owner znode changes: nobody can have started from the lower value in between (a new owner reads the offset only
- * after it created its owner znode). Such writes are counted, with the longest time they stood.
+ * A backward write by another session than the partition's owner (a woken 0.8.2.2 consumer), which the owner undoes
+ * (a zkgroups member's rewind guard, docs/fence.md), is no violation when the very next write of that offset is the
+ * owner's and puts back at least the highest value, before the partition's owner znode changes: nobody can have
+ * started from the lower value in between (a new owner reads the offset only after it created its owner znode). Such
+ * writes are counted, with the longest time they stood. An owner's own backward write is always a violation.
  */
 final class OffsetMonotonicity {
 
@@ -56,17 +57,22 @@ final class OffsetMonotonicity {
     }
 
     /**
-     * The write after {@code commits[i]} of the same partition, if it puts back at least {@code highest} before the
-     * partition's owner znode changes; else null.
+     * The write after {@code commits[i]} of the same partition, if {@code commits[i]} was written by another session
+     * than the partition's owner then, and that owner's session wrote next, at least {@code highest}, before the
+     * partition's owner znode changed; else null.
      */
     private static OffsetWrite undoneBy(List<OffsetWrite> commits, int i, long highest, List<History.OwnerChange> owners) {
         OffsetWrite rewind = commits.get(i);
+        Long owner = ownerSession(owners, rewind.partition(), rewind.zxid());
+        if (owner == null || owner == rewind.session()) {
+            return null;
+        }
         for (int j = i + 1; j < commits.size(); j++) {
             OffsetWrite next = commits.get(j);
             if (next.partition() != rewind.partition()) {
                 continue;
             }
-            if (next.value() < highest) {
+            if (next.value() < highest || next.session() != owner) {
                 return null;
             }
             boolean ownerChanged = owners.stream().anyMatch(c -> c.partition() == rewind.partition()
@@ -74,6 +80,18 @@ final class OffsetMonotonicity {
             return ownerChanged ? null : next;
         }
         return null;
+    }
+
+    /** The session whose owner znode {@code partition} had just before {@code zxid}, or null when none. */
+    private static Long ownerSession(List<History.OwnerChange> owners, int partition, long zxid) {
+        History.OwnerChange latest = null;
+        for (History.OwnerChange c : owners) {
+            if (c.partition() == partition && c.zxid() < zxid && (latest == null || c.zxid() > latest.zxid())) {
+                latest = c;
+            }
+        }
+        return latest == null || latest.cause() == History.OwnerChange.Cause.DELETE
+                || latest.cause() == History.OwnerChange.Cause.SESSION_END ? null : latest.session();
     }
 
     /**

@@ -105,6 +105,13 @@ final class Histories {
         return this;
     }
 
+    /** A commit of {@code value} by ZooKeeper session {@code session} (owner znodes of {@link #owner} are 0x1's). */
+    Histories offsetWrittenBy(int partition, long value, long session, long atMs) {
+        zkKnown = true;
+        offsets.add(new OffsetWrite(ms(atMs), ++zxid, partition, value, session, false));
+        return this;
+    }
+
     Histories offsetWritten(int partition, Long value, boolean injected, long atMs) {
         zkKnown = true;
         offsets.add(new OffsetWrite(ms(atMs), ++zxid, partition, value, injected ? 0xbad : 0x1, injected));

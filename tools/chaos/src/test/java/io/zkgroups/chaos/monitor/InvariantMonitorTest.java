@@ -249,17 +249,20 @@ class InvariantMonitorTest {
     }
 
     /**
-     * A rewind the owner writes back (the rewind guard) before its owner znode changes harms nobody: counted in a note,
-     * no violation. Put back only after the partition changed hands, or not put back fully, it is one.
+     * A rewind another session writes and the owner writes back (the rewind guard) before its owner znode changes
+     * harms nobody: counted in a note, no violation. Put back only after the partition changed hands, or not fully,
+     * or written by the owner itself (a stale commit, even one its next commit corrects), it is one.
      */
     @Test
-    void aRewindTheOwnerPutsBackBeforeAnyHandOverIsNoViolation() {
+    void aForeignRewindTheOwnerPutsBackBeforeAnyHandOverIsNoViolation() {
+        long owner = 0x1;
+        long zombie = 0x2;
         Verdict restored = new Histories()
                 .owner(0, "m1", 50)
-                .offsetWritten(0, 20L, false, 100)
-                .offsetWritten(0, 15L, false, 200) // a zombie's late commit
-                .offsetWritten(0, 20L, false, 230) // the owner writes its own back
-                .offsetWritten(0, 25L, false, 300)
+                .offsetWrittenBy(0, 20, owner, 100)
+                .offsetWrittenBy(0, 15, zombie, 200) // a woken 0.8.2.2 consumer's late commit
+                .offsetWrittenBy(0, 20, owner, 230) // the owner writes its own back
+                .offsetWrittenBy(0, 25, owner, 300)
                 .check();
         assertThat(restored.counts()).containsEntry("offset-backwards", 0);
         assertThat(restored.notes()).anySatisfy(n -> assertThat(n).startsWith("1 offsets written backwards and put back")
@@ -267,19 +270,28 @@ class InvariantMonitorTest {
 
         Verdict afterAHandOver = new Histories()
                 .owner(0, "m1", 50)
-                .offsetWritten(0, 20L, false, 100)
-                .offsetWritten(0, 15L, false, 200)
+                .offsetWrittenBy(0, 20, owner, 100)
+                .offsetWrittenBy(0, 15, zombie, 200)
                 .owner(0, null, 210).owner(0, "m2", 220) // the next owner may have read 15
-                .offsetWritten(0, 20L, false, 230)
+                .offsetWrittenBy(0, 20, owner, 230)
                 .check();
         assertThat(afterAHandOver.counts()).containsEntry("offset-backwards", 1);
 
         Verdict notFully = new Histories()
-                .offsetWritten(0, 20L, false, 100)
-                .offsetWritten(0, 15L, false, 200)
-                .offsetWritten(0, 18L, false, 230)
+                .owner(0, "m1", 50)
+                .offsetWrittenBy(0, 20, owner, 100)
+                .offsetWrittenBy(0, 15, zombie, 200)
+                .offsetWrittenBy(0, 18, owner, 230)
                 .check();
         assertThat(notFully.counts()).containsEntry("offset-backwards", 2);
+
+        Verdict byTheOwner = new Histories()
+                .owner(0, "m1", 50)
+                .offsetWrittenBy(0, 20, owner, 100)
+                .offsetWrittenBy(0, 0, owner, 200) // a stale commit of its own
+                .offsetWrittenBy(0, 25, owner, 230)
+                .check();
+        assertThat(byTheOwner.counts()).containsEntry("offset-backwards", 1);
     }
 
     @Test
