@@ -15,12 +15,14 @@ import io.zkgroups.testing.SteadyProducer;
 import io.zkgroups.testing.TcpProxy;
 import io.zkgroups.testing.TestZooKeeper;
 import io.zkgroups.tool.Main;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -527,8 +529,7 @@ class CoordinationCutoverIT {
         var client = zk.newClient(10_000);
         for (TopicPartition tp : partitions()) {
             String path = "/consumers/" + group + "/owners/" + tp.topic() + "/" + tp.partition();
-            if (client.checkExists().forPath(path) != null
-                    && thread.equals(new String(client.getData().forPath(path), StandardCharsets.UTF_8))) {
+            if (thread.equals(dataOf(client, path))) {
                 owned.add(tp);
             }
         }
@@ -540,11 +541,21 @@ class CoordinationCutoverIT {
         var client = zk.newClient(10_000);
         for (TopicPartition tp : partitions()) {
             String path = "/consumers/" + group + "/offsets/" + tp.topic() + "/" + tp.partition();
-            if (client.checkExists().forPath(path) != null) {
-                offsets.put(tp, Long.parseLong(new String(client.getData().forPath(path), StandardCharsets.UTF_8)));
+            String offset = dataOf(client, path);
+            if (offset != null) {
+                offsets.put(tp, Long.parseLong(offset));
             }
         }
         return offsets;
+    }
+
+    /** The znode's data, null when it does not exist (one read: a znode can go between an exists and a read). */
+    private static String dataOf(CuratorFramework client, String path) throws Exception {
+        try {
+            return new String(client.getData().forPath(path), StandardCharsets.UTF_8);
+        } catch (KeeperException.NoNodeException gone) {
+            return null;
+        }
     }
 
     /** A zkgroups member in a child JVM, set up as {@link #zkGroupMember} is. */

@@ -73,7 +73,7 @@ final class ConsumerParts<K, V> {
         opened.add("topic metadata", topicMetadata, topicMetadata::close);
         KafkaConsumer<K, V> fetchClient = kafka;
         ConsumerMetrics consumerMetrics = new ConsumerMetrics(config.clientId(), config.groupId(), config.legacyMBeans(),
-                fetchClient::metrics, new RegisteredBrokers(registry, time), time);
+                fetchClient::metrics, new RegisteredBrokers(registry, brokers, time), time);
         this.metrics = opened.add("metrics", consumerMetrics, consumerMetrics::close);
         HandOffOffsets offsets = ConfiguredOffsetStores.handingOff(config, registry, admin, metrics);
         OffsetReads reads = new OffsetReads(offsets, config.groupId(), config.clientId());
