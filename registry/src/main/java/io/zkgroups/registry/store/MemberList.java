@@ -15,6 +15,7 @@ import org.apache.zookeeper.data.Stat;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,9 +37,14 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>watches do not outlive a session, so a new session reads everything again; nor is anything trusted across a
  *       disconnection, which a persistent watch does not replay.</li>
  * </ul>
- * A steady group of N members thus costs one listing per read instead of N + 1 requests. A single member's leave
- * needs no read at all before the caller acts on it ({@link #afterLeaveHeard}). Not thread-safe: one caller at a time
- * (the member's event loop); the watch events come from ZooKeeper's event thread.
+ * A steady group of N members thus costs one listing per read instead of N + 1 requests. Under the directory's
+ * persistent watch (ZooKeeper 3.6+) it does not even list: the joins, leaves and rewrites the watch has heard since
+ * the last read are applied to it ({@link MembershipJournal}), so a change costs each member its event and the read of
+ * the registration that joined, not a listing of all N (which made every change cost the group N × N names). A listing
+ * comes back after a new session or a disconnection (a persistent watch does not replay what happened meanwhile) and
+ * when {@code ids} itself was created or deleted. On 3.4 and 3.5 every read lists. A single member's leave needs no read
+ * at all before the caller acts on it ({@link #afterLeaveHeard}). Not thread-safe: one caller at a time (the member's
+ * event loop); the watch events come from ZooKeeper's event thread.
  */
 public final class MemberList {
 
@@ -177,6 +183,12 @@ public final class MemberList {
     private long knownDisconnections;
     /** What the watches armed by the last read have heard since it: see {@link #afterLeaveHeard}. */
     private final MembershipEvents heard = new MembershipEvents();
+    /** The joins, leaves and rewrites the directory's watch has heard since the last read, to apply to it. */
+    private final MembershipJournal journal = new MembershipJournal();
+    /** Whether the last read was made under the directory's watch, armed in {@link #knownSession}. */
+    private boolean knownUnderDirectory;
+    /** Whether the last read applied events rather than listing {@code ids}: a later listing then trusts nothing. */
+    private boolean knownFromEvents;
 
     MemberList(Znodes znodes, ZkLayout layout, String group) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
@@ -189,7 +201,8 @@ public final class MemberList {
      * registration below it with one persistent recursive watch, armed once per session, instead of a data watch per
      * registration read, and reads the registrations it must in batches (multi-reads of {@value Znodes#MULTI_READ_BATCH}):
      * a group of N members then holds N such watches instead of N × N, and a member that joins a group of N reads the
-     * N registrations in a few requests instead of N. For a caller that reads the group again and again with a watcher
+     * N registrations in a few requests instead of N; later reads apply what the watch heard instead of listing
+     * {@code ids} (see the class comment). For a caller that reads the group again and again with a watcher
      * and calls {@link #stopWatching} when done; the watch lives until then or the session ends.
      */
     public void watchDirectory() {
@@ -223,6 +236,14 @@ public final class MemberList {
         heard.clear(); // before the listing: an event that comes while it is answered is kept, which is safe
         long disconnectionsNow = disconnections;
         boolean underDirectoryWatch = watch != null && directoryWatched(ids, session);
+        if (underDirectoryWatch && knownUnderDirectory && session == knownSession
+                && disconnectionsNow == knownDisconnections) {
+            MembershipJournal.Changes changes = journal.drain();
+            if (!changes.needsListing()) {
+                return readFromEvents(changes, ids);
+            }
+        }
+        journal.clear(); // before the listing: what comes while it is answered is applied to it again, which is safe
         Stat stat = new Stat();
         List<String> names;
         try {
@@ -243,7 +264,7 @@ public final class MemberList {
         Set<String> appeared = new HashSet<>(current);
         appeared.removeAll(known.keySet());
         long disappeared = known.keySet().stream().filter(name -> !current.contains(name)).count();
-        boolean trusted = knownWatched && session == knownSession && knownCversion >= 0
+        boolean trusted = knownWatched && session == knownSession && knownCversion >= 0 && !knownFromEvents
                 && knownDisconnections == disconnectionsNow
                 && stat.getCversion() - knownCversion == appeared.size() + disappeared;
         Set<String> toRead = new HashSet<>();
@@ -274,7 +295,43 @@ public final class MemberList {
         knownSession = session;
         knownWatched = watch != null;
         knownDisconnections = disconnectionsNow;
+        knownUnderDirectory = underDirectoryWatch;
+        knownFromEvents = false;
         return new Read(listingOf(now.values()), stat.getCversion(), toRead.size(), stat.getPzxid());
+    }
+
+    /**
+     * The last read with the {@code changes} heard since applied: the registrations created or rewritten are read (in
+     * multi-reads), the deleted ones dropped, and {@code ids} is not listed. Only under the directory's watch, armed in
+     * the session of the last read, with no disconnection since: then every join, leave and rewrite has been heard, in
+     * order. The returned read's {@code cversion} counts the joins and leaves heard; its {@code pzxid} is the last
+     * listing's (events through Curator carry no zxid).
+     */
+    private Read readFromEvents(MembershipJournal.Changes changes, String ids) {
+        changes.gone().forEach(known::remove);
+        Set<String> toRead = new HashSet<>(changes.toRead());
+        for (String name : changed) {
+            if (known.containsKey(name)) {
+                toRead.add(name); // a mark the journal may not hold (heard before a listing that did not read it)
+            }
+        }
+        changed.removeAll(toRead);
+        changed.removeAll(changes.gone());
+        Map<String, String> pathOf = new HashMap<>(toRead.size() * 2);
+        toRead.forEach(name -> pathOf.put(name, ids + "/" + name));
+        Map<String, Znodes.Data> read = pathOf.isEmpty()
+                ? Collections.<String, Znodes.Data>emptyMap() : znodes.readSmall(pathOf.values());
+        pathOf.forEach((name, path) -> {
+            Znodes.Data data = read.get(path);
+            if (data == null) {
+                known.remove(name); // gone since its event; the deletion's event follows, and changes nothing
+            } else {
+                known.put(name, decode(name, path, data));
+            }
+        });
+        knownCversion += changes.joinsAndLeaves();
+        knownFromEvents = true;
+        return new Read(listingOf(known.values()), knownCversion, toRead.size(), knownPzxid);
     }
 
     /**
@@ -366,6 +423,7 @@ public final class MemberList {
             disconnections++; // every armed watch hears it; a persistent one misses what happens meanwhile
         }
         heard.heard(event, layout.memberIds(group));
+        journal.heard(event, layout.memberIds(group)); // used only while under the directory's watch
         String path = event.getPath();
         if ((event.getType() == Watcher.Event.EventType.NodeDataChanged
                 || event.getType() == Watcher.Event.EventType.NodeDeleted) && path != null) {
