@@ -60,9 +60,11 @@ public final class MemberList {
          * Creates it from its parts.
          *
          * @param listing  the members (sorted by id) and the registrations that could not be decoded
-         * @param cversion the cversion of {@code ids} the listing was taken at; -1 when {@code ids} does not exist
+         * @param cversion the cversion of {@code ids} the listing was taken at (a read from events: the last listing's
+         *                 plus the joins and leaves heard since); -1 when {@code ids} does not exist
          * @param readNow  how many registrations this read fetched from ZooKeeper (the rest came from earlier reads)
-         * @param pzxid    the zxid of the last member to join or leave before the listing (the pzxid of {@code ids}); -1 when {@code ids} does not exist
+         * @param pzxid    the zxid of the last member to join or leave before the listing (the pzxid of {@code ids}; a
+         *                 read from events gives the last listing's); -1 when {@code ids} does not exist
          */
         public Read(Listing<Member> listing, int cversion, int readNow, long pzxid) {
             this.listing = listing;
