@@ -1,11 +1,9 @@
 package io.zkgroups.rebalancer.cutover;
 
 import io.zkgroups.rebalancer.group.OwnershipFence;
-import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ThreadId;
-import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,7 +25,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -48,7 +45,8 @@ import java.util.regex.Pattern;
  * claim made meanwhile by someone else holds them back until it is let go. An application that stops polling for
  * {@code max.poll.interval.ms} is out of Kafka's group, which gives its partitions to others: a watchdog thread then
  * deletes its owner znodes so that they can fetch them, and the next poll shows them to {@code onPartitionsLost}.
- * Auto-commit is this class's (Kafka's own would commit positions of partitions still waiting for their fence).
+ * Auto-commit is this class's (Kafka's own would commit positions of partitions still waiting for their fence). The
+ * ZooKeeper side of the fence (owner znodes, sessions, hand-out epochs, ZooKeeper offsets) is {@link OwnerZnodeFence}.
  * <p>
  * <b>Threading.</b> As {@code KafkaConsumer}: the polling thread, except {@link #wakeup()}.
  */
@@ -65,23 +63,15 @@ public final class KafkaGroupMode<K, V> implements Closeable {
 
     private final Logger log;
     private final Consumer<K, V> consumer;
-    private final ZkRegistry registry;
     private final String group;
-    private final ThreadId thread;
     private final boolean autoCommit;
     private final Duration autoCommitInterval;
     private final Duration apiTimeout;
     private final Time time;
+    private final OwnerZnodeFence fence;
     private final PollWatchdog watchdog;
-    private final HandOutEpochs epochs = new HandOutEpochs();
-    /** Assigned by Kafka, owner znode not held yet: paused. */
-    private final Set<TopicPartition> waiting = new LinkedHashSet<>();
-    /** Owner znode held, fetched, shown to the application. */
-    private final Set<TopicPartition> fenced = new LinkedHashSet<>();
     private ConsumerRebalanceListener listener;
     private long nextAutoCommitNanos;
-    /** The ZooKeeper session the owner znodes of {@link #fenced} were created in. */
-    private long fenceSession;
 
     /**
      * @param consumer        a {@code KafkaConsumer} with the group's {@code group.id} and
@@ -93,29 +83,28 @@ public final class KafkaGroupMode<K, V> implements Closeable {
                           boolean autoCommit, Duration autoCommitInterval, Duration apiTimeout, Duration maxPollInterval,
                           Time time) {
         this.consumer = consumer;
-        this.registry = registry;
         this.group = group;
-        this.thread = thread;
         this.autoCommit = autoCommit;
         this.autoCommitInterval = autoCommitInterval;
         this.apiTimeout = apiTimeout;
         this.time = time;
         this.log = new LogContext("[" + thread.consumer() + "] ").logger(KafkaGroupMode.class);
-        this.watchdog = new PollWatchdog(thread.consumer().value(), maxPollInterval, time, () -> fenced,
-                this::releaseOwners, log);
+        this.fence = new OwnerZnodeFence(registry, group, thread, log);
+        this.watchdog = new PollWatchdog(thread.consumer().value(), maxPollInterval, time, fence::fenced,
+                fence::releaseOwners, log);
     }
 
     /** Joins Kafka's group for {@code topics}; the application hears of partitions through {@code listener}. */
     public void subscribe(Collection<String> topics, ConsumerRebalanceListener listener) {
         this.listener = listener;
-        consumer.subscribe(topics, new Fence());
+        consumer.subscribe(topics, new Rebalances());
         nextAutoCommitNanos = time.nanoseconds() + autoCommitInterval.toNanos();
     }
 
     /** As {@link #subscribe(Collection, ConsumerRebalanceListener)}, for topics matching {@code pattern}. */
     public void subscribe(Pattern pattern, ConsumerRebalanceListener listener) {
         this.listener = listener;
-        consumer.subscribe(pattern, new Fence());
+        consumer.subscribe(pattern, new Rebalances());
         nextAutoCommitNanos = time.nanoseconds() + autoCommitInterval.toNanos();
     }
 
@@ -151,7 +140,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
      */
     private void loseReleased(Collection<TopicPartition> released) {
         List<TopicPartition> lost = new ArrayList<>(released);
-        lost.retainAll(fenced);
+        lost.retainAll(fence.fenced());
         if (!lost.isEmpty()) {
             lose(lost);
         }
@@ -159,10 +148,8 @@ public final class KafkaGroupMode<K, V> implements Closeable {
 
     /** Fenced partitions whose owner znodes are gone: shown to {@code onPartitionsLost}, paused until fenced again. */
     private void lose(List<TopicPartition> lost) {
-        fenced.removeAll(lost);
-        epochs.withdraw(lost);
+        fence.lose(lost);
         consumer.pause(lost);
-        waiting.addAll(lost);
         try {
             listener.onPartitionsLost(Collections.unmodifiableList(lost));
         } catch (RuntimeException e) {
@@ -172,12 +159,12 @@ public final class KafkaGroupMode<K, V> implements Closeable {
 
     /** The partitions this member fetches: assigned by Kafka and fenced. */
     public Set<TopicPartition> assignment() {
-        return Collections.unmodifiableSet(new LinkedHashSet<>(fenced));
+        return Collections.unmodifiableSet(new LinkedHashSet<>(fence.fenced()));
     }
 
     /** Commits the positions of every fenced partition. */
     public void commitSync(Duration timeout) {
-        commitSync(positions(fenced), timeout);
+        commitSync(positions(fence.fenced()), timeout);
     }
 
     /**
@@ -189,18 +176,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
             return;
         }
         consumer.commitSync(offsets, timeout);
-        mirror(offsets);
-    }
-
-    private void mirror(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        Map<TopicAndPartition, Long> zk = new HashMap<>();
-        offsets.forEach((tp, om) -> zk.put(toRegistry(tp), om.offset()));
-        try {
-            registry.offsets().commit(group, zk);
-        } catch (RegistryException e) {
-            log.warn("could not write the offsets of {} to ZooKeeper too (Kafka has them): {}", offsets.keySet(),
-                    e.getMessage());
-        }
+        fence.mirror(offsets);
     }
 
     /**
@@ -208,12 +184,12 @@ public final class KafkaGroupMode<K, V> implements Closeable {
      * later (the 0.8 bridge's streams) only while {@link #handOut} says so. Polling thread.
      */
     public long epochOf(TopicPartition tp) {
-        return epochs.epochOf(tp);
+        return fence.epochOf(tp);
     }
 
     /** Whether a record of {@code tp} fetched under {@code epoch} may be handed out now. Any thread. */
     public OwnershipFence.HandOut handOut(TopicPartition tp, long epoch) {
-        return epochs.check(tp, epoch);
+        return fence.handOut(tp, epoch);
     }
 
     /** The consumer underneath, for the calls that need nothing of the fence (seek, pause, metadata). */
@@ -233,11 +209,9 @@ public final class KafkaGroupMode<K, V> implements Closeable {
             consumer.unsubscribe();
         } catch (KafkaException e) {
             log.warn("leaving Kafka's group {} failed: {}", group, e.getMessage());
-            releaseOwners(new ArrayList<>(fenced));
-            fenced.clear();
-            epochs.withdrawAll();
+            fence.releaseAll();
         } finally {
-            waiting.clear();
+            fence.stopWaiting();
             consumer.close(timeout);
         }
     }
@@ -247,53 +221,17 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         close(apiTimeout);
     }
 
-    /**
-     * When the session that holds the owner znodes has ended (the handle reports another one), they are gone: the
-     * partitions are lost to the application and wait for their fence again. Nothing is known while the client is
-     * reconnecting: the session may still live, and fetching goes on.
-     */
+    /** When the session that holds the owner znodes has ended, the partitions are lost to the application. */
     private void checkFenceSession() {
-        if (fenced.isEmpty()) {
-            return;
-        }
-        OptionalLong session = session();
-        if (!session.isPresent() || session.getAsLong() == fenceSession) {
-            return;
-        }
-        List<TopicPartition> lost = new ArrayList<>(fenced);
-        log.warn("the ZooKeeper session 0x{} that held the owner znodes of {} has ended: they are lost, and fetched "
-                + "again once their owner znodes are ours in session 0x{}", Long.toHexString(fenceSession), lost,
-                Long.toHexString(session.getAsLong()));
-        lose(lost);
-    }
-
-    /** The ZooKeeper session of the registry's client; empty while it is (re)connecting. */
-    private OptionalLong session() {
-        try {
-            return OptionalLong.of(registry.znodes().sessionId());
-        } catch (RegistryException reconnecting) {
-            return OptionalLong.empty();
+        List<TopicPartition> lost = fence.endedSession();
+        if (!lost.isEmpty()) {
+            lose(lost);
         }
     }
 
+    /** Waiting partitions whose owner znodes are now ours: positioned, fetched, shown to the application. */
     private void tryFence() {
-        if (waiting.isEmpty()) {
-            return;
-        }
-        OptionalLong session = session();
-        if (!session.isPresent() || (!fenced.isEmpty() && session.getAsLong() != fenceSession)) {
-            return; // checkFenceSession moves those first, so every fence is of one session
-        }
-        List<TopicPartition> held = new ArrayList<>();
-        for (TopicPartition tp : waiting) {
-            try {
-                if (registry.coordination().hold(group, toRegistry(tp), thread)) {
-                    held.add(tp);
-                }
-            } catch (RegistryException e) {
-                log.warn("could not take the owner znode of {} (tried again on the next poll): {}", tp, e.getMessage());
-            }
-        }
+        List<TopicPartition> held = fence.tryHold();
         if (held.isEmpty()) {
             return;
         }
@@ -304,10 +242,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
                 consumer.seek(tp, offset);
             }
         }
-        waiting.removeAll(held);
-        fenced.addAll(held);
-        epochs.grant(held);
-        fenceSession = session.getAsLong();
+        fence.admit(held);
         consumer.resume(held);
         log.info("fetching {}: their owner znodes are ours (starting at {})", held, start);
         try {
@@ -319,22 +254,13 @@ public final class KafkaGroupMode<K, V> implements Closeable {
 
     /** The larger of ZooKeeper's offset (a ZooKeeper owner's hand-over) and Kafka's committed offset, if any. */
     private Map<TopicPartition, Long> startOffsets(List<TopicPartition> partitions) {
-        List<TopicAndPartition> zk = new ArrayList<>();
-        partitions.forEach(tp -> zk.add(toRegistry(tp)));
-        Map<TopicAndPartition, Long> inZooKeeper = registry.offsets().read(group, zk).offsets();
+        Map<TopicPartition, Long> start = fence.zooKeeperOffsets(partitions);
         Map<TopicPartition, OffsetAndMetadata> inKafka = consumer.committed(new HashSet<>(partitions), apiTimeout);
-        Map<TopicPartition, Long> start = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            Long z = inZooKeeper.get(toRegistry(tp));
-            OffsetAndMetadata k = inKafka.get(tp);
-            Long offset = z == null || z < 0 ? null : z;
-            if (k != null && (offset == null || k.offset() > offset)) {
-                offset = k.offset();
+        inKafka.forEach((tp, committed) -> {
+            if (committed != null) {
+                start.merge(tp, committed.offset(), Math::max);
             }
-            if (offset != null) {
-                start.put(tp, offset);
-            }
-        }
+        });
         return start;
     }
 
@@ -344,11 +270,11 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         }
         nextAutoCommitNanos = time.nanoseconds() + autoCommitInterval.toNanos();
         try {
-            commitSync(positions(fenced), apiTimeout);
+            commitSync(positions(fence.fenced()), apiTimeout);
         } catch (WakeupException e) {
             throw e;
         } catch (KafkaException e) {
-            log.warn("auto-commit of {} failed: {}", fenced, e.getMessage());
+            log.warn("auto-commit of {} failed: {}", fence.fenced(), e.getMessage());
         }
     }
 
@@ -361,12 +287,12 @@ public final class KafkaGroupMode<K, V> implements Closeable {
     }
 
     private ConsumerRecords<K, V> fencedOnly(ConsumerRecords<K, V> records) {
-        if (records.isEmpty() || fenced.containsAll(records.partitions())) {
+        if (records.isEmpty() || fence.fenced().containsAll(records.partitions())) {
             return records;
         }
         Map<TopicPartition, List<ConsumerRecord<K, V>>> kept = new HashMap<>();
         for (TopicPartition tp : records.partitions()) {
-            if (fenced.contains(tp)) {
+            if (fence.fenced().contains(tp)) {
                 kept.put(tp, records.records(tp));
             } else {
                 log.warn("dropping {} records of {}: its owner znode is not ours", records.records(tp).size(), tp);
@@ -375,26 +301,8 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         return new ConsumerRecords<>(kept);
     }
 
-    private void releaseOwners(Collection<TopicPartition> partitions) {
-        if (partitions.isEmpty()) {
-            return;
-        }
-        List<TopicAndPartition> zk = new ArrayList<>();
-        partitions.forEach(tp -> zk.add(toRegistry(tp)));
-        try {
-            registry.owners().release(group, zk);
-        } catch (RegistryException e) {
-            log.warn("could not delete the owner znodes of {} (they go with the ZooKeeper session): {}", partitions,
-                    e.getMessage());
-        }
-    }
-
-    private static TopicAndPartition toRegistry(TopicPartition tp) {
-        return new TopicAndPartition(tp.topic(), tp.partition());
-    }
-
     /** Kafka's rebalance callbacks, on the polling thread: the fence in both directions. */
-    private final class Fence implements ConsumerRebalanceListener {
+    private final class Rebalances implements ConsumerRebalanceListener {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
@@ -402,7 +310,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
                 return;
             }
             consumer.pause(partitions);
-            waiting.addAll(partitions);
+            fence.await(partitions);
             tryFence();
         }
 
@@ -417,13 +325,11 @@ public final class KafkaGroupMode<K, V> implements Closeable {
         }
 
         private void giveUp(Collection<TopicPartition> partitions, boolean revoked) {
-            waiting.removeAll(partitions);
-            List<TopicPartition> mine = new ArrayList<>(partitions);
-            mine.retainAll(fenced);
+            // withdrawn before the listener commits what went out: nothing more of them goes out
+            List<TopicPartition> mine = fence.giveUp(partitions);
             if (mine.isEmpty()) {
                 return;
             }
-            epochs.withdraw(mine); // before the listener commits what went out: nothing more of them goes out
             RuntimeException listenerError = null;
             try {
                 if (revoked) {
@@ -444,8 +350,7 @@ public final class KafkaGroupMode<K, V> implements Closeable {
                 log.warn("releasing {} uncommitted: the commit before revoking them failed; their next owner starts "
                         + "at the last committed offset: {}", mine, e.getMessage());
             } finally {
-                fenced.removeAll(mine);
-                releaseOwners(mine);
+                fence.release(mine);
             }
             if (listenerError != null) {
                 throw new KafkaException("the rebalance listener failed", listenerError);
