@@ -228,6 +228,7 @@ final class OffsetCommitter {
      * the next owner starts at the last committed offset (at-least-once).
      */
     void beforeRevoke(Set<TopicPartition> partitions, Deadline deadline) {
+        landInFlight(deadline);
         if (!autoCommit) {
             return;
         }
@@ -247,6 +248,24 @@ final class OffsetCommitter {
             }
             log.warn("releasing {} uncommitted: the commit before revoking {} failed; their next owner starts at "
                     + "the last committed offset: {}", uncommitted, partitions, e.getMessage());
+        }
+    }
+
+    /**
+     * Lets a commit still being written in the background (an application's {@code commitAsync}, or one near the cap)
+     * end by {@code deadline}, and tells its outcome: it lands while its partitions are still owned, as
+     * {@code KafkaConsumer} lets pending async commits complete before it leaves its group. Released first, its write
+     * would be refused for want of ownership, and the next owner would start from the older offset.
+     */
+    private void landInFlight(Deadline deadline) {
+        if (inBackground == null) {
+            return;
+        }
+        try {
+            awaitBackground(deadline);
+        } catch (RuntimeException e) {
+            log.warn("the commit written in the background had not ended when its partitions were revoked: {}",
+                    e.getMessage());
         }
     }
 

@@ -458,6 +458,37 @@ class OffsetCommitterTest {
     }
 
     @Test
+    void aRevocationWaitsForTheCommitInFlightToLandBeforeThePartitionsGo() throws Exception {
+        subscribe();
+        own(0L, T0);
+        OffsetCommitter committer = committer(false);
+        CountDownLatch hold = new CountDownLatch(1);
+        store.held = hold;
+        List<RuntimeException> told = new CopyOnWriteArrayList<>();
+        Thread revoking = Thread.currentThread();
+        // lets the write go only once the revocation waits for it: a revocation that does not wait sees nothing written
+        Thread releaser = new Thread(() -> {
+            await().atMost(LONG).until(() -> store.permits.size() == 1
+                    && (revoking.getState() == Thread.State.WAITING || revoking.getState() == Thread.State.TIMED_WAITING));
+            hold.countDown();
+        });
+        releaser.setDaemon(true);
+        try {
+            committer.commitAsync(Map.of(T0, 8L), told::add);
+            releaser.start();
+            committer.beforeRevoke(Collections.singleton(T0), Deadline.after(LONG, Time.SYSTEM));
+
+            assertThat(store.writes).as("written before the revocation went on")
+                    .containsExactly(Collections.singletonMap(new TopicAndPartition("t", 0), 8L));
+            assertThat(told).as("its outcome told on the revoking thread").containsExactly((RuntimeException) null);
+        } finally {
+            hold.countDown();
+            releaser.join(LONG.toMillis());
+            committer.close();
+        }
+    }
+
+    @Test
     void commitAsyncOfAPartitionNotOwnedTellsACommitFailedExceptionAsCommitSyncWouldThrow() {
         subscribe();
         own(0L, T0);
