@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -168,7 +169,8 @@ public final class MemberList {
     private final Znodes znodes;
     private final ZkLayout layout;
     private final String group;
-    private final Map<String, Entry> known = new HashMap<>();
+    /** The last read, by name: sorted, so a listing of it needs no sort (ids share the group's prefix: costly compares). */
+    private final Map<String, Entry> known = new TreeMap<>();
     private final Set<String> changed = ConcurrentHashMap.newKeySet();
     private int knownCversion = -1;
     private long knownPzxid = -1;
@@ -299,7 +301,7 @@ public final class MemberList {
         knownDisconnections = disconnectionsNow;
         knownUnderDirectory = underDirectoryWatch;
         knownFromEvents = false;
-        return new Read(listingOf(now.values()), stat.getCversion(), toRead.size(), stat.getPzxid());
+        return new Read(listingOf(known.values()), stat.getCversion(), toRead.size(), stat.getPzxid());
     }
 
     /**
@@ -352,7 +354,7 @@ public final class MemberList {
             return Optional.empty();
         }
         return heard.onlyLeave().filter(name -> known.get(name) != null).map(name -> {
-            Map<String, Entry> after = new HashMap<>(known);
+            Map<String, Entry> after = new TreeMap<>(known);
             after.remove(name);
             return new Read(listingOf(after.values()), knownCversion + 1, 0, knownPzxid);
         });

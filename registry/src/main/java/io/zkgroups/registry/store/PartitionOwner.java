@@ -53,10 +53,20 @@ public final class PartitionOwner {
      * itself end in a dash and digits.
      */
     public Optional<ThreadId> threadAmong(Collection<ConsumerId> members) {
-        if (!value.isEmpty() && members.stream().anyMatch(m -> m.value().equals(value))) {
-            return Optional.of(new ThreadId(new ConsumerId(value), 0));
+        ConsumerId named = asConsumerId(value);
+        if (named != null && members.contains(named)) { // a set's lookup: this runs for every owner znode of a conflict
+            return Optional.of(new ThreadId(named, 0));
         }
         return thread();
+    }
+
+    /** {@code value} as a consumer id; null when it cannot be one (not a znode name). */
+    private static ConsumerId asConsumerId(String value) {
+        try {
+            return new ConsumerId(value);
+        } catch (IllegalArgumentException notAnId) {
+            return null;
+        }
     }
 
     /** The owning consumer among {@code members}, if the value names one of them (see {@link #threadAmong}). */
