@@ -6,6 +6,7 @@ import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,6 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -84,6 +88,79 @@ class WithheldRecordsIT {
             assertThat(pollUntilSome(consumer)).as("a seek back: up to the cap past the last commit (250)")
                     .isEqualTo(range(10, 250 + CAP));
             assertThat(consumer.position(tp)).isEqualTo(250 + CAP);
+        }
+    }
+
+    /**
+     * A wakeup from another thread can land in the fetch right after a commit released the records kept at the cap
+     * (the 0.8 bridge wakes its poll each time a stream makes room): those records must be kept again, not skipped.
+     * Every poll here follows a commit that releases some, while a second thread wakes the consumer over and over.
+     */
+    @Test
+    void wakeupsFromAnotherThreadNeverSkipTheRecordsKeptAtTheCap() throws InterruptedException {
+        String topic = "withheld-wakeups";
+        int records = 20 * RECORDS;
+        servers.broker().createTopic(topic, 1);
+        List<EmbeddedKafka.Record> produced = new ArrayList<>();
+        for (int i = 0; i < records; i++) {
+            produced.add(EmbeddedKafka.Record.to(0, "k" + i, "v" + i));
+        }
+        servers.broker().produce(topic, produced.toArray(EmbeddedKafka.Record[]::new));
+        List<Long> seen = new ArrayList<>();
+        int wokenUp = 0;
+        try (ZkGroupConsumer<String, String> consumer = new ZkGroupConsumer<>(props(topic),
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            // one wakeup per poll, at a random point within its first 300 µs: some land between the release and the
+            // inner client's fetch
+            Semaphore polls = new Semaphore(0);
+            AtomicBoolean reading = new AtomicBoolean(true);
+            Thread waker = new Thread(() -> {
+                while (reading.get()) {
+                    if (polls.tryAcquire()) {
+                        long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(300_000);
+                        while (System.nanoTime() < until) {
+                            Thread.onSpinWait();
+                        }
+                        consumer.wakeup();
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            }, "waker");
+            waker.start();
+            try {
+                long deadline = System.nanoTime() + 2 * WAIT.toNanos();
+                while (seen.size() < records && System.nanoTime() < deadline) {
+                    commitThroughWakeups(consumer);
+                    polls.release();
+                    try {
+                        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                            seen.add(r.offset());
+                        }
+                    } catch (WakeupException e) {
+                        wokenUp++;
+                    }
+                }
+            } finally {
+                reading.set(false);
+                waker.join();
+            }
+        }
+        assertThat(wokenUp).as("the wakeups met the polls").isPositive();
+        assertThat(seen).as("every record once, in order, with wakeups between the commits and the polls")
+                .isEqualTo(range(0, records));
+    }
+
+    /** Commits the positions, again if a wakeup meant for a poll met the commit instead. */
+    private static void commitThroughWakeups(ZkGroupConsumer<String, String> consumer) {
+        while (true) {
+            try {
+                consumer.commitSync();
+                return;
+            } catch (WakeupException e) {
+                // the last poll's wakeup came after it returned: delivered now, the next try goes through
+            }
         }
     }
 

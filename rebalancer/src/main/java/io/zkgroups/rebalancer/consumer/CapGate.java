@@ -53,6 +53,18 @@ final class CapGate<K, V> {
         return released;
     }
 
+    /**
+     * What {@link #released} returned did not go out after all (the fetch that followed threw): kept again, and their
+     * partitions not fetched until they are gone, as before the release.
+     */
+    void keepAgain(Map<TopicPartition, List<ConsumerRecord<K, V>>> released) {
+        if (released.isEmpty()) {
+            return;
+        }
+        released.forEach(withheld::keepFirst);
+        stopAtCap();
+    }
+
     /** Of each partition's records, those the cap lets out; the rest are withheld. */
     ConsumerRecords<K, V> cut(ConsumerRecords<K, V> records) {
         if (records.isEmpty()) {

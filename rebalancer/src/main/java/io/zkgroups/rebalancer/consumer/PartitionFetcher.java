@@ -158,7 +158,15 @@ final class PartitionFetcher<K, V> {
      */
     ConsumerRecords<K, V> poll(Duration timeout) {
         Map<TopicPartition, List<ConsumerRecord<K, V>>> released = gate.released();
-        ConsumerRecords<K, V> records = consumer.poll(released.isEmpty() ? timeout : Duration.ZERO);
+        ConsumerRecords<K, V> records;
+        try {
+            records = consumer.poll(released.isEmpty() ? timeout : Duration.ZERO);
+        } catch (RuntimeException e) {
+            // a wakeup from another thread, most often: nothing went out, so what was released is kept again (the
+            // inner client's position is past it: it would never be fetched again)
+            gate.keepAgain(released);
+            throw e;
+        }
         SortedSet<TopicPartition> fetching = state.fetched();
         fetching.removeAll(gate.stopped()); // not fetched while at the cap: no answer is due for them
         reachability.observe(fetching);

@@ -39,6 +39,18 @@ final class WithheldRecords<K, V> {
         }
     }
 
+    /** Puts {@code records} of {@code tp} back before any kept of it: they were released but did not go out. */
+    void keepFirst(TopicPartition tp, List<ConsumerRecord<K, V>> records) {
+        List<ConsumerRecord<K, V>> kept = new ArrayList<>(records);
+        List<ConsumerRecord<K, V>> after = byPartition.get(tp);
+        if (after != null) {
+            kept.addAll(after);
+        }
+        if (!kept.isEmpty()) {
+            byPartition.put(tp, kept);
+        }
+    }
+
     /** Removes and returns the records of the partitions {@code releasable} accepts, each partition's in order. */
     Map<TopicPartition, List<ConsumerRecord<K, V>>> release(Predicate<TopicPartition> releasable) {
         Map<TopicPartition, List<ConsumerRecord<K, V>>> released = new HashMap<>();
