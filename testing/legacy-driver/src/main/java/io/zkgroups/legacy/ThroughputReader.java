@@ -23,7 +23,8 @@ import java.util.Properties;
  * <pre>
  * ThroughputReader ZOOKEEPER GROUP TOPIC END
  * stdout: FIRST at the first message; DONE &lt;partition&gt; when it reads the message at offset END - 1 of a partition
- * stdin:  its end shuts the connector down (CLOSED) and exits
+ * stdout: at its end, READ &lt;partition&gt; &lt;from&gt;-&lt;to&gt; ... (the offsets read, see ReadRanges), then CLOSED
+ * stdin:  its end shuts the connector down and exits
  * </pre>
  * Every other setting is 0.8.2.2's default, but {@code auto.offset.reset=smallest} (a fresh group reads the topic
  * from its start).
@@ -48,6 +49,7 @@ public final class ThroughputReader {
         final ConsumerConnector connector = kafka.consumer.Consumer.createJavaConsumerConnector(new ConsumerConfig(props));
         Map<String, List<KafkaStream<byte[], byte[]>>> streams =
                 connector.createMessageStreams(Collections.singletonMap(topic, 1));
+        final Thread reader = Thread.currentThread();
         Thread stopper = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -59,18 +61,25 @@ public final class ThroughputReader {
                     // the parent is gone: stop as well
                 }
                 connector.shutdown();
+                try {
+                    reader.join(30_000); // it prints what it read once the stream has ended
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
                 out.println("CLOSED");
                 System.exit(0); // a thread the connector left behind must not keep the process
             }
         }, "stopper");
         stopper.start();
         ConsumerIterator<byte[], byte[]> it = streams.get(topic).get(0).iterator();
+        ReadRanges ranges = new ReadRanges();
         long read = 0;
         long touched = 0;
         try {
             while (it.hasNext()) {
                 MessageAndMetadata<byte[], byte[]> m = it.next();
                 touched += m.message().length;
+                ranges.read(m.partition(), m.offset());
                 if (++read == 1) {
                     out.println("FIRST");
                 }
@@ -81,6 +90,7 @@ public final class ThroughputReader {
         } catch (RuntimeException e) {
             // the shutdown ended the stream
         }
+        ranges.print(out);
         System.err.println("read " + read + " messages, " + touched + " bytes");
     }
 }

@@ -7,13 +7,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntConsumer;
 
 /**
  * One reader of {@link ThroughputBench} in a fresh JVM, observed from outside: the moment its {@code FIRST} line
- * arrives (this JVM's clock), each {@code DONE <partition>} line handed on as it arrives, and, when asked, its CPU time
- * and peak resident set from {@code /proc}.
+ * arrives (this JVM's clock), each {@code DONE <partition>} line handed on as it arrives, the offsets it read (its
+ * {@code READ} lines at its end), and, when asked, its CPU time and peak resident set from {@code /proc}.
  */
 final class ReaderProcess {
 
@@ -23,6 +26,7 @@ final class ReaderProcess {
     private final ChildJvm jvm;
     private final IntConsumer onDone;
     private volatile long firstNanos = Long.MAX_VALUE;
+    private final Map<Integer, List<long[]>> ranges = new ConcurrentHashMap<>();
     private long cpuNanos = -1;
     private long peakKib = -1;
 
@@ -39,8 +43,20 @@ final class ReaderProcess {
             firstNanos = System.nanoTime();
         } else if (line.startsWith("DONE ")) {
             onDone.accept(Integer.parseInt(line.substring(5)));
+        } else if (line.startsWith("READ ")) {
+            String[] fields = line.split(" ");
+            List<long[]> of = ranges.computeIfAbsent(Integer.parseInt(fields[1]), p -> new ArrayList<>());
+            for (int i = 2; i < fields.length; i++) {
+                String[] fromTo = fields[i].split("-");
+                of.add(new long[] {Long.parseLong(fromTo[0]), Long.parseLong(fromTo[1])});
+            }
         }
         return false;
+    }
+
+    /** The offset ranges it read of each partition, from its {@code READ} lines: complete once it has exited. */
+    Map<Integer, List<long[]>> ranges() {
+        return ranges;
     }
 
     /** Reads its CPU time and peak resident set so far. */

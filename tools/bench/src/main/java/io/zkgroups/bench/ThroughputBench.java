@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,9 +120,10 @@ public final class ThroughputBench implements Callable<Integer> {
             for (String reader : readers) {
                 Run run = read(reader, shape, topic, rep, zookeeper, bootstrap, logs);
                 runs.computeIfAbsent(reader, r -> new ArrayList<>()).add(run);
-                System.out.printf("%s %s rep %d: %,.0f records/s, start -> last %.2f s, %.2f CPU-s per million%n",
-                        shape, reader, rep + 1, run.recordsPerSecond(shape.records), run.startToLastNanos / 1e9,
-                        run.cpuSecondsPerMillion(shape.records));
+                System.out.printf("%s %s rep %d: %,.0f records/s, start -> last %.2f s, %.2f CPU-s per million, "
+                                + "every record read, %,d twice%n", shape, reader, rep + 1,
+                        run.recordsPerSecond(shape.records), run.startToLastNanos / 1e9,
+                        run.cpuSecondsPerMillion(shape.records), run.readTwice());
             }
         }
         return ThroughputReport.table(shape.toString(), shape.records, runs);
@@ -168,7 +170,14 @@ public final class ThroughputBench implements Callable<Integer> {
             throw new IllegalStateException(group + ": partitions read to the end: " + done.keySet() + " of "
                     + shape.partitions + " after " + READ_TIMEOUT + "; logs in " + logs);
         }
-        return Run.of(started, Collections.max(done.values()), members);
+        Map<Integer, List<long[]>> ranges = new HashMap<>();
+        members.forEach(m -> m.ranges().forEach((p, r) -> ranges.computeIfAbsent(p, x -> new ArrayList<>()).addAll(r)));
+        ReadCoverage coverage = ReadCoverage.of(shape.partitions, Long.parseLong(end), ranges);
+        if (!coverage.complete()) {
+            throw new IllegalStateException(group + ": records nobody read (lost): " + coverage.describeMissing()
+                    + "; logs in " + logs);
+        }
+        return Run.of(started, Collections.max(done.values()), members, coverage.readTwice());
     }
 
     private static void fill(String bootstrap, String topic, Shape shape) throws Exception {
@@ -211,13 +220,13 @@ public final class ThroughputBench implements Callable<Integer> {
     }
 
     /** What one reading measured. */
-    record Run(long firstToLastNanos, long startToLastNanos, long cpuNanos, long peakKib) {
-        static Run of(long started, long last, List<ReaderProcess> members) {
+    record Run(long firstToLastNanos, long startToLastNanos, long cpuNanos, long peakKib, long readTwice) {
+        static Run of(long started, long last, List<ReaderProcess> members, long readTwice) {
             long first = members.stream().mapToLong(ReaderProcess::firstNanos).min().orElseThrow();
             boolean cpuKnown = members.stream().allMatch(m -> m.cpuNanos() >= 0);
             return new Run(last - first, last - started,
                     cpuKnown ? members.stream().mapToLong(ReaderProcess::cpuNanos).sum() : -1,
-                    members.stream().mapToLong(ReaderProcess::peakKib).max().orElse(-1));
+                    members.stream().mapToLong(ReaderProcess::peakKib).max().orElse(-1), readTwice);
         }
 
         double recordsPerSecond(long records) {

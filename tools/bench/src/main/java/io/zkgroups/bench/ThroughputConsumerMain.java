@@ -37,7 +37,8 @@ import java.util.stream.IntStream;
  * <pre>
  * ThroughputConsumerMain (ours|raw|raw-defaults) ZOOKEEPER BOOTSTRAP GROUP TOPIC PARTITIONS INDEX COUNT END
  * stdout: FIRST at the first record; DONE &lt;partition&gt; when it reads the record at offset END - 1 of a partition
- * stdin:  its end closes the consumer (CLOSED)
+ * stdout: at its end, READ &lt;partition&gt; &lt;from&gt;-&lt;to&gt; ... (the offsets read, see ReadRanges), then CLOSED
+ * stdin:  its end closes the consumer
  * </pre>
  */
 public final class ThroughputConsumerMain {
@@ -86,12 +87,14 @@ public final class ThroughputConsumerMain {
                 consumer.assign(mine);
                 consumer.seekToBeginning(mine);
             }
+            ReadRanges ranges = new ReadRanges();
             long read = 0;
             long touched = 0;
             try {
                 while (true) {
                     for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                         touched += r.value().length;
+                        ranges.read(r.partition(), r.offset());
                         if (++read == 1) {
                             out.println("FIRST");
                         }
@@ -101,6 +104,7 @@ public final class ThroughputConsumerMain {
                     }
                 }
             } catch (WakeupException stopped) {
+                ranges.print(out);
                 System.err.println("read " + read + " records, " + touched + " bytes");
             }
         }
