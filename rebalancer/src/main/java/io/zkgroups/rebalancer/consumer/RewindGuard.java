@@ -42,8 +42,12 @@ import java.util.function.Supplier;
  * partitions and drops it for released ones), re-armed at each change by the read that learns the new value (an exists
  * watch while the znode is missing). The value found when the watch is first set counts only if the consumer had
  * committed the partition itself by then: before that it may lag the offset the consumer started from without anyone
- * rewinding it (with dual commit a consumer starts from the higher of ZooKeeper's and Kafka's offsets). Each change of an owned offset znode, the consumer's own commits included, thus
- * costs one asynchronous {@code getData}, off the poll thread; nothing is read while offsets stay put.
+ * rewinding it (with dual commit a consumer starts from the higher of ZooKeeper's and Kafka's offsets). A change of
+ * an owned offset znode, the consumer's own commits included, is read (one asynchronous {@code getData}, off the poll
+ * thread, which arms the watch again) at the next {@link #FOLLOW_INTERVAL}: the changes within one interval cost one
+ * read, so a consumer committing at the uncommitted cap many times a second does not read its every commit back.
+ * Nothing is lost by it: what counts is the value stored, and the read finds the latest. Nothing is read while
+ * offsets stay put.
  * <p>
  * {@link #check}, on the poll thread, compares the values seen with the consumer's last commit. A lower one is read
  * once more (the first read may have been answered before the consumer's own latest commit); if it is still lower, it
@@ -64,7 +68,7 @@ final class RewindGuard implements AutoCloseable {
 
     /** The health source of its alarms. */
     static final String SOURCE = "rewind";
-    /** How often the watched partitions are brought in line with the fetched ones: a poll stays cheap. */
+    /** How often the watched partitions are brought in line with the fetched ones and changed offsets read again. */
     static final Duration FOLLOW_INTERVAL = Duration.ofMillis(100);
     /** How long an alarm stays in the member's health after the last rewind of its partition, at most. */
     static final Duration ALARM_HOLD = Duration.ofMinutes(5);
@@ -92,7 +96,9 @@ final class RewindGuard implements AutoCloseable {
     private final Map<String, Boolean> committedWhenArmed = new ConcurrentHashMap<>();
     /** Offset paths whose watch is set (their first read came back): Curator's thread adds, the poll thread drops. */
     private final Set<String> armed = ConcurrentHashMap.newKeySet();
-    /** When {@link #check} next looks at which partitions are fetched (poll thread). */
+    /** Offset paths whose watch fired since their last read: Curator's thread adds, the poll thread reads them. */
+    private final Set<String> changed = ConcurrentHashMap.newKeySet();
+    /** When {@link #check} next looks at which partitions are fetched and reads the changed ones (poll thread). */
     private long nextFollowNanos;
 
     private static final class Seen {
@@ -150,6 +156,7 @@ final class RewindGuard implements AutoCloseable {
         if (now - nextFollowNanos >= 0) {
             nextFollowNanos = now + FOLLOW_INTERVAL.toNanos();
             alarmsChanged = follow(state.fetched());
+            readChanged();
             alarmsChanged |= alarms.values().removeIf(a -> now - a.raisedNanos - ALARM_HOLD.toNanos() >= 0);
         }
         for (String path : new ArrayList<>(seen.keySet())) {
@@ -282,8 +289,23 @@ final class RewindGuard implements AutoCloseable {
     private void changed(WatchedEvent event) {
         if (event.getType() != Watcher.Event.EventType.None && event.getPath() != null
                 && watched.containsKey(event.getPath())) {
-            read(event.getPath());
+            changed.add(event.getPath());
         }
+    }
+
+    /** Reads (and watches again) the offset znodes that changed since their last read. */
+    private void readChanged() {
+        for (String path : new ArrayList<>(changed)) {
+            changed.remove(path);
+            if (watched.containsKey(path)) {
+                read(path);
+            }
+        }
+    }
+
+    /** Whether {@code path} changed since it was last read: it is read at the next interval (tests). */
+    boolean changedSinceRead(String path) {
+        return changed.contains(path);
     }
 
     /** Whether {@code path} is watched now (tests). */

@@ -10,6 +10,9 @@ import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.testing.TestZooKeeper;
+import org.apache.curator.drivers.AdvancedTracerDriver;
+import org.apache.curator.drivers.EventTrace;
+import org.apache.curator.drivers.OperationTrace;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -55,6 +58,8 @@ class RewindGuardWatchIT {
     private final ConsumerMetrics metrics = new ConsumerMetrics("rewind-test-" + group, group, false,
             Collections::<MetricName, Metric>emptyMap, broker -> Optional.empty());
     private final List<RewindGuard> guards = new ArrayList<>();
+    /** The ZooKeeper client of the last guard made. */
+    private CuratorFramework guardClient;
 
     @BeforeAll
     static void startZooKeeper() {
@@ -112,6 +117,32 @@ class RewindGuardWatchIT {
     }
 
     @Test
+    void theChangesOfOneIntervalAreReadOnce() throws Exception {
+        RewindGuard guard = ownedAt(200, true);
+        AtomicInteger reads = countReads(path(T0));
+        write(210);
+        await().atMost(Duration.ofSeconds(30)).until(() -> guard.changedSinceRead(path(T0)));
+        assertThat(reads).as("the watch fired; nothing is read until the guard's next interval").hasValue(0);
+        write(220);
+        write(230);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            guard.check();
+            return reads.get() > 0 && !guard.changedSinceRead(path(T0));
+        });
+        for (int i = 0; i < 20; i++) {
+            guard.check();
+        }
+        assertThat(reads).as("three writes, one read (which armed the watch again)").hasValue(1);
+        write(100);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            guard.check();
+            return !store.writes.isEmpty();
+        });
+        assertThat(store.writes).as("a rewind after them is still written back")
+                .containsExactly(Map.of(TopicAndPartition.of("t", 0), 200L));
+    }
+
+    @Test
     void turnedOffItWatchesNothing() throws Exception {
         RewindGuard guard = ownedAt(200, false);
         write(100);
@@ -157,6 +188,7 @@ class RewindGuardWatchIT {
         OffsetCommitter committer = new OffsetCommitter(ZkConsumerConfig.from(props), group + "_m", store, state,
                 metrics, Time.SYSTEM);
         CuratorFramework client = zooKeeper.newClient();
+        guardClient = client;
         RewindGuard guard = new RewindGuard(enabled, client, ZkRegistry.of(client).offsets(), group, group + "_m",
                 state, committer, metrics, () -> null, Time.SYSTEM);
         guards.add(guard);
@@ -176,6 +208,24 @@ class RewindGuardWatchIT {
     private void write(TopicPartition tp, long offset) throws Exception {
         zooKeeper.newClient().create().orSetData().creatingParentsIfNeeded()
                 .forPath(path(tp), String.valueOf(offset).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Counts the guard's reads of {@code path} from now on (Curator traces every operation). */
+    private AtomicInteger countReads(String path) {
+        AtomicInteger reads = new AtomicInteger();
+        guardClient.getZookeeperClient().setTracerDriver(new AdvancedTracerDriver() {
+            @Override
+            public void addTrace(OperationTrace trace) {
+                if (trace.getName().startsWith("GetDataBuilderImpl") && path.equals(trace.getPath())) {
+                    reads.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void addEvent(EventTrace trace) {
+            }
+        });
+        return reads;
     }
 
     private String path(TopicPartition tp) {
