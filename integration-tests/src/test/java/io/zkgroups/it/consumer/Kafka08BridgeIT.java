@@ -32,6 +32,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -405,7 +406,7 @@ class Kafka08BridgeIT {
     void withAutoCommitTheConnectorCommitsAtTheUncommittedCapInsteadOfWaitingForTheInterval() throws Exception {
         String group = "bridge-cap";
         String topic = group + "-t";
-        int perPartition = 400;
+        int perPartition = 2_000;
         servers.broker().createTopic(topic, 1);
         produce(topic, 1, perPartition);
 
@@ -413,8 +414,11 @@ class Kafka08BridgeIT {
                 .property("auto.commit.interval.ms", "600000")
                 .property("zkgroups.max.uncommitted.records", "50").start()) {
             capped.awaitReady(WAIT);
-            assertThat(capped.awaitMessages(perPartition, WAIT)).as("the whole backlog, 8 times the cap")
-                    .hasSize(perPartition);
+            assertThat(capped.awaitMessages(perPartition, WAIT))
+                    .as("the whole backlog, 40 times the cap, once and in order: each commit at the cap releases the "
+                            + "records kept past it, while the streams wake the fetcher as they make room")
+                    .extracting(LegacyConsumerProcess.ConsumedMessage::offset)
+                    .containsExactlyElementsOf(LongStream.range(0, perPartition).boxed().toList());
             await("committed at the cap, long before the interval").atMost(WAIT)
                     .until(() -> committed(group, topic, 1).getOrDefault(0, 0L) >= perPartition - 50L);
             assertThat(capped.shutdown()).isZero();
