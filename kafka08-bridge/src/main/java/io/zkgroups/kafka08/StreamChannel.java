@@ -43,6 +43,8 @@ public final class StreamChannel {
     private final Runnable onTake;
     /** The reader's state, touched by the consumer thread only. */
     private Chunk current;
+    /** The fence's check of {@link #current}'s partition and epoch. */
+    private HandOutFence.Check currentCheck;
     private int index;
     private boolean done;
 
@@ -122,7 +124,7 @@ public final class StreamChannel {
         while (true) {
             if (current != null && index < current.records().size()
                     && ledger.isCurrent(current.partition(), current.tenure())) {
-                HandOut verdict = fence.check(current.partition(), current.epoch());
+                HandOut verdict = currentCheck.verdict();
                 if (verdict == HandOut.ALLOWED) {
                     return true;
                 }
@@ -138,6 +140,7 @@ public final class StreamChannel {
                 return false;
             }
             current = next;
+            currentCheck = fence.checkOf(next.partition(), next.epoch());
             index = 0;
         }
     }

@@ -21,6 +21,19 @@ public interface HandOutFence {
     /** Whether a record of {@code partition} fetched under {@code epoch} may be handed out now. Any thread. */
     HandOut check(TopicPartition partition, long epoch);
 
+    /**
+     * {@link #check} of one partition and epoch as an object to ask before each record: it may keep what does not
+     * change between records (the grant, until some grant changes). Used by one thread at a time.
+     */
+    default Check checkOf(TopicPartition partition, long epoch) {
+        return () -> check(partition, epoch);
+    }
+
+    /** See {@link #checkOf}. */
+    interface Check {
+        HandOut verdict();
+    }
+
     /** Waits until a grant changes or the lease is renewed, at most {@code maxNanos}. Any thread. */
     void awaitChange(long maxNanos) throws InterruptedException;
 }

@@ -41,6 +41,21 @@ final class SubscriptionHandOutFence implements HandOutFence {
         return fence == null ? OwnershipFence.HandOut.NEVER : fence.handOut(KafkaPartitions.toRegistry(partition), epoch);
     }
 
+    /**
+     * While on ZooKeeper's fence, the fence's own {@link OwnershipFence.HandOutCheck}: the grant looked up again only
+     * after a grant changed. A crossing to Kafka's coordinator or a new subscription (another fence) since it was made
+     * sends each verdict back to {@link #check}.
+     */
+    @Override
+    public Check checkOf(TopicPartition partition, long epoch) {
+        OwnershipFence fence = state.fence();
+        if (onKafka.get() != null || fence == null) {
+            return () -> check(partition, epoch);
+        }
+        OwnershipFence.HandOutCheck onFence = fence.handOutCheck(KafkaPartitions.toRegistry(partition), epoch);
+        return () -> onKafka.get() == null && state.fence() == fence ? onFence.verdict() : check(partition, epoch);
+    }
+
     @Override
     public void awaitChange(long maxNanos) throws InterruptedException {
         OwnershipFence fence = onKafka.get() == null ? state.fence() : null; // on Kafka nothing waits: ALLOWED or NEVER

@@ -133,6 +133,8 @@ public final class OwnershipFence {
     private final Lease lease;
     private final Time time;
     private final Map<TopicAndPartition, Grant> grants = new HashMap<>();
+    /** Counts the changes of {@link #grants}: a {@link HandOutCheck} looks a grant up again only after one. */
+    private volatile long grantChanges;
     private final Set<CommitPermit> inFlight = new HashSet<>();
     private long nextEpoch = 1;
 
@@ -158,6 +160,7 @@ public final class OwnershipFence {
             grants.put(tp, grant);
             granted.put(tp, grant);
         }
+        grantChanges++;
         notifyAll();
         return granted;
     }
@@ -167,18 +170,21 @@ public final class OwnershipFence {
         for (TopicAndPartition tp : partitions) {
             grants.computeIfPresent(tp, (k, g) -> new Grant(k, g.thread(), g.session(), g.epoch(), true));
         }
+        grantChanges++;
         notifyAll();
     }
 
     /** Neither hand-outs nor commits of {@code partitions} from now on. Idempotent. */
     public synchronized void withdraw(Collection<TopicAndPartition> partitions) {
         partitions.forEach(grants::remove);
+        grantChanges++;
         notifyAll();
     }
 
     /** Everything may belong to someone else now. */
     public synchronized void withdrawAll() {
         grants.clear();
+        grantChanges++;
         notifyAll();
     }
 
@@ -218,6 +224,46 @@ public final class OwnershipFence {
             return HandOut.NEVER;
         }
         return leaseHolds(grant.session()) ? HandOut.ALLOWED : HandOut.WAIT;
+    }
+
+    /**
+     * The same verdicts as {@link #handOut} for one partition and epoch, for a thread that asks before each record:
+     * the grant is looked up (under the fence's lock) only when some grant changed since its last look; the lease is
+     * asked every time.
+     */
+    public HandOutCheck handOutCheck(TopicAndPartition partition, long epoch) {
+        return new HandOutCheck(partition, epoch);
+    }
+
+    /** See {@link #handOutCheck}. Used by one thread at a time. */
+    public final class HandOutCheck {
+        private final TopicAndPartition partition;
+        private final long epoch;
+        private long lookedAt = -1;
+        /** Whether the grant was current (same epoch, not being revoked) at the last look, and its session. */
+        private boolean current;
+        private long session;
+
+        private HandOutCheck(TopicAndPartition partition, long epoch) {
+            this.partition = partition;
+            this.epoch = epoch;
+        }
+
+        public HandOut verdict() {
+            long changes = grantChanges; // read first: a change after it is seen by the next verdict
+            if (changes != lookedAt) {
+                synchronized (OwnershipFence.this) {
+                    Grant grant = grants.get(partition);
+                    current = grant != null && grant.epoch() == epoch && !grant.revoking();
+                    session = current ? grant.session() : 0;
+                }
+                lookedAt = changes;
+            }
+            if (!current) {
+                return HandOut.NEVER;
+            }
+            return leaseHolds(session) ? HandOut.ALLOWED : HandOut.WAIT;
+        }
     }
 
     /**

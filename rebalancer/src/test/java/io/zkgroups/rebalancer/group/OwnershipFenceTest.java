@@ -1,5 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
+import io.zkgroups.rebalancer.group.OwnershipFence.HandOut;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
 import io.zkgroups.registry.ManualTime;
@@ -106,6 +107,34 @@ class OwnershipFenceTest {
         lease.session = 0x200L; // a new session's lease is valid: the old session's grants still are not
         assertThat(fence.deliverable(Map.of(P0, e0))).isEmpty();
         assertThatThrownBy(() -> fence.authorize(Map.of(P0, e0))).isInstanceOf(FencedException.class);
+    }
+
+    @Test
+    void aRepeatedHandOutCheckGivesHandOutsVerdictAfterEveryChange() {
+        fence.grant(threads(P0, P1), SESSION);
+        long e0 = epoch(P0);
+        OwnershipFence.HandOutCheck check = fence.handOutCheck(P0, e0);
+        assertThat(check.verdict()).isEqualTo(HandOut.ALLOWED);
+
+        lease.remainingNanos = -1;
+        assertThat(check.verdict()).as("the lease is asked every time").isEqualTo(HandOut.WAIT);
+        lease.remainingNanos = TimeUnit.SECONDS.toNanos(5);
+        lease.session = 0x200L;
+        assertThat(check.verdict()).as("a new session's lease").isEqualTo(HandOut.WAIT);
+        lease.session = SESSION;
+        assertThat(check.verdict()).isEqualTo(HandOut.ALLOWED);
+
+        fence.beginRevoke(List.of(P1));
+        assertThat(check.verdict()).as("another partition's revocation").isEqualTo(HandOut.ALLOWED);
+        fence.beginRevoke(List.of(P0));
+        assertThat(check.verdict()).as("its own revocation").isEqualTo(HandOut.NEVER);
+        fence.withdraw(List.of(P0));
+        fence.grant(threads(P0), SESSION);
+        assertThat(check.verdict()).as("claimed back: a new epoch").isEqualTo(HandOut.NEVER);
+        OwnershipFence.HandOutCheck again = fence.handOutCheck(P0, epoch(P0));
+        assertThat(again.verdict()).isEqualTo(HandOut.ALLOWED);
+        fence.withdrawAll();
+        assertThat(again.verdict()).as("every grant withdrawn").isEqualTo(HandOut.NEVER);
     }
 
     @Test
