@@ -171,6 +171,11 @@ public final class MemberList {
     private final String group;
     /** The last read, by name: sorted, so a listing of it needs no sort (ids share the group's prefix: costly compares). */
     private final Map<String, Entry> known = new TreeMap<>();
+    /**
+     * The listing of {@link #known}, handed out again for as long as it is unchanged (null: build it again), so that
+     * a caller may tell an unchanged group by identity and keep what it derived from it.
+     */
+    private Listing<Member> listing;
     private final Set<String> changed = ConcurrentHashMap.newKeySet();
     private int knownCversion = -1;
     private long knownPzxid = -1;
@@ -259,6 +264,7 @@ public final class MemberList {
                 znodes.existsWatch(ids, watch);
             }
             known.clear();
+            listing = null;
             knownCversion = -1;
             return new Read(Listing.empty(), -1, 0, -1);
         } catch (Exception e) {
@@ -292,8 +298,11 @@ public final class MemberList {
                 now.put(name, decode(name, path, data));
             } // else: left between the listing and the read; the watch tells the caller
         }
-        known.clear();
-        known.putAll(now);
+        if (!toRead.isEmpty() || disappeared > 0) { // else every name is known's, with its entry: nothing changed
+            known.clear();
+            known.putAll(now);
+            listing = null;
+        }
         knownCversion = stat.getCversion();
         knownPzxid = stat.getPzxid();
         knownSession = session;
@@ -301,7 +310,7 @@ public final class MemberList {
         knownDisconnections = disconnectionsNow;
         knownUnderDirectory = underDirectoryWatch;
         knownFromEvents = false;
-        return new Read(listingOf(known.values()), stat.getCversion(), toRead.size(), stat.getPzxid());
+        return new Read(listing(), stat.getCversion(), toRead.size(), stat.getPzxid());
     }
 
     /**
@@ -312,7 +321,11 @@ public final class MemberList {
      * listing's (events through Curator carry no zxid).
      */
     private Read readFromEvents(MembershipJournal.Changes changes, String ids) {
-        changes.gone().forEach(known::remove);
+        for (String name : changes.gone()) {
+            if (known.remove(name) != null) {
+                listing = null;
+            }
+        }
         Set<String> toRead = new HashSet<>(changes.toRead());
         for (String name : changed) {
             if (known.containsKey(name)) {
@@ -325,6 +338,9 @@ public final class MemberList {
         toRead.forEach(name -> pathOf.put(name, ids + "/" + name));
         Map<String, Znodes.Data> read = pathOf.isEmpty()
                 ? Collections.<String, Znodes.Data>emptyMap() : znodes.readSmall(pathOf.values());
+        if (!pathOf.isEmpty()) {
+            listing = null;
+        }
         pathOf.forEach((name, path) -> {
             Znodes.Data data = read.get(path);
             if (data == null) {
@@ -335,7 +351,7 @@ public final class MemberList {
         });
         knownCversion += changes.joinsAndLeaves();
         knownFromEvents = true;
-        return new Read(listingOf(known.values()), knownCversion, toRead.size(), knownPzxid);
+        return new Read(listing(), knownCversion, toRead.size(), knownPzxid);
     }
 
     /**
@@ -382,7 +398,18 @@ public final class MemberList {
         }
     }
 
-    /** The members (sorted by id) and the unreadable registrations among {@code entries}. */
+    /** The listing of {@link #known}: the one handed out before while it is unchanged. */
+    private Listing<Member> listing() {
+        if (listing == null) {
+            listing = listingOf(known.values());
+        }
+        return listing;
+    }
+
+    /**
+     * The members and the unreadable registrations among {@code entries}, which come in name order (a {@link TreeMap}
+     * by name): a member's id is its name, ordered alike, so the members need no sort.
+     */
     private static Listing<Member> listingOf(Collection<Entry> entries) {
         List<Member> members = new ArrayList<>();
         List<Unreadable> unreadable = new ArrayList<>();
@@ -393,7 +420,6 @@ public final class MemberList {
                 unreadable.add(entry.unreadable());
             }
         });
-        members.sort(Comparator.comparing(Member::id));
         unreadable.sort(Comparator.comparing(Unreadable::path));
         return new Listing<>(members, unreadable);
     }

@@ -66,8 +66,11 @@ class MemberListDirectoryWatchIT {
         MemberList list = watchingList(group);
         AtomicInteger events = new AtomicInteger();
 
-        assertThat(list.read(event -> events.incrementAndGet()).readNow()).isEqualTo(3);
-        assertThat(list.read(event -> events.incrementAndGet()).readNow()).isZero();
+        MemberList.Read first = list.read(event -> events.incrementAndGet());
+        MemberList.Read second = list.read(event -> events.incrementAndGet());
+        assertThat(first.readNow()).isEqualTo(3);
+        assertThat(second.readNow()).isZero();
+        assertThat(second.listing()).as("an unchanged group's listing, handed out again").isSameAs(first.listing());
 
         ZkRegistry.of(a).members().update(group, ConsumerId.ofOverride(group, "a"),
                 MemberRegistration.of(Subscription.topics(Map.of("rewritten", 1)), 2L));
@@ -75,6 +78,7 @@ class MemberListDirectoryWatchIT {
         MemberList.Read read = list.read(event -> { });
 
         assertThat(read.readNow()).isEqualTo(1);
+        assertThat(read.listing()).isNotSameAs(first.listing());
         assertThat(topicOf(read, group + "_a")).isEqualTo("rewritten");
     }
 

@@ -61,7 +61,7 @@ class MemberListIT {
 
         assertThat(first.readNow()).isEqualTo(3);
         assertThat(second.readNow()).isZero();
-        assertThat(second.listing()).isEqualTo(first.listing());
+        assertThat(second.listing()).as("an unchanged group's listing, handed out again").isSameAs(first.listing());
         assertThat(second.cversion()).isEqualTo(first.cversion());
         assertThat(events).hasValue(0);
     }
@@ -72,13 +72,16 @@ class MemberListIT {
         join(group, "a", "t");
         CuratorFramework b = join(group, "b", "t");
         MemberList list = ZkRegistry.of(zk.newClient()).members().memberList(group);
-        list.read(event -> { });
+        MemberList.Read before = list.read(event -> { });
 
         b.close();
         join(group, "c", "u");
         MemberList.Read read = list.read(event -> { });
 
         assertThat(read.readNow()).isEqualTo(1);
+        assertThat(read.listing()).isNotSameAs(before.listing());
+        assertThat(read.listing().entries().get(0)).as("a's member, kept from the read before")
+                .isSameAs(before.listing().entries().get(0));
         assertThat(topicsByMember(read)).containsExactly(Map.entry(group + "_a", "t"), Map.entry(group + "_c", "u"));
     }
 
