@@ -49,10 +49,14 @@ public final class ThreadId implements Comparable<ThreadId> {
     @Override
     public int compareTo(ThreadId other) {
         // String.compareTo of the two texts, without building them: this runs in every sort an assignor makes.
+        // One pass over the ids, which share the group's prefix: compareTo gives their length difference only when
+        // one is a prefix of the other (then the texts' tails decide) or, by chance, as the first differing chars'.
         String id = consumer.value();
         String otherId = other.consumer.value();
-        if (!id.startsWith(otherId) && !otherId.startsWith(id)) {
-            return id.compareTo(otherId); // they differ within the ids: the rest of the texts cannot matter
+        int byId = id.compareTo(otherId);
+        int lengths = id.length() - otherId.length();
+        if (byId != lengths || lengths != 0 && !(lengths > 0 ? id.startsWith(otherId) : otherId.startsWith(id))) {
+            return byId; // they differ within the ids: the rest of the texts cannot matter
         }
         int length = textLength();
         int otherLength = other.textLength();
