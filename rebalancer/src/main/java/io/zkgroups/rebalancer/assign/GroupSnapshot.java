@@ -4,12 +4,15 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedMap;
 import com.google.common.collect.ImmutableSortedSet;
 import com.google.common.collect.Iterators;
+import com.google.common.collect.Maps;
+import com.google.common.collect.Ordering;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +36,8 @@ public final class GroupSnapshot {
     private final ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions;
     private final Map<String, Integer> partitionCounts;
     private final ImmutableSortedSet<ConsumerId> stickyMembers;
+    /** {@link #subscribedTopics()}, computed once: every claim and every topic-by-topic assignment asks for it. */
+    private volatile SortedSet<String> subscribedTopics;
 
     /**
      * Copies and sorts the maps and the set.
@@ -111,9 +116,14 @@ public final class GroupSnapshot {
 
     /** Every topic at least one member subscribes to, whether or not it exists, in String order. */
     public SortedSet<String> subscribedTopics() {
-        SortedSet<String> topics = new TreeSet<>();
-        subscriptions.values().forEach(subscription -> topics.addAll(subscription.keySet()));
-        return Collections.unmodifiableSortedSet(topics);
+        SortedSet<String> topics = subscribedTopics;
+        if (topics == null) { // a race computes it twice, alike: the snapshot is immutable
+            SortedSet<String> union = new TreeSet<>();
+            subscriptions.values().forEach(subscription -> union.addAll(subscription.keySet()));
+            topics = Collections.unmodifiableSortedSet(union);
+            subscribedTopics = topics;
+        }
+        return topics;
     }
 
     /**
@@ -170,41 +180,76 @@ public final class GroupSnapshot {
     }
 
     /**
-     * Sorted by member. Linear in the members when {@code subscriptions} iterates in their order already (a sorted
-     * map, or a member list read in order), as a member's rebalance builds it: the sort then only checks the order.
+     * Sorted by member. Without a comparison of ids when {@code subscriptions} is a sorted map in their natural order
+     * (as a member's rebalance builds it: ids share the group's prefix, so each comparison is costly, and there are
+     * thousands per snapshot of a large group), and without any copy when it is an immutable one whose stream counts
+     * are immutable sorted maps already (each is still checked).
      */
     private static ImmutableSortedMap<ConsumerId, Map<String, Integer>> copySubscriptions(
             Map<ConsumerId, Map<String, Integer>> subscriptions) {
         Objects.requireNonNull(subscriptions, "subscriptions cannot be null");
+        if (inNaturalOrder(subscriptions)) {
+            SortedMap<ConsumerId, Map<String, Integer>> sorted = (SortedMap<ConsumerId, Map<String, Integer>>) subscriptions;
+            if (sorted instanceof ImmutableSortedMap && keptAsTheyAre(sorted)) {
+                return (ImmutableSortedMap<ConsumerId, Map<String, Integer>>) sorted;
+            }
+            return ImmutableSortedMap.copyOfSorted(Maps.transformEntries(sorted, GroupSnapshot::copySubscription));
+        }
         Map<ConsumerId, Map<String, Integer>> copy = new LinkedHashMap<>();
-        subscriptions.forEach((member, subscription) -> {
-            Objects.requireNonNull(member, "subscriptions contain a null consumer id");
-            Objects.requireNonNull(subscription, () -> "subscription of member " + member + " cannot be null");
-            copy.put(member, copyCounts(subscription, 1, "stream count", "member " + member));
-        });
+        subscriptions.forEach((member, subscription) -> copy.put(member, copySubscription(member, subscription)));
         return ImmutableSortedMap.copyOf(copy);
+    }
+
+    /** Whether every subscription is fine and immutable already, so that copying would change nothing. */
+    private static boolean keptAsTheyAre(Map<ConsumerId, Map<String, Integer>> subscriptions) {
+        for (Map.Entry<ConsumerId, Map<String, Integer>> entry : subscriptions.entrySet()) {
+            if (copySubscription(entry.getKey(), entry.getValue()) != entry.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean inNaturalOrder(Map<?, ?> map) {
+        if (!(map instanceof SortedMap)) {
+            return false;
+        }
+        Comparator<?> comparator = ((SortedMap<?, ?>) map).comparator();
+        return comparator == null || comparator.equals(Ordering.natural());
+    }
+
+    private static Map<String, Integer> copySubscription(ConsumerId member, Map<String, Integer> subscription) {
+        Objects.requireNonNull(member, "subscriptions contain a null consumer id");
+        Objects.requireNonNull(subscription, () -> "subscription of member " + member + " cannot be null");
+        return copyCounts(subscription, 1, "stream count", member);
     }
 
     private static Map<String, Integer> copyPartitionCounts(Map<String, Integer> partitionCounts) {
         Objects.requireNonNull(partitionCounts, "partition counts cannot be null");
-        return copyCounts(partitionCounts, 0, "partition count", "partition counts");
+        return copyCounts(partitionCounts, 0, "partition count", null);
     }
 
+    /** {@code member} is null for the partition counts. */
     private static SortedMap<String, Integer> copyCounts(Map<String, Integer> counts, int minimum, String what,
-                                                         String owner) {
-        SortedMap<String, Integer> copy = new TreeMap<>();
+                                                         ConsumerId member) {
         counts.forEach((topic, count) -> {
-            Objects.requireNonNull(topic, () -> owner + ": topic cannot be null");
+            Objects.requireNonNull(topic, () -> owner(member) + ": topic cannot be null");
             if (topic.isEmpty()) {
-                throw new IllegalArgumentException(owner + ": topic cannot be empty");
+                throw new IllegalArgumentException(owner(member) + ": topic cannot be empty");
             }
-            Objects.requireNonNull(count, () -> owner + ": " + what + " of topic " + topic + " cannot be null");
+            Objects.requireNonNull(count, () -> owner(member) + ": " + what + " of topic " + topic + " cannot be null");
             if (count < minimum) {
-                throw new IllegalArgumentException(
-                        owner + ": " + what + " of topic " + topic + " must be >= " + minimum + ", got " + count);
+                throw new IllegalArgumentException(owner(member) + ": " + what + " of topic " + topic + " must be >= "
+                        + minimum + ", got " + count);
             }
-            copy.put(topic, count);
         });
-        return Collections.unmodifiableSortedMap(copy);
+        if (counts instanceof ImmutableSortedMap && inNaturalOrder(counts)) {
+            return (ImmutableSortedMap<String, Integer>) counts; // immutable: shared, not copied
+        }
+        return ImmutableSortedMap.copyOf(counts);
+    }
+
+    private static String owner(ConsumerId member) {
+        return member == null ? "partition counts" : "member " + member;
     }
 }

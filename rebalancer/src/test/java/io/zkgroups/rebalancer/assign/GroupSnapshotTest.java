@@ -1,13 +1,17 @@
 package io.zkgroups.rebalancer.assign;
 
+import com.google.common.collect.ImmutableSortedMap;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.junit.jupiter.api.Test;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 import static io.zkgroups.rebalancer.assign.Groups.group;
@@ -135,5 +139,29 @@ class GroupSnapshotTest {
         assertThat(joined.subscriptions()).isEqualTo(Map.of(C1, Map.of("B", 1), c2, Map.of("A", 2)));
         assertThat(joined.partitionCounts()).isEqualTo(snapshot.partitionCounts());
         assertThat(snapshot.subscriptions()).isEqualTo(Map.of(C1, Map.of("A", 1)));
+    }
+
+    @Test
+    void keepsSortedImmutableSubscriptionsAsTheyAreButStillChecksThem() {
+        ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions = ImmutableSortedMap.of(
+                C1, ImmutableSortedMap.of("A", 1, "B", 2), new ConsumerId("g_c2"), ImmutableSortedMap.of());
+
+        GroupSnapshot snapshot = new GroupSnapshot(subscriptions, Map.of("A", 3));
+
+        assertThat(snapshot.subscriptions()).isSameAs(subscriptions);
+        assertThat(snapshot.withStickyMembers(Set.of(C1)).subscriptions()).isSameAs(subscriptions);
+        assertThat(snapshot.subscribedTopics()).containsExactly("A", "B").isSameAs(snapshot.subscribedTopics());
+        assertThatThrownBy(() -> new GroupSnapshot(ImmutableSortedMap.of(C1, ImmutableSortedMap.of("A", 0)), Map.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("member g_c1");
+    }
+
+    @Test
+    void aSortedMapInAnotherOrderIsSortedAgain() {
+        TreeMap<ConsumerId, Map<String, Integer>> reversed = new TreeMap<>(Comparator.reverseOrder());
+        reversed.put(C1, Map.of("A", 1));
+        reversed.put(new ConsumerId("g_c2"), Map.of("A", 1));
+
+        assertThat(new GroupSnapshot(reversed, Map.of()).members()).extracting(ConsumerId::value)
+                .containsExactly("g_c1", "g_c2");
     }
 }
