@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedMap;
 import com.google.common.collect.ImmutableSortedSet;
 import com.google.common.collect.Iterators;
+import com.google.common.collect.Maps;
 import com.google.common.collect.PeekingIterator;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.StickyCapability;
@@ -73,34 +74,33 @@ final class GroupView {
     static Map<ConsumerId, Map<String, Integer>> expand(Map<ConsumerId, Member> admitted, List<String> topics,
                                                         boolean excludeInternal) {
         Map<ConsumerId, Map<String, Integer>> subscriptions = new LinkedHashMap<>(); // admitted's order: sorted
-        admitted.forEach((id, member) -> {
-            Map<String, Integer> streams = new LinkedHashMap<>();
-            member.registration().subscription().topicStreams(topics, excludeInternal).forEach((topic, count) -> {
-                if (count > 0) {
-                    streams.put(topic, count);
-                }
-            });
-            subscriptions.put(id, streams);
-        });
+        admitted.forEach((id, member) -> subscriptions.put(id, expand(member, topics, excludeInternal)));
         return subscriptions;
     }
 
-    /** The members whose registration says they compute the sticky assignment (see {@link StickyCapability}). */
-    static Set<ConsumerId> advertisingSticky(Map<ConsumerId, Member> admitted) {
-        List<ConsumerId> sticky = new ArrayList<>();
-        admitted.forEach((id, member) -> {
-            if (StickyCapability.advertisedBy(member.registration().capabilities())) {
-                sticky.add(id);
+    /** {@code member}'s topics with a stream count above 0, its subscription expanded against {@code topics}. */
+    static ImmutableSortedMap<String, Integer> expand(Member member, List<String> topics, boolean excludeInternal) {
+        Map<String, Integer> streams = new TreeMap<>();
+        member.registration().subscription().topicStreams(topics, excludeInternal).forEach((topic, count) -> {
+            if (count > 0) {
+                streams.put(topic, count);
             }
         });
-        return ImmutableSortedSet.copyOf(sticky);
+        return ImmutableSortedMap.copyOf(streams);
+    }
+
+    /** The members whose registration says they compute the sticky assignor (see {@link StickyCapability}). */
+    static Set<ConsumerId> advertisingSticky(ImmutableSortedMap<ConsumerId, Member> admitted) {
+        // filtered in order, so the ids are not compared
+        return ImmutableSortedMap.copyOfSorted(Maps.filterValues(admitted,
+                member -> StickyCapability.advertisedBy(member.registration().capabilities()))).keySet();
     }
 
     /**
      * The first {@code cap} members in registration order (czxid); everyone when {@code cap == 0}. {@code members}
      * come sorted by id, as a member list is read.
      */
-    static Map<ConsumerId, Member> admitted(List<Member> members, int cap) {
+    static ImmutableSortedMap<ConsumerId, Member> admitted(List<Member> members, int cap) {
         if (cap == 0 || members.size() <= cap) {
             return byId(members);
         }
@@ -121,13 +121,17 @@ final class GroupView {
     /** What changed between {@code before} (may be null) and this view, as rebalance causes. */
     List<RebalanceCause> changesSince(GroupView before) {
         List<RebalanceCause> causes = new ArrayList<>();
-        if (before == null) {
+        if (before == null || before == this) {
             return causes;
         }
         // both sorted by id: walked in step, without a lookup per member
         List<RebalanceCause> left = new ArrayList<>();
         PeekingIterator<Member> was = Iterators.peekingIterator(before.members.values().iterator());
         for (Member now : members.values()) {
+            if (was.hasNext() && was.peek() == now) { // a member list hands out the same member while it is unchanged
+                was.next();
+                continue;
+            }
             while (was.hasNext() && was.peek().id().compareTo(now.id()) < 0) {
                 left.add(new RebalanceCause.MemberLeft(was.next().id()));
             }

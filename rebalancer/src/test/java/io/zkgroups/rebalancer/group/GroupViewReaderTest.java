@@ -119,4 +119,42 @@ class GroupViewReaderTest {
         assertThat(view.unreadableTopics()).isEqualTo(Map.of("t2", badTopic));
         assertThat(view.partitionCounts()).isEqualTo(Map.of("t1", 4));
     }
+
+    @Test
+    void theSameListingWithTheSameTopicsGivesTheLastViewAgainButStillReadsTheCounts() {
+        Subscription own = Subscription.topics(Map.of("t1", 1));
+        FixedTopics topics = new FixedTopics(Map.of("t1", 4), Map.of());
+        Listing<Member> listing = new Listing<>(List.of(member("a", own, 2), member("me", own, 1)), List.of());
+        GroupViewReader reader = new GroupViewReader(config(own), topics, ON_CHANGE);
+
+        GroupView first = reader.read(listing);
+        GroupView again = reader.read(listing);
+
+        assertThat(again).isSameAs(first);
+        assertThat(reader.built()).isEqualTo(1);
+        assertThat(topics.countsAsked).hasSize(2); // the counts' watches are armed by every read
+    }
+
+    @Test
+    void aNewListingOrOtherCountsBuildANewView() {
+        Subscription own = Subscription.topics(Map.of("t1", 1));
+        FixedTopics topics = new FixedTopics(new TreeMap<>(Map.of("t1", 4)), Map.of());
+        Member me = member("me", own, 1);
+        Listing<Member> alone = new Listing<>(List.of(me), List.of());
+        Listing<Member> equalButAnother = new Listing<>(List.of(me), List.of());
+        Listing<Member> joined = new Listing<>(List.of(member("a", own, 2), me), List.of());
+        GroupViewReader reader = new GroupViewReader(config(own), topics, ON_CHANGE);
+
+        GroupView first = reader.read(alone);
+        GroupView fromAnother = reader.read(equalButAnother);
+        GroupView afterJoin = reader.read(joined);
+        topics.counts.put("t1", 8);
+        GroupView afterPartitionsAdded = reader.read(joined);
+
+        assertThat(reader.built()).isEqualTo(4);
+        assertThat(fromAnother).isNotSameAs(first).isEqualTo(first);
+        assertThat(afterJoin.members()).containsOnlyKeys(ME, ConsumerId.ofOverride("g", "a"));
+        assertThat(afterPartitionsAdded.partitionCounts()).isEqualTo(Map.of("t1", 8));
+        assertThat(afterPartitionsAdded.members()).isSameAs(afterJoin.members());
+    }
 }

@@ -63,4 +63,16 @@ class GroupViewTest {
         assertThat(after.changesSince(before)).containsExactlyInAnyOrder(
                 new RebalanceCause.TopicUnreadable("b"), new RebalanceCause.TopicDeleted("c"));
     }
+
+    @Test
+    void theSameMemberObjectsAreNoChangeAndANewOneAmongThemIsAJoin() {
+        Member a = member("a", 1, Map.of("t", 1));
+        Member b = member("b", 2, Map.of("t", 1));
+        Member c = member("c", 3, Map.of("t", 1));
+
+        assertThat(view(a, b, c).changesSince(view(a, c)))
+                .containsExactly(new RebalanceCause.MemberJoined(b.id()));
+        assertThat(view(a, c).changesSince(view(a, b, c)))
+                .containsExactly(new RebalanceCause.MemberLeft(b.id()));
+    }
 }

@@ -1,0 +1,51 @@
+package io.zkgroups.rebalancer.group;
+
+import com.google.common.collect.ImmutableSortedMap;
+import com.google.common.collect.Maps;
+import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.store.Member;
+
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every admitted member's subscription expanded against the topics, kept from one view to the next by the member
+ * object it was expanded from: a member list hands out the same {@link Member} for as long as its registration is
+ * unchanged, so a change of a large group expands only what it changed, not every subscription again. Not
+ * thread-safe: the member's event loop only.
+ */
+final class SubscriptionExpansions {
+
+    private final boolean excludeInternal;
+    private Map<Member, Map<String, Integer>> last = new IdentityHashMap<>();
+    private List<String> lastTopics;
+    private int expanded;
+
+    SubscriptionExpansions(boolean excludeInternal) {
+        this.excludeInternal = excludeInternal;
+    }
+
+    /** Member → expanded subscription (see {@link GroupView#expand}), in {@code admitted}'s order, ids not compared. */
+    ImmutableSortedMap<ConsumerId, Map<String, Integer>> expand(ImmutableSortedMap<ConsumerId, Member> admitted,
+                                                                List<String> topics) {
+        boolean sameTopics = topics.equals(lastTopics);
+        Map<Member, Map<String, Integer>> now = new IdentityHashMap<>(admitted.size());
+        for (Member member : admitted.values()) {
+            Map<String, Integer> streams = sameTopics ? last.get(member) : null;
+            if (streams == null) {
+                streams = GroupView.expand(member, topics, excludeInternal);
+                expanded++;
+            }
+            now.put(member, streams);
+        }
+        last = now;
+        lastTopics = topics;
+        return ImmutableSortedMap.copyOfSorted(Maps.transformValues(admitted, now::get));
+    }
+
+    /** How many subscriptions it has expanded so far (the others were kept): for tests. */
+    int expanded() {
+        return expanded;
+    }
+}
