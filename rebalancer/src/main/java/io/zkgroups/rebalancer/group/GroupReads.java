@@ -84,12 +84,12 @@ final class GroupReads {
     }
 
     private GroupView viewOf(Listing<Member> listing) {
-        if (listing.entries().stream().noneMatch(m -> m.id().equals(member.me()))) {
+        GroupView view = viewReader.read(listing);
+        if (!view.members().containsKey(member.me())) { // every registered member, sorted: no scan of them all
             session.unregistered(); // our registration is gone: register again on the next attempt
             throw new IllegalStateException("own registration " + registry.layout().member(member.group(), member.me())
                     + " disappeared");
         }
-        GroupView view = viewReader.read(listing);
         if (!view.malformed().isEmpty() && !view.malformed().equals(record.malformed())) {
             member.log().warn("left out of the assignment, unreadable registrations: {}", view.malformed());
         }

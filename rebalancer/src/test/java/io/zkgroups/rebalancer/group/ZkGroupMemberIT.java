@@ -130,6 +130,28 @@ class ZkGroupMemberIT {
     }
 
     @Test
+    void aMemberWhoseRegistrationIsDeletedRegistersAgain() throws Exception {
+        try (TestGroup group = group("range")) {
+            group.createTopic("gone", 4);
+            Subscription sub = Subscription.topics(Map.of("gone", 1));
+            ZkGroupMember a = group.start("a", sub);
+            group.start("b", sub);
+            group.awaitConverged();
+            CuratorFramework vandal = zk.newClient();
+            String registration = "/consumers/" + group.group + "/ids/" + a.consumerId().value();
+            long deleted = vandal.checkExists().forPath(registration).getCzxid();
+
+            vandal.delete().forPath(registration);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                org.apache.zookeeper.data.Stat now = vandal.checkExists().forPath(registration);
+                return now != null && now.getCzxid() != deleted;
+            });
+            group.awaitConverged();
+        }
+    }
+
+    @Test
     void aMemberBeyondTheGroupSizeCapIsRefusedWithoutDisturbingTheGroup() {
         try (TestGroup group = group("range")) {
             group.createTopic("cap", 4);
