@@ -119,7 +119,13 @@ public final class GroupSnapshot {
         SortedSet<String> topics = subscribedTopics;
         if (topics == null) { // a race computes it twice, alike: the snapshot is immutable
             SortedSet<String> union = new TreeSet<>();
-            subscriptions.values().forEach(subscription -> union.addAll(subscription.keySet()));
+            Map<String, Integer> added = null;
+            for (Map<String, Integer> subscription : subscriptions.values()) {
+                if (subscription != added) { // members of one subscription often share one map: added once
+                    union.addAll(subscription.keySet());
+                    added = subscription;
+                }
+            }
             topics = Collections.unmodifiableSortedSet(union);
             subscribedTopics = topics;
         }
@@ -131,13 +137,21 @@ public final class GroupSnapshot {
      * ({@code c-10 < c-2}, {@code c10-0 < c2-0}). Empty if nobody subscribes to it.
      */
     public List<ThreadId> threadsOf(String topic) {
-        List<ThreadId> threads = new ArrayList<>();
-        subscriptions.forEach((member, subscription) -> {
-            int streams = subscription.getOrDefault(topic, 0);
-            for (int n = 0; n < streams; n++) {
-                threads.add(member.thread(n));
+        List<ThreadId> threads = new ArrayList<>(subscriptions.size());
+        ImmutableList<ConsumerId> members = subscriptions.keySet().asList();
+        ImmutableList<Map<String, Integer>> streamCounts = subscriptions.values().asList();
+        Map<String, Integer> looked = null;
+        int streams = 0;
+        for (int i = 0; i < members.size(); i++) {
+            Map<String, Integer> subscription = streamCounts.get(i);
+            if (subscription != looked) { // members of one subscription often share one map: looked up once
+                streams = subscription.getOrDefault(topic, 0);
+                looked = subscription;
             }
-        });
+            for (int n = 0; n < streams; n++) {
+                threads.add(members.get(i).thread(n));
+            }
+        }
         Collections.sort(threads);
         return Collections.unmodifiableList(threads);
     }
@@ -190,7 +204,8 @@ public final class GroupSnapshot {
         Objects.requireNonNull(subscriptions, "subscriptions cannot be null");
         if (inNaturalOrder(subscriptions)) {
             SortedMap<ConsumerId, Map<String, Integer>> sorted = (SortedMap<ConsumerId, Map<String, Integer>>) subscriptions;
-            if (sorted instanceof ImmutableSortedMap && keptAsTheyAre(sorted)) {
+            if (sorted instanceof ImmutableSortedMap
+                    && keptAsTheyAre((ImmutableSortedMap<ConsumerId, Map<String, Integer>>) sorted)) {
                 return (ImmutableSortedMap<ConsumerId, Map<String, Integer>>) sorted;
             }
             return ImmutableSortedMap.copyOfSorted(Maps.transformEntries(sorted, GroupSnapshot::copySubscription));
@@ -201,11 +216,19 @@ public final class GroupSnapshot {
     }
 
     /** Whether every subscription is fine and immutable already, so that copying would change nothing. */
-    private static boolean keptAsTheyAre(Map<ConsumerId, Map<String, Integer>> subscriptions) {
-        for (Map.Entry<ConsumerId, Map<String, Integer>> entry : subscriptions.entrySet()) {
-            if (copySubscription(entry.getKey(), entry.getValue()) != entry.getValue()) {
+    private static boolean keptAsTheyAre(ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions) {
+        ImmutableList<ConsumerId> members = subscriptions.keySet().asList();
+        ImmutableList<Map<String, Integer>> streamCounts = subscriptions.values().asList();
+        Map<String, Integer> checked = null;
+        for (int i = 0; i < members.size(); i++) {
+            Map<String, Integer> subscription = streamCounts.get(i);
+            if (subscription == checked) {
+                continue; // members of one subscription often share one map: checked once
+            }
+            if (copySubscription(members.get(i), subscription) != subscription) {
                 return false;
             }
+            checked = subscription;
         }
         return true;
     }
@@ -232,17 +255,23 @@ public final class GroupSnapshot {
     /** {@code member} is null for the partition counts. */
     private static SortedMap<String, Integer> copyCounts(Map<String, Integer> counts, int minimum, String what,
                                                          ConsumerId member) {
-        counts.forEach((topic, count) -> {
-            Objects.requireNonNull(topic, () -> owner(member) + ": topic cannot be null");
+        for (Map.Entry<String, Integer> entry : counts.entrySet()) {
+            String topic = entry.getKey();
+            Integer count = entry.getValue();
+            if (topic == null) {
+                throw new NullPointerException(owner(member) + ": topic cannot be null");
+            }
             if (topic.isEmpty()) {
                 throw new IllegalArgumentException(owner(member) + ": topic cannot be empty");
             }
-            Objects.requireNonNull(count, () -> owner(member) + ": " + what + " of topic " + topic + " cannot be null");
+            if (count == null) {
+                throw new NullPointerException(owner(member) + ": " + what + " of topic " + topic + " cannot be null");
+            }
             if (count < minimum) {
                 throw new IllegalArgumentException(owner(member) + ": " + what + " of topic " + topic + " must be >= "
                         + minimum + ", got " + count);
             }
-        });
+        }
         if (counts instanceof ImmutableSortedMap && inNaturalOrder(counts)) {
             return (ImmutableSortedMap<String, Integer>) counts; // immutable: shared, not copied
         }

@@ -91,9 +91,15 @@ final class GroupView {
 
     /** The members whose registration says they compute the sticky assignor (see {@link StickyCapability}). */
     static Set<ConsumerId> advertisingSticky(ImmutableSortedMap<ConsumerId, Member> admitted) {
+        if (admitted.values().stream().noneMatch(GroupView::advertisesSticky)) {
+            return ImmutableSortedSet.of(); // every 0.8.2.2 member's case
+        }
         // filtered in order, so the ids are not compared
-        return ImmutableSortedMap.copyOfSorted(Maps.filterValues(admitted,
-                member -> StickyCapability.advertisedBy(member.registration().capabilities()))).keySet();
+        return ImmutableSortedMap.copyOfSorted(Maps.filterValues(admitted, GroupView::advertisesSticky)).keySet();
+    }
+
+    private static boolean advertisesSticky(Member member) {
+        return StickyCapability.advertisedBy(member.registration().capabilities());
     }
 
     /**

@@ -5,6 +5,7 @@ import com.google.common.collect.Maps;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.store.Member;
 
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,14 +13,17 @@ import java.util.Map;
 /**
  * Every admitted member's subscription expanded against the topics, kept from one view to the next by the member
  * object it was expanded from: a member list hands out the same {@link Member} for as long as its registration is
- * unchanged, so a change of a large group expands only what it changed, not every subscription again. Not
- * thread-safe: the member's event loop only.
+ * unchanged, so a change of a large group expands only what it changed, not every subscription again. Equal
+ * expansions are one object, so what walks the members of a snapshot (checks, thread lists, topics) handles each
+ * distinct subscription once, however many members share it. Not thread-safe: the member's event loop only.
  */
 final class SubscriptionExpansions {
 
     private final boolean excludeInternal;
     private Map<Member, Map<String, Integer>> last = new IdentityHashMap<>();
     private List<String> lastTopics;
+    /** Each distinct expansion against {@link #lastTopics}, itself. */
+    private Map<Map<String, Integer>, Map<String, Integer>> distinct = new HashMap<>();
     private int expanded;
 
     SubscriptionExpansions(boolean excludeInternal) {
@@ -30,11 +34,15 @@ final class SubscriptionExpansions {
     ImmutableSortedMap<ConsumerId, Map<String, Integer>> expand(ImmutableSortedMap<ConsumerId, Member> admitted,
                                                                 List<String> topics) {
         boolean sameTopics = topics.equals(lastTopics);
+        if (!sameTopics || distinct.size() > 2 * admitted.size()) { // expansions of other topics, or of many gone
+            distinct = new HashMap<>();
+        }
         Map<Member, Map<String, Integer>> now = new IdentityHashMap<>(admitted.size());
         for (Member member : admitted.values()) {
             Map<String, Integer> streams = sameTopics ? last.get(member) : null;
             if (streams == null) {
-                streams = GroupView.expand(member, topics, excludeInternal);
+                Map<String, Integer> expansion = GroupView.expand(member, topics, excludeInternal);
+                streams = distinct.computeIfAbsent(expansion, e -> e);
                 expanded++;
             }
             now.put(member, streams);

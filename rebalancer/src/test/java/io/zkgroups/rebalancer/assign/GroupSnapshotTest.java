@@ -164,4 +164,20 @@ class GroupSnapshotTest {
         assertThat(new GroupSnapshot(reversed, Map.of()).members()).extracting(ConsumerId::value)
                 .containsExactly("g_c1", "g_c2");
     }
+
+    @Test
+    void membersSharingOneSubscriptionMapAreEachCounted() {
+        Map<String, Integer> one = ImmutableSortedMap.of("A", 1);
+        Map<String, Integer> two = ImmutableSortedMap.of("A", 2, "B", 1);
+        ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions = ImmutableSortedMap.of(
+                new ConsumerId("c1"), one, new ConsumerId("c2"), one, new ConsumerId("c3"), two,
+                new ConsumerId("c4"), one);
+
+        GroupSnapshot snapshot = new GroupSnapshot(subscriptions, Map.of("A", 6, "B", 1));
+
+        assertThat(snapshot.threadsOf("A")).extracting(ThreadId::toString)
+                .containsExactly("c1-0", "c2-0", "c3-0", "c3-1", "c4-0");
+        assertThat(snapshot.threadsOf("B")).extracting(ThreadId::toString).containsExactly("c3-0");
+        assertThat(snapshot.subscribedTopics()).containsExactly("A", "B");
+    }
 }

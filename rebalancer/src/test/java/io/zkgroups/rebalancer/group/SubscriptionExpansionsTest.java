@@ -53,4 +53,17 @@ class SubscriptionExpansionsTest {
         assertThat(expansions.expanded()).isEqualTo(5);
         assertThat(withNewTopic.get(b.id())).isEqualTo(Map.of("t", 1, "t2", 1));
     }
+
+    @Test
+    void membersWithEqualSubscriptionsShareOneExpansion() {
+        SubscriptionExpansions expansions = new SubscriptionExpansions(true);
+        Member a = member("a", Subscription.topics(Map.of("t", 1)));
+        Member b = member("b", Subscription.topics(Map.of("t", 1)));
+        Member c = member("c", Subscription.topics(Map.of("t", 2)));
+
+        Map<ConsumerId, Map<String, Integer>> expanded = expansions.expand(byId(a, b, c), List.of("t"));
+
+        assertThat(expanded.get(b.id())).isSameAs(expanded.get(a.id()));
+        assertThat(expanded.get(c.id())).isNotSameAs(expanded.get(a.id())).isEqualTo(Map.of("t", 2));
+    }
 }
