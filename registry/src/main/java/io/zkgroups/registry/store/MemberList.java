@@ -176,6 +176,9 @@ public final class MemberList {
      * a caller may tell an unchanged group by identity and keep what it derived from it.
      */
     private Listing<Member> listing;
+    /** The member {@link #afterLeaveHeard} assumed gone, and the listing it handed out without it; null: none. */
+    private String assumedGone;
+    private Listing<Member> assumedListing;
     private final Set<String> changed = ConcurrentHashMap.newKeySet();
     private int knownCversion = -1;
     private long knownPzxid = -1;
@@ -238,6 +241,10 @@ public final class MemberList {
      * and the next read reads everything again.
      */
     public Read read(Watcher onChange) {
+        String assumedGone = this.assumedGone;
+        Listing<Member> assumedListing = this.assumedListing;
+        this.assumedGone = null;
+        this.assumedListing = null;
         this.onChange = onChange;
         Watcher watch = onChange == null ? null : watcher;
         String ids = layout.memberIds(group);
@@ -249,7 +256,7 @@ public final class MemberList {
                 && disconnectionsNow == knownDisconnections) {
             MembershipJournal.Changes changes = journal.drain();
             if (!changes.needsListing()) {
-                return readFromEvents(changes, ids);
+                return readFromEvents(changes, ids, assumedGone, assumedListing);
             }
         }
         journal.clear(); // before the listing: what comes while it is answered is applied to it again, which is safe
@@ -318,9 +325,12 @@ public final class MemberList {
      * multi-reads), the deleted ones dropped, and {@code ids} is not listed. Only under the directory's watch, armed in
      * the session of the last read, with no disconnection since: then every join, leave and rewrite has been heard, in
      * order. The returned read's {@code cversion} counts the joins and leaves heard; its {@code pzxid} is the last
-     * listing's (events through Curator carry no zxid).
+     * listing's (events through Curator carry no zxid). When all that was heard is the leave of {@code assumedGone},
+     * which {@link #afterLeaveHeard} handed out {@code assumedListing} for, the read gives that listing: what it holds,
+     * and the same object, by which the caller knows the group it acted on.
      */
-    private Read readFromEvents(MembershipJournal.Changes changes, String ids) {
+    private Read readFromEvents(MembershipJournal.Changes changes, String ids, String assumedGone,
+                                Listing<Member> assumedListing) {
         for (String name : changes.gone()) {
             if (known.remove(name) != null) {
                 listing = null;
@@ -351,6 +361,9 @@ public final class MemberList {
         });
         knownCversion += changes.joinsAndLeaves();
         knownFromEvents = true;
+        if (toRead.isEmpty() && assumedGone != null && changes.gone().equals(Collections.singleton(assumedGone))) {
+            listing = assumedListing;
+        }
         return new Read(listing(), knownCversion, toRead.size(), knownPzxid);
     }
 
@@ -362,7 +375,8 @@ public final class MemberList {
      * joined or left before it and no registration was rewritten. Not covered, so the caller reads the group again
      * right after acting on it: a multi-operation that deletes that registration and creates another in the same
      * transaction; and the listing's watch, which has fired, is armed again only by that read. The returned read's
-     * {@code pzxid} is the last read's (the deletion's zxid is not known). Empty when anything else was heard, or when
+     * {@code pzxid} is the last read's (the deletion's zxid is not known); a read from events that finds just that leave
+     * hands out its listing again. Empty when anything else was heard, or when
      * the last read is not from this session or armed no watches.
      */
     public Optional<Read> afterLeaveHeard() {
@@ -372,7 +386,9 @@ public final class MemberList {
         return heard.onlyLeave().filter(name -> known.get(name) != null).map(name -> {
             Map<String, Entry> after = new TreeMap<>(known);
             after.remove(name);
-            return new Read(listingOf(after.values()), knownCversion + 1, 0, knownPzxid);
+            assumedGone = name;
+            assumedListing = listingOf(after.values());
+            return new Read(assumedListing, knownCversion + 1, 0, knownPzxid);
         });
     }
 
