@@ -276,6 +276,10 @@ class Kafka08BridgeIT {
             LegacyConsumerProcess.Builder bridge = member(group, "a-bridge", topic, 1).onBridge();
             crossing.forEach(bridge::property);
             members.join(bridge);
+            // every partition read by the bridge first, so that the next member's join moves two of them
+            await("the bridge delivers from every partition").atMost(WAIT).until(() -> log.deliveries().stream()
+                    .filter(d -> d.member().equals("a-bridge")).map(DeliveryLog.Delivery::partition).distinct()
+                    .count() == partitions);
             Properties zk = servers.consumerProperties(group, "b-zk", 6000);
             crossing.forEach(zk::setProperty);
             members.zk("b-zk", zk);
