@@ -7,6 +7,7 @@ import io.zkgroups.rebalancer.consumer.ZkGroupConsumer;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
+import io.zkgroups.testing.TcpProxy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -69,6 +70,10 @@ class RewindGuardIT {
      * member — which sorts first, so the range assignor leaves it the one partition throughout — delivers all 200 and
      * commits 200. The 0.8.2.2 consumer wakes and writes 100. Both leave, and a next owner delivers what follows the
      * stored offset.
+     * <p>
+     * The 0.8.2.2 consumer reaches ZooKeeper through a proxy, cut while it is frozen and healed only once its commit is
+     * writing: on waking it takes the snapshot of its position before it can learn that its session ended (which
+     * clears what it would commit), however slowly its threads are scheduled.
      */
     private static Outcome zombieRewinds(String group, boolean guard) throws Exception {
         String topic = group + "-t";
@@ -80,14 +85,18 @@ class RewindGuardIT {
         String zombieRegistration = "/consumers/" + group + "/ids/" + group + "_z-legacy";
         Outcome outcome = new Outcome();
 
-        try (LegacyConsumerProcess zombie = LegacyConsumerProcess.builder(group + "-z-legacy")
-                .zookeeperConnect(servers.connectString()).groupId(group).consumerId("z-legacy")
+        String zkAddress = servers.connectString();
+        try (TcpProxy zombieLink = TcpProxy.start("zombie-zookeeper",
+                Integer.parseInt(zkAddress.substring(zkAddress.lastIndexOf(':') + 1)));
+             LegacyConsumerProcess zombie = LegacyConsumerProcess.builder(group + "-z-legacy")
+                .zookeeperConnect("127.0.0.1:" + zombieLink.port()).groupId(group).consumerId("z-legacy")
                 .property("auto.offset.reset", "smallest")
                 .property("auto.commit.enable", "true")
                 .property("auto.commit.interval.ms", "3600000") // its only commit is the one it makes when it wakes
                 .property("zookeeper.session.timeout.ms", "2000")
                 .property("rebalance.backoff.ms", "300")
                 .property("rebalance.max.retries", "30")
+                .maxMessages(100) // its position stays 100 while it is awake again before its commit
                 .topic(topic, 1).start()) {
             zombie.awaitReady(WAIT);
             zombie.awaitMessages(100, WAIT);
@@ -95,6 +104,7 @@ class RewindGuardIT {
 
             // frozen with a commit of its position (100) waiting on its stdin, as a late auto-commit waits on its timer
             zombie.signal("STOP");
+            zombieLink.cut();
             zombie.send("commit");
             await("the frozen consumer's session expires").atMost(WAIT)
                     .until(() -> zk.checkExists().forPath(zombieRegistration) == null);
@@ -115,6 +125,8 @@ class RewindGuardIT {
                 assertThat(committed(group, p0)).isEqualTo(200);
 
                 zombie.signal("CONT");
+                zombie.awaitLine(0, "COMMIT-WRITING"::equals, WAIT, "the woken consumer's commit, its position taken");
+                zombieLink.heal();
                 zombie.awaitLine(0, "COMMITTED"::equals, WAIT, "the woken consumer's commit of its old position");
                 if (guard) {
                     await("the member writes its offset back, and the alarm is published").atMost(WAIT).until(() -> {

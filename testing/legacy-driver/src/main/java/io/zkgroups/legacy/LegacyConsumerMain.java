@@ -64,6 +64,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *                                     one consumed message; key is the literal null when the message
  *                                     has none; value is the rest of the line (may contain spaces)
  * LIMIT &lt;n&gt;                           the --max-messages limit n has been reached: after the n-th MSG line
+ * COMMIT-WRITING                      during a "commit": commitOffsets() is writing an offset to ZooKeeper, so
+ *                                     it has chosen what it commits (printed only if the write is seen; a test
+ *                                     that holds the consumer's ZooKeeper connection waits for it)
  * COMMITTED                           the answer to one "commit" command: commitOffsets() returned
  * ERROR &lt;text&gt;                        a bad command (the driver goes on) or a fatal error (exit code 2)
  * CLOSED                              the connector has been shut down; the last line, printed once
@@ -222,7 +225,9 @@ public final class LegacyConsumerMain {
                     break;
                 case "commit":
                     try {
-                        connector.commitOffsets();
+                        try (CommitWriteWatch watch = CommitWriteWatch.ofCurrentThread(this::emit)) {
+                            connector.commitOffsets();
+                        }
                         emit("COMMITTED");
                     } catch (RuntimeException e) {
                         e.printStackTrace();
