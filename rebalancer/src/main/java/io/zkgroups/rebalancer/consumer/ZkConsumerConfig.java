@@ -50,6 +50,8 @@ public final class ZkConsumerConfig {
 
     /** zkgroups' own properties ({@link ConsumerKeys} holds every key with its default and check). */
     public static final String MAX_GROUP_SIZE = ConsumerKeys.MAX_GROUP_SIZE;
+    /** kafka-clients' key (3.7+), spelled out: older kafka-clients have no constant for it. */
+    private static final String ENABLE_METRICS_PUSH = "enable.metrics.push";
     public static final String STREAMS_PER_TOPIC = ConsumerKeys.STREAMS_PER_TOPIC;
     public static final String REBALANCE_DEBOUNCE_MS = ConsumerKeys.REBALANCE_DEBOUNCE_MS;
     public static final String ADVERTISE_CAPABILITIES = ConsumerKeys.ADVERTISE_CAPABILITIES;
@@ -380,6 +382,7 @@ public final class ZkConsumerConfig {
         }
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, clientId());
+        withoutMetricsPushUnlessAsked(props);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // Kafka's values are the policies' names: earliest, latest, none
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, resetPolicy.name().toLowerCase(Locale.ROOT));
@@ -396,7 +399,23 @@ public final class ZkConsumerConfig {
         });
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId() + "-admin");
+        if (clientProperties.containsKey(ENABLE_METRICS_PUSH)) {
+            props.put(ENABLE_METRICS_PUSH, clientProperties.get(ENABLE_METRICS_PUSH));
+        }
+        withoutMetricsPushUnlessAsked(props);
         return props;
+    }
+
+    /**
+     * The inner clients push no metrics to the brokers (KIP-714, on by default since kafka-clients 3.7) unless
+     * {@code enable.metrics.push} is set: a 0.8 consumer never did, and a fresh client that does loads the telemetry
+     * code and asks each broker for a subscription before its first record (measured: a fifth of a second and a
+     * tenth of the start-up CPU; docs/benchmarks.md). Left out for a kafka-clients that does not know the key.
+     */
+    private static void withoutMetricsPushUnlessAsked(Map<String, Object> props) {
+        if (ConsumerConfig.configNames().contains(ENABLE_METRICS_PUSH)) {
+            props.putIfAbsent(ENABLE_METRICS_PUSH, "false");
+        }
     }
 
     /** The configured {@code bootstrap.servers}, if any (it may come from {@code /brokers/ids} instead). */

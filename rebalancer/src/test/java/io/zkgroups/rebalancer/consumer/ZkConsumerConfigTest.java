@@ -218,6 +218,16 @@ class ZkConsumerConfigTest {
     }
 
     @Test
+    void theInnerClientsPushNoMetricsToTheBrokersUnlessAsked() {
+        ZkConsumerConfig unset = ZkConsumerConfig.from(base());
+        assertThat(unset.fetchClientProperties("b:1")).containsEntry("enable.metrics.push", "false");
+        assertThat(unset.adminProperties("b:1")).containsEntry("enable.metrics.push", "false");
+        ZkConsumerConfig asked = with("enable.metrics.push", "true");
+        assertThat(asked.fetchClientProperties("b:1")).containsEntry("enable.metrics.push", "true");
+        assertThat(asked.adminProperties("b:1")).containsEntry("enable.metrics.push", "true");
+    }
+
+    @Test
     void zooKeeperSecurityKeysAreReadNotIgnored() {
         Map<String, Object> p = base();
         p.put("zookeeper.ssl.client.enable", "false");
