@@ -15,7 +15,6 @@ import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.data.Stat;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.LogContext;
@@ -50,8 +49,9 @@ import java.util.function.Supplier;
  * offsets stay put.
  * <p>
  * {@link #check}, on the poll thread, compares the values seen with the consumer's last commit. A lower one is read
- * once more (the first read may have been answered before the consumer's own latest commit); if it is still lower, it
- * is a rewind: the consumer's offset is written back through its fenced commit (so only while it still owns the
+ * once more, in the background, after that commit (the first read may have been answered before it: a consumer
+ * committing at the cap commits every few milliseconds, so most reads are); if the second read is lower than that
+ * commit too, it is a rewind: the consumer's offset is written back through its fenced commit (so only while it still owns the
  * partition), counted ({@code rewind-restored-total}) and reported in the member's health under source
  * {@value #SOURCE} until the partition leaves the consumer or for {@link #ALARM_HOLD}, whichever ends first
  * ({@code zkgroups health} prints it as a notice: the offset is whole again, so it does not hold up a bounce). ZooKeeper records no writer of a znode, so
@@ -98,6 +98,10 @@ final class RewindGuard implements AutoCloseable {
     private final Set<String> armed = ConcurrentHashMap.newKeySet();
     /** Offset paths whose watch fired since their last read: Curator's thread adds, the poll thread reads them. */
     private final Set<String> changed = ConcurrentHashMap.newKeySet();
+    /** Offset paths read again because a lower value was seen, until the answer is taken (poll thread adds). */
+    private final Set<String> confirming = ConcurrentHashMap.newKeySet();
+    /** The answers of those reads, with the commit each was compared with: Curator's thread puts, the poll thread takes. */
+    private final Map<String, Confirmation> confirmed = new ConcurrentHashMap<>();
     /** When {@link #check} next looks at which partitions are fetched and reads the changed ones (poll thread). */
     private long nextFollowNanos;
 
@@ -108,6 +112,17 @@ final class RewindGuard implements AutoCloseable {
         Seen(long offset, long mtime) {
             this.offset = offset;
             this.mtime = mtime;
+        }
+    }
+
+    /** A value read again after the consumer's commit {@code ours}: lower than it, it is a rewind. */
+    private static final class Confirmation {
+        final Seen stored;
+        final long ours;
+
+        Confirmation(Seen stored, long ours) {
+            this.stored = stored;
+            this.ours = ours;
         }
     }
 
@@ -163,13 +178,19 @@ final class RewindGuard implements AutoCloseable {
             Seen value = seen.remove(path);
             TopicPartition tp = watched.get(path);
             Long ours = tp == null ? null : state.committed(tp);
-            if (value == null || ours == null || value.offset >= ours) {
-                continue;
+            if (value != null && ours != null && value.offset < ours) {
+                confirm(path, ours); // the read may have been answered before this consumer's own last commit
             }
-            // the read may have been answered before this consumer's own last commit: read again, after it
-            Seen stored = readNow(path);
-            if (stored != null && stored.offset < ours) {
-                alarmsChanged |= restore(path, tp, stored, ours);
+        }
+        for (String path : new ArrayList<>(confirmed.keySet())) {
+            Confirmation read = confirmed.remove(path);
+            confirming.remove(path);
+            TopicPartition tp = watched.get(path);
+            Long ours = tp == null ? null : state.committed(tp);
+            // lower than the commit it was read after, and than the consumer's commit now (the application may have
+            // sought back and committed lower meanwhile: its own choice, not a rewind)
+            if (ours != null && read.stored.offset < Math.min(read.ours, ours)) {
+                alarmsChanged |= restore(path, tp, read.stored, ours);
             }
         }
         if (alarmsChanged) {
@@ -177,15 +198,32 @@ final class RewindGuard implements AutoCloseable {
         }
     }
 
-    /** The value stored at {@code path} now, or null if there is none or it cannot be read. */
-    private Seen readNow(String path) {
+    /**
+     * Reads {@code path} again, in the background: sent now, it is answered after the consumer's commit {@code ours}
+     * (one session's requests are answered in order), so a value lower than that is not an earlier commit of its own.
+     * One such read per znode at a time; the answer is taken by a later {@link #check}.
+     */
+    private void confirm(String path, long ours) {
+        if (!confirming.add(path)) {
+            return;
+        }
         try {
-            Stat stat = new Stat();
-            byte[] data = client.getData().storingStatIn(stat).forPath(path);
-            return new Seen(OffsetCodec.decode(data), stat.getMtime());
+            client.getData().inBackground((unused, event) -> {
+                if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
+                    confirming.remove(path); // gone or unreachable: the next change is looked at again
+                    return;
+                }
+                try {
+                    confirmed.put(path, new Confirmation(
+                            new Seen(OffsetCodec.decode(event.getData()), event.getStat().getMtime()), ours));
+                } catch (DecodeException e) {
+                    confirming.remove(path);
+                    log.debug("offset znode {} is unreadable: {}", path, e.getMessage()); // the offsets' alarm tells it
+                }
+            }).forPath(path);
         } catch (Exception e) {
-            log.debug("reading {} failed: {}", path, e.getMessage());
-            return null;
+            confirming.remove(path);
+            log.debug("reading {} again failed: {}", path, e.getMessage());
         }
     }
 
@@ -239,6 +277,8 @@ final class RewindGuard implements AutoCloseable {
         watched.keySet().removeIf(path -> !now.containsKey(path));
         armed.removeIf(path -> !now.containsKey(path));
         seen.keySet().removeIf(path -> !now.containsKey(path));
+        confirmed.keySet().removeIf(path -> !now.containsKey(path));
+        confirming.removeIf(path -> !now.containsKey(path));
         committedWhenArmed.keySet().removeIf(path -> !now.containsKey(path));
         now.forEach((path, tp) -> {
             if (watched.putIfAbsent(path, tp) == null) {
@@ -306,6 +346,11 @@ final class RewindGuard implements AutoCloseable {
     /** Whether {@code path} changed since it was last read: it is read at the next interval (tests). */
     boolean changedSinceRead(String path) {
         return changed.contains(path);
+    }
+
+    /** Whether {@code path} is being read again after a lower value was seen, its answer not taken yet (tests). */
+    boolean confirming(String path) {
+        return confirming.contains(path);
     }
 
     /** Whether {@code path} is watched now (tests). */

@@ -117,6 +117,29 @@ class RewindGuardWatchIT {
     }
 
     @Test
+    void itsOwnCommitReadAfterANewerOneIsReadAgainNotWrittenBack() throws Exception {
+        RewindGuard guard = ownedAt(200, true);
+        AtomicInteger reads = countReads(path(T0));
+        state.committed(T0, 250); // the consumer's commit, landed
+        write(250);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            guard.check();
+            return reads.get() > 0; // the guard reads 250 ...
+        });
+        state.committed(T0, 260); // ... and the consumer commits again before the guard looks at what it read
+        write(260);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            guard.check();
+            return reads.get() > 1 && !guard.confirming(path(T0));
+        });
+        for (int i = 0; i < 20; i++) {
+            guard.check();
+        }
+        assertThat(store.writes).as("250, read again after the commit of 260, is 260: no rewind").isEmpty();
+        assertThat(restored()).isZero();
+    }
+
+    @Test
     void theChangesOfOneIntervalAreReadOnce() throws Exception {
         RewindGuard guard = ownedAt(200, true);
         AtomicInteger reads = countReads(path(T0));
