@@ -121,56 +121,11 @@ public final class MemberList {
         }
     }
 
-    /** What one child of {@code ids} was read as: a member or an unreadable registration. */
-    private static final class Entry {
-        private final Member member;
-        private final Unreadable unreadable;
-
-        private Entry(Member member, Unreadable unreadable) {
-            this.member = member;
-            this.unreadable = unreadable;
-        }
-
-        public Member member() {
-            return member;
-        }
-
-        public Unreadable unreadable() {
-            return unreadable;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (o == this) {
-                return true;
-            }
-            if (!(o instanceof Entry)) {
-                return false;
-            }
-            Entry that = (Entry) o;
-            return Objects.equals(member, that.member)
-                    && Objects.equals(unreadable, that.unreadable);
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + Objects.hashCode(member);
-            h = 31 * h + Objects.hashCode(unreadable);
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "Entry[member=" + member + ", unreadable=" + unreadable + "]";
-        }
-    }
-
     private final Znodes znodes;
     private final ZkLayout layout;
     private final String group;
     /** The last read, by name: sorted, so a listing of it needs no sort (ids share the group's prefix: costly compares). */
-    private final Map<String, Entry> known = new TreeMap<>();
+    private final Map<String, MemberEntry> known = new TreeMap<>();
     /**
      * The listing of {@link #known}, handed out again for as long as it is unchanged (null: build it again), so that
      * a caller may tell an unchanged group by identity and keep what it derived from it.
@@ -295,7 +250,7 @@ public final class MemberList {
         toRead.forEach(name -> pathOf.put(name, ids + "/" + name));
         Collection<String> paths = pathOf.values();
         Map<String, Znodes.Data> read = underDirectoryWatch ? znodes.readSmall(paths) : znodes.readAll(paths, watch);
-        Map<String, Entry> now = new HashMap<>(names.size() * 2);
+        Map<String, MemberEntry> now = new HashMap<>(names.size() * 2);
         for (String name : names) {
             String path = pathOf.get(name);
             Znodes.Data data = path == null ? null : read.get(path);
@@ -384,7 +339,7 @@ public final class MemberList {
             return Optional.empty();
         }
         return heard.onlyLeave().filter(name -> known.get(name) != null).map(name -> {
-            Map<String, Entry> after = new TreeMap<>(known);
+            Map<String, MemberEntry> after = new TreeMap<>(known);
             after.remove(name);
             assumedGone = name;
             assumedListing = listingOf(after.values());
@@ -426,7 +381,7 @@ public final class MemberList {
      * The members and the unreadable registrations among {@code entries}, which come in name order (a {@link TreeMap}
      * by name): a member's id is its name, ordered alike, so the members need no sort.
      */
-    private static Listing<Member> listingOf(Collection<Entry> entries) {
+    private static Listing<Member> listingOf(Collection<MemberEntry> entries) {
         List<Member> members = new ArrayList<>();
         List<Unreadable> unreadable = new ArrayList<>();
         entries.forEach(entry -> {
@@ -447,19 +402,19 @@ public final class MemberList {
      * without reading it again.
      */
     public boolean vouchesFor(ConsumerId id, long session) {
-        Entry entry = known.get(id.value());
+        MemberEntry entry = known.get(id.value());
         return knownWatched && knownSession == session && knownDisconnections == disconnections
                 && entry != null && entry.member() != null
                 && entry.member().ephemeralOwner() == session && !changed.contains(id.value());
     }
 
-    private static Entry decode(String name, String path, Znodes.Data data) {
+    private static MemberEntry decode(String name, String path, Znodes.Data data) {
         try {
             MemberRegistration registration = MemberRegistrationCodec.decode(data.bytes());
-            return new Entry(new Member(new ConsumerId(name), registration, data.stat().getCzxid(),
+            return new MemberEntry(new Member(new ConsumerId(name), registration, data.stat().getCzxid(),
                     data.stat().getEphemeralOwner()), null);
         } catch (DecodeException e) {
-            return new Entry(null, new Unreadable(path, e.getMessage()));
+            return new MemberEntry(null, new Unreadable(path, e.getMessage()));
         }
     }
 
