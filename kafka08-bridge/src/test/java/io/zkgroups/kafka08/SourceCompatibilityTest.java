@@ -27,7 +27,8 @@ class SourceCompatibilityTest {
     @TempDir
     Path out;
 
-    private static final Path LEGACY_SOURCES = Path.of("..", "testing", "legacy-driver", "src", "main", "java", "io", "zkgroups", "legacy");
+    private static final Path LEGACY_SOURCE_ROOT = Path.of("..", "testing", "legacy-driver", "src", "main", "java");
+    private static final Path LEGACY_SOURCES = LEGACY_SOURCE_ROOT.resolve(Path.of("io", "zkgroups", "legacy"));
 
     @Test
     void theConsumerGroupExampleCompilesUnchangedAgainstTheBridge() throws IOException {
@@ -42,14 +43,18 @@ class SourceCompatibilityTest {
                 .contains("cannot find symbol");
     }
 
-    /** Compiles {@code source} against this module's classes and dependencies; returns the errors, each with its line. */
+    /**
+     * Compiles {@code source} (and the classes of its program it uses) against this module's classes and dependencies;
+     * returns the errors, each with its line.
+     */
     private List<String> compile(Path source) throws IOException {
         assertThat(source).as("legacy-driver source").exists();
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT, null)) {
-            List<String> options = List.of("-classpath", System.getProperty("java.class.path"), "-d", out.toString(),
-                    "-proc:none", "--release", "17");
+            // the program's other classes (the driver's helpers) come from its sources, compiled along
+            List<String> options = List.of("-classpath", System.getProperty("java.class.path"), "-sourcepath",
+                    LEGACY_SOURCE_ROOT.toString(), "-d", out.toString(), "-proc:none", "--release", "17");
             javac.getTask(null, files, diagnostics, options, null, files.getJavaFileObjects(source.toFile())).call();
         }
         List<String> lines = Files.readAllLines(source);
