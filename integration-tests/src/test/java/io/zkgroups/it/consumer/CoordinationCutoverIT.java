@@ -612,6 +612,8 @@ class CoordinationCutoverIT {
                         && monitor.allFetchedAgainAfter(healed, partitions()) > 0);
                 Run passed = gate.get(120, TimeUnit.SECONDS);
                 assertThat(passed.code).as(passed.toString()).isZero();
+                assertThat(progress.toString()).as("each look while Kafka was silent, with the code it would end with")
+                        .contains("progress: health " + group + " 5 kafka-unreadable: Kafka's group cannot be read");
 
                 long back = System.nanoTime();
                 registry.coordination().decide(group, new CoordinationDecision(Coordinator.ZOOKEEPER, System.currentTimeMillis()));

@@ -91,10 +91,10 @@ final class HealthCommand extends AbstractCommand {
         }
         HealthService.Request request = new HealthService.Request(group, strategy, expectMembers, !noStoreCheck, tolerance,
                 staleAfter, wait, settle, maxStall);
-        HealthService.Result result = new HealthService(clients).check(request, report -> {
-            if (progress && !report.healthy()) {
-                err().println("progress: health " + group + " " + report.exitCode().code() + " "
-                        + report.findings().get(0).condition().label() + ": " + report.findings().get(0).message());
+        HealthService.Result result = new HealthService(clients).check(request, look -> {
+            if (progress) {
+                err().println("progress: health " + group + " " + look.exitCode().code() + " " + look.condition() + ": "
+                        + look.message());
                 err().flush();
             }
         });

@@ -62,14 +62,26 @@ public final class HealthService {
         }
     }
 
+    /**
+     * One look of a wait for health that did not find it healthy, as {@code --progress} prints it: the exit code the
+     * command would end with if it ended now, the condition's label and why.
+     */
+    public record Progress(ExitCode exitCode, String condition, String message) {
+
+        static Progress of(HealthReport report) {
+            HealthReport.Finding first = report.findings().get(0);
+            return new Progress(report.exitCode(), first.condition().label(), first.message());
+        }
+    }
+
     private final Clients clients;
 
     public HealthService(Clients clients) {
         this.clients = clients;
     }
 
-    /** @param onEvaluation sees every evaluation (for progress while waiting) */
-    public Result check(Request request, Consumer<HealthReport> onEvaluation) {
+    /** @param onUnhealthy sees every look that did not find the group healthy (for progress while waiting) */
+    public Result check(Request request, Consumer<Progress> onUnhealthy) {
         GroupReader reader = new GroupReader(clients, request.staleAfter(), Clock.systemUTC());
         StallCheck stalls = request.maxStall() == null ? null : new StallCheck(request.maxStall());
         if (stalls != null) {
@@ -102,9 +114,9 @@ public final class HealthService {
                     if (!waiting || !e.exitCode().leavesZooKeeperHalf() || System.nanoTime() >= deadline) {
                         throw e;
                     }
-                    onEvaluation.accept(new HealthReport(request.group(), "kafka", 0, 0, 0, List.of(new HealthReport.Finding(
-                            HealthCondition.MEMBERS, "Kafka's group cannot be read: " + e.getMessage())), "not checked",
-                            List.of()));
+                    // what the command ends with if Kafka stays silent: its own exit code, not a health condition
+                    onUnhealthy.accept(new Progress(e.exitCode(), "kafka-unreadable",
+                            "Kafka's group cannot be read: " + e.getMessage()));
                     signal.awaitChange(seen, Math.min(deadline - System.nanoTime(), KAFKA_RECHECK.toNanos()));
                     continue;
                 }
@@ -133,7 +145,9 @@ public final class HealthService {
                     }
                 }
                 evaluations++;
-                onEvaluation.accept(report);
+                if (!report.healthy()) {
+                    onUnhealthy.accept(Progress.of(report));
+                }
                 Result result = new Result(report, view.phase().phase().label(), view.phase().evidence(),
                         onKafka.isPresent() ? "Kafka's group assigns the partitions" : choice.reason(),
                         evaluations, Duration.ofNanos(System.nanoTime() - start).toMillis(), kafkaProblem, coordinator,
