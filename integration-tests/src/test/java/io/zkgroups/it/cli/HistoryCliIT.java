@@ -84,6 +84,11 @@ class HistoryCliIT {
                         member.poll(Duration.ofMillis(100));
                         return c.cli("health", "--group", g, "--expect-members", "1").code() == 0;
                     });
+                    // the recorder looks every 200 ms: the take-over's end is recorded before the member leaves
+                    await("the recorder saw the take-over end").atMost(WAIT).until(() -> {
+                        member.poll(Duration.ofMillis(100));
+                        return recorded.toString(StandardCharsets.UTF_8).contains("member " + legacyId + " left;");
+                    });
                 }
             }
             await("the zkgroups member left").atMost(WAIT)
