@@ -45,6 +45,8 @@ public final class StreamChannel {
     private Chunk current;
     /** The fence's check of {@link #current}'s partition and epoch. */
     private HandOutFence.Check currentCheck;
+    /** {@link #current}'s tenure, resolved once per chunk; null if it had ended by then. */
+    private HandOutLedger.Tenure currentTenure;
     private int index;
     private boolean done;
 
@@ -122,8 +124,8 @@ public final class StreamChannel {
         }
         long deadline = timeoutMs < 0 ? Long.MAX_VALUE : time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (true) {
-            if (current != null && index < current.records().size()
-                    && ledger.isCurrent(current.partition(), current.tenure())) {
+            if (current != null && index < current.records().size() && currentTenure != null
+                    && currentTenure.isCurrent()) {
                 HandOut verdict = currentCheck.verdict();
                 if (verdict == HandOut.ALLOWED) {
                     return true;
@@ -140,6 +142,7 @@ public final class StreamChannel {
                 return false;
             }
             current = next;
+            currentTenure = ledger.tenureOf(next.partition(), next.tenure());
             currentCheck = fence.checkOf(next.partition(), next.epoch());
             index = 0;
         }
@@ -157,7 +160,7 @@ public final class StreamChannel {
                 throw new NoSuchElementException("the consumer connector has been shut down");
             }
             ConsumerRecord<byte[], byte[]> record = current.records().get(index++);
-            if (ledger.handOut(current.partition(), current.tenure(), record.offset() + 1)) {
+            if (currentTenure.handOut(record.offset() + 1)) {
                 return record;
             }
             current = null; // revoked between hasNext() and now: none of this chunk goes out

@@ -32,6 +32,21 @@ class HandOutLedgerTest {
     }
 
     @Test
+    void aTenureResolvedBeforeItsRevocationHandsOutNothingAfterIt() {
+        HandOutLedger ledger = new HandOutLedger();
+        long first = ledger.assign(P0);
+        HandOutLedger.Tenure handle = ledger.tenureOf(P0, first);
+        assertThat(handle.handOut(3)).isTrue();
+        assertThat(ledger.revoke(List.of(P0))).isEqualTo(Map.of(P0, 3L));
+        assertThat(handle.isCurrent()).isFalse();
+        assertThat(handle.handOut(4)).isFalse();
+        long second = ledger.assign(P0);
+        assertThat(ledger.tenureOf(P0, first)).as("the partition came back under a new tenure").isNull();
+        assertThat(ledger.tenureOf(P0, second).isCurrent()).isTrue();
+        assertThat(ledger.uncommitted()).as("the old tenure's hand-outs are not the new one's").isEmpty();
+    }
+
+    @Test
     void aRevocationReturnsThePositionsHandedOutSinceTheLastCommit() {
         HandOutLedger ledger = new HandOutLedger();
         long g0 = ledger.assign(P0);
@@ -60,8 +75,9 @@ class HandOutLedgerTest {
             long tenure = ledger.assign(P0);
             AtomicLong lastHandedOut = new AtomicLong(-1);
             CountDownLatch running = new CountDownLatch(1 + round % 40);
+            HandOutLedger.Tenure handle = ledger.tenureOf(P0, tenure); // as a stream resolves it, once per chunk
             Thread stream = new Thread(() -> {
-                for (long offset = 0; ledger.handOut(P0, tenure, offset + 1); offset++) {
+                for (long offset = 0; handle.handOut(offset + 1); offset++) {
                     lastHandedOut.set(offset);
                     running.countDown();
                 }

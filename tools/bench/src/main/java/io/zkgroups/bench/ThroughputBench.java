@@ -36,7 +36,8 @@ import java.util.function.IntConsumer;
  * <ul>
  *   <li>{@code legacy}: an ordinary 0.8 program ({@code io.zkgroups.legacy.ThroughputReader}: one stream, its
  *       iterator) on the real kafka_2.10 0.8.2.2 jar;</li>
- *   <li>{@code bridge}: the same program, unchanged, on zkgroups' kafka08-bridge;</li>
+ *   <li>{@code bridge}: the same program, unchanged, on zkgroups' kafka08-bridge; {@code bridge+KEY=VALUE} with a
+ *       consumer setting the program does not set ({@code -Dzkgroups.consumer.KEY=VALUE});</li>
  *   <li>{@code ours}: {@code ZkGroupConsumer} in a plain poll loop ({@link ThroughputConsumerMain});</li>
  *   <li>{@code raw}: a {@code KafkaConsumer}, no group, with the fetch settings {@code ours} gives its own; and
  *       {@code raw-defaults}, with kafka-clients' defaults.</li>
@@ -60,7 +61,8 @@ public final class ThroughputBench implements Callable<Integer> {
     @Option(names = "--records", defaultValue = "2000000", description = "records per shape (1 KB shapes: fewer)")
     long records;
     @Option(names = "--readers", split = ",", defaultValue = "legacy,bridge,ours,raw",
-            description = "legacy, bridge, ours, raw, raw-defaults; ours+KEY=VALUE (a setting added: an A/B); "
+            description = "legacy, bridge, ours, raw, raw-defaults; ours+KEY=VALUE, bridge+KEY=VALUE (a setting added: "
+                    + "an A/B); "
                     + "the first is the reference of the × column")
     List<String> readers;
     @Option(names = "--reps", defaultValue = "3", description = "repetitions, readers alternating within each")
@@ -150,17 +152,19 @@ public final class ThroughputBench implements Callable<Integer> {
             List<String> args;
             String classpath;
             String main;
-            if (reader.equals("legacy") || reader.equals("bridge")) {
+            List<String> options = jvmOptions;
+            if (reader.equals("legacy") || reader.equals("bridge") || reader.startsWith("bridge+")) {
                 main = "io.zkgroups.legacy.ThroughputReader";
                 classpath = reader.equals("legacy") ? legacyClasspath : bridgeClasspath;
                 args = List.of(zookeeper, group, topic, end);
+                options = bridgeOptions(reader);
             } else {
                 main = ThroughputConsumerMain.class.getName();
                 classpath = consumerClasspath;
                 args = List.of(reader, zookeeper, bootstrap, group, topic, Integer.toString(shape.partitions),
                         Integer.toString(i), Integer.toString(shape.members), end);
             }
-            members.add(new ReaderProcess(group + "-" + i, classpath, jvmOptions, main, args,
+            members.add(new ReaderProcess(group + "-" + i, classpath, options, main, args,
                     logs.resolve(group + "-" + i + ".log"), onDone));
         }
         boolean complete = allDone.await(READ_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
@@ -195,6 +199,22 @@ public final class ThroughputBench implements Callable<Integer> {
             }
             producer.flush();
         }
+    }
+
+    /**
+     * The JVM options of a 0.8 program's reader: {@code bridge+KEY=VALUE[+KEY=VALUE...]} adds consumer settings the
+     * program does not set, as {@code -Dzkgroups.consumer.KEY=VALUE} (an A/B of the bridge's settings).
+     */
+    private List<String> bridgeOptions(String reader) {
+        List<String> options = new ArrayList<>(jvmOptions);
+        String[] parts = reader.split("\\+");
+        for (int i = 1; i < parts.length; i++) {
+            if (!parts[i].contains("=")) {
+                throw new IllegalArgumentException(reader + ": a setting is KEY=VALUE, not " + parts[i]);
+            }
+            options.add("-Dzkgroups.consumer." + parts[i]);
+        }
+        return options;
     }
 
     /** Record size, partitions, members in one group, and how many records. */
