@@ -5,6 +5,7 @@ import kafka.message.MessageAndMetadata;
 import kafka.serializer.Decoder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -43,8 +44,22 @@ public class ConsumerIterator<K, V> implements Iterator<MessageAndMetadata<K, V>
      */
     @Override
     public MessageAndMetadata<K, V> next() {
-        ConsumerRecord<byte[], byte[]> r = channel.next();
-        return new MessageAndMetadata<>(r.topic(), r.partition(), r.key(), r.value(), r.offset(), keyDecoder, valueDecoder);
+        ConsumerRecord<ByteBuffer, ByteBuffer> r = channel.next();
+        return new MessageAndMetadata<>(r.topic(), r.partition(), bytes(r.key()), bytes(r.value()), r.offset(),
+                keyDecoder, valueDecoder);
+    }
+
+    /**
+     * The bytes of a key or value, copied here, on the stream's thread, out of the buffer the fetcher thread received
+     * them in (as 0.8.2.2's streams decode on their own threads): the fetcher, the busier thread, copies nothing.
+     */
+    static byte[] bytes(ByteBuffer buffer) {
+        if (buffer == null) {
+            return null;
+        }
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
     }
 
     /** @throws UnsupportedOperationException always, as 0.8.2.2 */

@@ -9,10 +9,11 @@ import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.Subscription;
 import kafka.common.MessageStreamsExistException;
 import kafka.serializer.Decoder;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteBufferDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,7 +39,7 @@ public class ZookeeperConsumerConnector {
 
     private final ConsumerConfig config;
     private final boolean enableFetcher;
-    private final ZkGroupConsumer<byte[], byte[]> consumer;
+    private final ZkGroupConsumer<ByteBuffer, ByteBuffer> consumer;
     private final HandOutLedger ledger = new HandOutLedger();
     private FetchLoop loop;
     private boolean shutDown;
@@ -52,7 +53,9 @@ public class ZookeeperConsumerConnector {
     public ZookeeperConsumerConnector(ConsumerConfig config, boolean enableFetcher) {
         this.config = Objects.requireNonNull(config, "config");
         this.enableFetcher = enableFetcher;
-        this.consumer = new ZkGroupConsumer<>(config.consumerConfig(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        // keys and values stay views of the fetched buffers until a stream's iterator copies them (ConsumerIterator)
+        this.consumer = new ZkGroupConsumer<>(config.consumerConfig(), new ByteBufferDeserializer(),
+                new ByteBufferDeserializer());
     }
 
     public ZookeeperConsumerConnector(ConsumerConfig config) {

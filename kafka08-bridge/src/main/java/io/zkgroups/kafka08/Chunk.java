@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,7 +17,7 @@ public final class Chunk {
     private final TopicPartition partition;
     private final long tenure;
     private final long epoch;
-    private final List<ConsumerRecord<byte[], byte[]>> records;
+    private final List<ConsumerRecord<ByteBuffer, ByteBuffer>> records;
     private final long bytes;
 
     /**
@@ -28,14 +29,14 @@ public final class Chunk {
     /** The last element a stream's queue ever gets: the connector shut down. */
     public static final Chunk SHUTDOWN = new Chunk(new TopicPartition("(shutdown)", -1), 0, 0, ImmutableList.of());
 
-    public Chunk(TopicPartition partition, long tenure, long epoch, List<ConsumerRecord<byte[], byte[]>> records) {
+    public Chunk(TopicPartition partition, long tenure, long epoch, List<ConsumerRecord<ByteBuffer, ByteBuffer>> records) {
         records = ImmutableList.copyOf(records);
         this.partition = partition;
         this.tenure = tenure;
         this.epoch = epoch;
         this.records = records;
         long size = 0;
-        for (ConsumerRecord<byte[], byte[]> r : records) {
+        for (ConsumerRecord<ByteBuffer, ByteBuffer> r : records) {
             size += MESSAGE_OVERHEAD + Math.max(0, r.serializedKeySize()) + Math.max(0, r.serializedValueSize());
         }
         this.bytes = size;
@@ -53,7 +54,7 @@ public final class Chunk {
         return epoch;
     }
 
-    public List<ConsumerRecord<byte[], byte[]>> records() {
+    public List<ConsumerRecord<ByteBuffer, ByteBuffer>> records() {
         return records;
     }
 

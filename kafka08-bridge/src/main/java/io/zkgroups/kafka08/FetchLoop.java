@@ -14,6 +14,7 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -175,7 +176,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         }
     }
 
-    private final ZkGroupConsumer<byte[], byte[]> consumer;
+    private final ZkGroupConsumer<ByteBuffer, ByteBuffer> consumer;
     private final Subscription subscription;
     private final StreamFeed feed;
     private final HandOutFence fence;
@@ -196,7 +197,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     private boolean capCommitInFlight;
     private final Time time;
 
-    public FetchLoop(ZkGroupConsumer<byte[], byte[]> consumer, Subscription subscription, HandOutLedger ledger,
+    public FetchLoop(ZkGroupConsumer<ByteBuffer, ByteBuffer> consumer, Subscription subscription, HandOutLedger ledger,
                      Settings settings, String name, Time time) {
         this.time = time;
         this.consumer = consumer;

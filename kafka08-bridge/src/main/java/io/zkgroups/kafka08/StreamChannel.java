@@ -6,6 +6,7 @@ import io.zkgroups.registry.Time;
 import kafka.consumer.ConsumerTimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import java.nio.ByteBuffer;
 import java.util.NoSuchElementException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -154,12 +155,12 @@ public final class StreamChannel {
      * @throws NoSuchElementException   if the connector has shut down
      * @throws ConsumerTimeoutException if no record came within {@code consumer.timeout.ms}
      */
-    public ConsumerRecord<byte[], byte[]> next() {
+    public ConsumerRecord<ByteBuffer, ByteBuffer> next() {
         while (true) {
             if (!hasNext()) {
                 throw new NoSuchElementException("the consumer connector has been shut down");
             }
-            ConsumerRecord<byte[], byte[]> record = current.records().get(index++);
+            ConsumerRecord<ByteBuffer, ByteBuffer> record = current.records().get(index++);
             if (currentTenure.handOut(record.offset() + 1)) {
                 return record;
             }

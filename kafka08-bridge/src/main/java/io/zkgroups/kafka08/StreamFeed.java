@@ -10,6 +10,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,7 +34,7 @@ final class StreamFeed {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamFeed.class);
 
-    private final Consumer<byte[], byte[]> consumer;
+    private final Consumer<ByteBuffer, ByteBuffer> consumer;
     private final HandOutLedger ledger;
     private final HandOutFence fence;
     private final boolean handOut;
@@ -49,7 +50,7 @@ final class StreamFeed {
      * @param handOut  false: records are not queued at all and their partitions stay paused (0.8.2.2's testing
      *                 connector without a fetcher)
      */
-    StreamFeed(Consumer<byte[], byte[]> consumer, HandOutLedger ledger, HandOutFence fence, boolean handOut, String name) {
+    StreamFeed(Consumer<ByteBuffer, ByteBuffer> consumer, HandOutLedger ledger, HandOutFence fence, boolean handOut, String name) {
         this.consumer = consumer;
         this.ledger = ledger;
         this.fence = fence;
@@ -72,9 +73,9 @@ final class StreamFeed {
     }
 
     /** Queues what one poll returned. */
-    void route(ConsumerRecords<byte[], byte[]> records) {
+    void route(ConsumerRecords<ByteBuffer, ByteBuffer> records) {
         for (TopicPartition tp : records.partitions()) {
-            List<ConsumerRecord<byte[], byte[]>> list = records.records(tp);
+            List<ConsumerRecord<ByteBuffer, ByteBuffer>> list = records.records(tp);
             StreamChannel channel = channelOf.get(tp);
             long tenure = ledger.tenure(tp);
             long epoch = fence.epochOf(tp);

@@ -10,6 +10,7 @@ import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -45,7 +46,7 @@ class StreamChannelTest {
     private static Chunk chunk(TopicPartition tp, long tenure, long from, long to) {
         return new Chunk(tp, tenure, TestFence.EPOCH, LongStream.range(from, to)
                 .mapToObj(o -> new ConsumerRecord<>(tp.topic(), tp.partition(), o, 0L, TimestampType.CREATE_TIME, -1, 1,
-                        (byte[]) null, new byte[] {(byte) o}, new RecordHeaders(), Optional.<Integer>empty()))
+                        (ByteBuffer) null, ByteBuffer.wrap(new byte[] {(byte) o}), new RecordHeaders(), Optional.<Integer>empty()))
                 .toList());
     }
 
@@ -89,7 +90,7 @@ class StreamChannelTest {
 
         assertThat(ledger.revoke(List.of(P0))).as("nothing of P0 was handed out").isEmpty();
 
-        ConsumerRecord<byte[], byte[]> next = channel.next();
+        ConsumerRecord<ByteBuffer, ByteBuffer> next = channel.next();
         assertThat(new TopicPartition(next.topic(), next.partition())).isEqualTo(P1);
         assertThat(next.offset()).isEqualTo(10);
     }

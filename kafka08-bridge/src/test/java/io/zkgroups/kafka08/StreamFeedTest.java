@@ -8,6 +8,7 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
@@ -20,7 +21,7 @@ class StreamFeedTest {
     private static final TopicPartition P0 = new TopicPartition("t", 0);
     private static final TopicPartition P1 = new TopicPartition("t", 1);
 
-    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
+    private final MockConsumer<ByteBuffer, ByteBuffer> consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
     private final HandOutLedger ledger = new HandOutLedger();
     private final StreamChannel stream = new StreamChannel(1, ledger, new TestFence(), -1, () -> { }, Time.SYSTEM);
     private final StreamFeed feed = new StreamFeed(consumer, ledger, new TestFence(), true, "test");
@@ -34,9 +35,9 @@ class StreamFeedTest {
         }
     }
 
-    private static ConsumerRecords<byte[], byte[]> fetched(TopicPartition tp, long from, long to) {
+    private static ConsumerRecords<ByteBuffer, ByteBuffer> fetched(TopicPartition tp, long from, long to) {
         return new ConsumerRecords<>(Map.of(tp, LongStream.range(from, to)
-                .mapToObj(o -> new ConsumerRecord<>(tp.topic(), tp.partition(), o, (byte[]) null, new byte[0])).toList()));
+                .mapToObj(o -> new ConsumerRecord<>(tp.topic(), tp.partition(), o, (ByteBuffer) null, ByteBuffer.allocate(0))).toList()));
     }
 
     @Test
@@ -59,7 +60,7 @@ class StreamFeedTest {
         feed.flush();
         assertThat(consumer.paused()).isEmpty();
         assertThat(feed.waitingForRoom()).isFalse();
-        ConsumerRecord<byte[], byte[]> last = stream.next();
+        ConsumerRecord<ByteBuffer, ByteBuffer> last = stream.next();
         assertThat(new TopicPartition(last.topic(), last.partition())).isEqualTo(P1);
     }
 
