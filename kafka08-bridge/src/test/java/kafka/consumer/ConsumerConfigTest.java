@@ -72,7 +72,7 @@ class ConsumerConfigTest {
     @Test
     void theConnectorsConsumerIsCappedAsAnAutoCommittingConsumerIs() {
         assertThat(new ConsumerConfig(minimal()).consumerConfig().maxUncommittedRecords())
-                .as("the connector commits at the cap").isEqualTo(10_000);
+                .as("the connector commits at the cap").isEqualTo(25_000);
         Properties manual = minimal();
         manual.setProperty("auto.commit.enable", "false");
         assertThat(new ConsumerConfig(manual).consumerConfig().maxUncommittedRecords())

@@ -70,7 +70,7 @@ public final class ConsumerKeys {
     public static final String ZOOKEEPER_SERVER_VERSION = "zkgroups.zookeeper.server.version";
 
     /** {@value #MAX_UNCOMMITTED_RECORDS}'s default with auto-commit (docs/benchmarks.md measures its cost). */
-    public static final int DEFAULT_MAX_UNCOMMITTED_RECORDS = 10_000;
+    public static final int DEFAULT_MAX_UNCOMMITTED_RECORDS = 25_000;
 
     private static final String IGNORED = "Accepted for compatibility; no effect in zkgroups.";
 
@@ -145,7 +145,7 @@ public final class ConsumerKeys {
             ConfigKey.of(REVOKE_TIMEOUT_MS, INT, "300000", Validators.atLeast(1), ZKGROUPS,
                     "Longest wait for onPartitionsRevoked before the partitions are given up anyway."),
             ConfigKey.computed(MAX_UNCOMMITTED_RECORDS, INT, ConsumerKeys::maxUncommittedDefault,
-                    "10000 with auto-commit, else 0", Validators.atLeast(0), ZKGROUPS,
+                    "25000 with auto-commit, else 0", Validators.atLeast(0), ZKGROUPS,
                     "The most records of a partition handed out past its last confirmed commit (0: no cap): what a "
                             + "kill, a lost session or a revocation without commit hands out again. Auto-commit commits "
                             + "a partition past half of it at once; without auto-commit, poll() hands out nothing "

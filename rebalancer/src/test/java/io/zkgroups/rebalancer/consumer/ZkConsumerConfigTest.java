@@ -54,7 +54,7 @@ class ZkConsumerConfigTest {
 
     @Test
     void theUncommittedCapIsOnWithAutoCommitAndTheApplicationsToSetWithout() {
-        assertThat(ZkConsumerConfig.from(base()).maxUncommittedRecords()).isEqualTo(10_000);
+        assertThat(ZkConsumerConfig.from(base()).maxUncommittedRecords()).isEqualTo(25_000);
         assertThat(with("auto.commit.enable", "false").maxUncommittedRecords()).isZero();
         assertThat(with("enable.auto.commit", "false").maxUncommittedRecords()).as("Kafka's name").isZero();
         Map<String, Object> p = base();

@@ -105,7 +105,7 @@ public final class ThroughputConsumerMain {
                 }
             } catch (WakeupException stopped) {
                 ranges.print(out);
-                System.err.println("read " + read + " records, " + touched + " bytes");
+                System.err.println("read " + read + " records, " + touched + " bytes, commits: " + commits(consumer));
             }
         }
         out.println("CLOSED");
@@ -126,5 +126,13 @@ public final class ThroughputConsumerMain {
             default:
                 throw new IllegalArgumentException("unknown reader " + mode + ": ours, raw or raw-defaults");
         }
+    }
+
+    /** How many commits the consumer wrote ({@code commit-total}); "none counted" for one without a group. */
+    private static String commits(Consumer<?, ?> consumer) {
+        return consumer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("commit-total"))
+                .map(e -> String.format("%.0f", (Double) e.getValue().metricValue()))
+                .findFirst().orElse("none counted");
     }
 }
