@@ -29,7 +29,8 @@ public final class Chunk {
     /** The last element a stream's queue ever gets: the connector shut down. */
     public static final Chunk SHUTDOWN = new Chunk(new TopicPartition("(shutdown)", -1), 0, 0, ImmutableList.of());
 
-    public Chunk(TopicPartition partition, long tenure, long epoch, List<ConsumerRecord<ByteBuffer, ByteBuffer>> records) {
+    public Chunk(TopicPartition partition, long tenure, long epoch,
+                 List<ConsumerRecord<ByteBuffer, ByteBuffer>> records) {
         records = ImmutableList.copyOf(records);
         this.partition = partition;
         this.tenure = tenure;

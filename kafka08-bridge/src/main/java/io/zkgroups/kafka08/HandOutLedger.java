@@ -30,7 +30,7 @@ public final class HandOutLedger {
         private static final long ENDED = Long.MIN_VALUE;
 
         private final long id;
-        /** The next offset to consume, {@link #NONE} before the first hand-out, {@link #ENDED} once revoked. */
+        /** The next offset to consume: -1 before the first hand-out, {@link #ENDED} once revoked. */
         private final AtomicLong consumed = new AtomicLong(NONE);
         /** The offset last committed; the ledger's lock guards it. */
         private long committed = NONE;
@@ -60,7 +60,7 @@ public final class HandOutLedger {
             }
         }
 
-        /** Ends the tenure; returns the position consumed up to then ({@link #NONE}: nothing handed out). */
+        /** Ends the tenure; returns the position consumed up to then (-1: nothing handed out). */
         private long end() {
             return consumed.getAndSet(ENDED);
         }

@@ -50,7 +50,8 @@ final class StreamFeed {
      * @param handOut  false: records are not queued at all and their partitions stay paused (0.8.2.2's testing
      *                 connector without a fetcher)
      */
-    StreamFeed(Consumer<ByteBuffer, ByteBuffer> consumer, HandOutLedger ledger, HandOutFence fence, boolean handOut, String name) {
+    StreamFeed(Consumer<ByteBuffer, ByteBuffer> consumer, HandOutLedger ledger, HandOutFence fence, boolean handOut,
+               String name) {
         this.consumer = consumer;
         this.ledger = ledger;
         this.fence = fence;
