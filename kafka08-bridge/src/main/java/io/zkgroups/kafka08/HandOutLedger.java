@@ -88,18 +88,6 @@ public final class HandOutLedger {
         return o != null && o.id == tenure ? o : null;
     }
 
-    /** Whether records of {@code partition} tagged with {@code tenure} may still be handed out. */
-    public boolean isCurrent(TopicPartition partition, long tenure) {
-        Tenure o = tenureOf(partition, tenure);
-        return o != null && o.isCurrent();
-    }
-
-    /** {@link Tenure#handOut} of {@code partition}'s tenure {@code tenure}; false if that tenure is not current. */
-    public boolean handOut(TopicPartition partition, long tenure, long nextOffset) {
-        Tenure o = tenureOf(partition, tenure);
-        return o != null && o.handOut(nextOffset);
-    }
-
     /**
      * {@code partitions} are not owned any more: nothing of them is handed out from now on. Returns the consumed
      * positions of those with records handed out since their last commit: what the commit before the release covers.

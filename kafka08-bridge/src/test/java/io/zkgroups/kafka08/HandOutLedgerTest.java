@@ -19,15 +19,15 @@ class HandOutLedgerTest {
     @Test
     void recordsAreHandedOutOnlyUnderTheCurrentTenureOfAnOwnedPartition() {
         HandOutLedger ledger = new HandOutLedger();
-        assertThat(ledger.handOut(P0, 1, 5)).as("not owned").isFalse();
+        assertThat(handOut(ledger, P0, 1, 5)).as("not owned").isFalse();
         long first = ledger.assign(P0);
-        assertThat(ledger.handOut(P0, first, 5)).isTrue();
+        assertThat(handOut(ledger, P0, first, 5)).isTrue();
         ledger.revoke(List.of(P0));
-        assertThat(ledger.isCurrent(P0, first)).isFalse();
+        assertThat(isCurrent(ledger, P0, first)).isFalse();
         long second = ledger.assign(P0);
         assertThat(second).isNotEqualTo(first);
-        assertThat(ledger.handOut(P0, first, 6)).as("a chunk fetched before the partition went and came back").isFalse();
-        assertThat(ledger.handOut(P0, second, 6)).isTrue();
+        assertThat(handOut(ledger, P0, first, 6)).as("a chunk fetched before the partition went and came back").isFalse();
+        assertThat(handOut(ledger, P0, second, 6)).isTrue();
         assertThat(ledger.tenure(P1)).isZero();
     }
 
@@ -52,12 +52,12 @@ class HandOutLedgerTest {
         long g0 = ledger.assign(P0);
         long g1 = ledger.assign(P1);
         ledger.assign(new TopicPartition("t", 2)); // nothing handed out: nothing to commit
-        ledger.handOut(P0, g0, 11);
-        ledger.handOut(P1, g1, 21);
+        handOut(ledger, P0, g0, 11);
+        handOut(ledger, P1, g1, 21);
         assertThat(ledger.uncommitted()).isEqualTo(Map.of(P0, 11L, P1, 21L));
         ledger.committed(Map.of(P0, 11L, P1, 21L));
         assertThat(ledger.uncommitted()).isEmpty();
-        ledger.handOut(P1, g1, 22);
+        handOut(ledger, P1, g1, 22);
         assertThat(ledger.revoke(List.of(P0, P1))).isEqualTo(Map.of(P1, 22L));
         assertThat(ledger.partitions()).containsExactly(new TopicPartition("t", 2));
     }
@@ -88,5 +88,16 @@ class HandOutLedgerTest {
             stream.join();
             assertThat(toCommit.get(P0)).as("round %d", round).isEqualTo(lastHandedOut.get() + 1);
         }
+    }
+
+    /** A stream's hand-out: through the tenure the chunk was tagged with, if that is still the partition's. */
+    private static boolean handOut(HandOutLedger ledger, TopicPartition partition, long tenure, long nextOffset) {
+        HandOutLedger.Tenure current = ledger.tenureOf(partition, tenure);
+        return current != null && current.handOut(nextOffset);
+    }
+
+    private static boolean isCurrent(HandOutLedger ledger, TopicPartition partition, long tenure) {
+        HandOutLedger.Tenure current = ledger.tenureOf(partition, tenure);
+        return current != null && current.isCurrent();
     }
 }

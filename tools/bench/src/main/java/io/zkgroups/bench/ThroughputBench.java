@@ -157,7 +157,9 @@ public final class ThroughputBench implements Callable<Integer> {
                 main = "io.zkgroups.legacy.ThroughputReader";
                 classpath = reader.equals("legacy") ? legacyClasspath : bridgeClasspath;
                 args = List.of(zookeeper, group, topic, end);
-                options = bridgeOptions(reader);
+                if (reader.startsWith("bridge+")) {
+                    options = bridgeOptions(reader);
+                }
             } else {
                 main = ThroughputConsumerMain.class.getName();
                 classpath = consumerClasspath;
