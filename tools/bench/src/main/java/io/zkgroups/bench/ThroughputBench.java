@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -42,9 +43,11 @@ import java.util.function.IntConsumer;
  *   <li>{@code raw}: a {@code KafkaConsumer}, no group, with the fetch settings {@code ours} gives its own; and
  *       {@code raw-defaults}, with kafka-clients' defaults.</li>
  * </ul>
+ * {@code READER@OPTION[@OPTION...]} runs a reader with JVM options added to everyone's (an A/B of a JVM option).
  * Per shape (record size × partitions × members in one group) the topic is filled, and read once by each reader
  * untimed; then, per repetition, every reader in turn reads it whole in a new group. Records/s runs from the first record any member
- * printed to the last member's last, as this JVM sees the lines arrive; start → last from the first process start;
+ * printed to the last member's last, as this JVM sees the lines arrive; start → first and start → last from the first
+ * process start;
  * CPU-seconds (user + system, whole processes, start-up included) per million records and the largest peak resident
  * set, read from {@code /proc} as the last record's line arrives. Run through {@code tools/bench/throughput.sh}.
  */
@@ -62,7 +65,7 @@ public final class ThroughputBench implements Callable<Integer> {
     long records;
     @Option(names = "--readers", split = ",", defaultValue = "legacy,bridge,ours,raw",
             description = "legacy, bridge, ours, raw, raw-defaults; ours+KEY=VALUE, bridge+KEY=VALUE (a setting added: "
-                    + "an A/B); "
+                    + "an A/B); READER@OPTION[@OPTION...] adds JVM options to that reader's (e.g. ours@-Xmx128m); "
                     + "the first is the reference of the × column")
     List<String> readers;
     @Option(names = "--reps", defaultValue = "3", description = "repetitions, readers alternating within each")
@@ -152,20 +155,21 @@ public final class ThroughputBench implements Callable<Integer> {
             List<String> args;
             String classpath;
             String main;
-            List<String> options = jvmOptions;
-            if (reader.equals("legacy") || reader.equals("bridge") || reader.startsWith("bridge+")) {
+            String[] specAndOptions = reader.split("@");
+            String spec = specAndOptions[0];
+            List<String> options = new ArrayList<>(jvmOptions);
+            if (spec.equals("legacy") || spec.equals("bridge") || spec.startsWith("bridge+")) {
                 main = "io.zkgroups.legacy.ThroughputReader";
-                classpath = reader.equals("legacy") ? legacyClasspath : bridgeClasspath;
+                classpath = spec.equals("legacy") ? legacyClasspath : bridgeClasspath;
                 args = List.of(zookeeper, group, topic, end);
-                if (reader.startsWith("bridge+")) {
-                    options = bridgeOptions(reader);
-                }
+                options.addAll(bridgeOptions(spec));
             } else {
                 main = ThroughputConsumerMain.class.getName();
                 classpath = consumerClasspath;
-                args = List.of(reader, zookeeper, bootstrap, group, topic, Integer.toString(shape.partitions),
+                args = List.of(spec, zookeeper, bootstrap, group, topic, Integer.toString(shape.partitions),
                         Integer.toString(i), Integer.toString(shape.members), end);
             }
+            options.addAll(Arrays.asList(specAndOptions).subList(1, specAndOptions.length));
             members.add(new ReaderProcess(group + "-" + i, classpath, options, main, args,
                     logs.resolve(group + "-" + i + ".log"), onDone));
         }
@@ -204,11 +208,11 @@ public final class ThroughputBench implements Callable<Integer> {
     }
 
     /**
-     * The JVM options of a 0.8 program's reader: {@code bridge+KEY=VALUE[+KEY=VALUE...]} adds consumer settings the
+     * The JVM options a 0.8 program's reader adds: {@code bridge+KEY=VALUE[+KEY=VALUE...]} adds consumer settings the
      * program does not set, as {@code -Dzkgroups.consumer.KEY=VALUE} (an A/B of the bridge's settings).
      */
-    private List<String> bridgeOptions(String reader) {
-        List<String> options = new ArrayList<>(jvmOptions);
+    private static List<String> bridgeOptions(String reader) {
+        List<String> options = new ArrayList<>();
         String[] parts = reader.split("\\+");
         for (int i = 1; i < parts.length; i++) {
             if (!parts[i].contains("=")) {
@@ -249,6 +253,10 @@ public final class ThroughputBench implements Callable<Integer> {
             return new Run(last - first, last - started,
                     cpuKnown ? members.stream().mapToLong(ReaderProcess::cpuNanos).sum() : -1,
                     members.stream().mapToLong(ReaderProcess::peakKib).max().orElse(-1), readTwice);
+        }
+
+        long startToFirstNanos() {
+            return startToLastNanos - firstToLastNanos;
         }
 
         double recordsPerSecond(long records) {
