@@ -83,6 +83,11 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
     /** KafkaConsumer's close() waits up to 30 s. */
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
+    static {
+        // what the fetch client will load runs on another core while this consumer starts
+        StartupWarmup.start();
+    }
+
     private final ZkConsumerConfig config;
     private final RestartHandover restart;
     private final CuratorFramework curator;

@@ -1,0 +1,47 @@
+package io.zkgroups.rebalancer.consumer;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * Loads, on a short-lived daemon thread, what a fresh consumer needs later on its way to the first record but that
+ * needs nothing from it: the platform MBean server (the consumer's MBeans and its fetch client's) and kafka-clients'
+ * protocol tables (every API's message classes, every error code and the request and response classes, which the
+ * fetch client's first request and first answer load: a few hundred milliseconds in a fresh JVM). Started when
+ * {@link ZkGroupConsumer} initializes, it runs on another core while the consumer parses its configuration,
+ * connects to ZooKeeper and joins, instead of after the join, between the claim and the first fetch (as Spring
+ * Boot's {@code BackgroundPreinitializer} does for its own start). A class loads once per JVM, so nothing is done
+ * twice; should a name be missing from another kafka-clients version, that class only loads later, as before.
+ */
+final class StartupWarmup {
+
+    /** Initialized in this order: the fetch client needs them in it. */
+    static final String[] KAFKA_PROTOCOL = {
+            "org.apache.kafka.common.protocol.ApiKeys",
+            "org.apache.kafka.common.protocol.Errors",
+            "org.apache.kafka.common.requests.AbstractRequest",
+            "org.apache.kafka.common.requests.AbstractResponse",
+    };
+
+    private StartupWarmup() {
+    }
+
+    /** Starts the warm-up and returns at once. */
+    static Thread start() {
+        Thread thread = new Thread(StartupWarmup::run, "zkgroups-startup-warmup");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    static void run() {
+        try {
+            ManagementFactory.getPlatformMBeanServer();
+            ClassLoader loader = StartupWarmup.class.getClassLoader();
+            for (String name : KAFKA_PROTOCOL) {
+                Class.forName(name, true, loader);
+            }
+        } catch (Exception | LinkageError e) {
+            // only an earlier start is lost: whoever needs the class loads it, and reports what fails
+        }
+    }
+}
