@@ -50,7 +50,8 @@ public final class ProductBench implements Callable<Integer> {
             converter = BenchOptionTypes.GroupSizeConverter.class, description = "members x partitions")
     List<BenchOptionTypes.GroupSize> sizes;
     @Option(names = "--impl", split = ",", defaultValue = "ours,legacy",
-            description = "kinds of member: ours, legacy, ours+KEY=VALUE (zkgroups with a setting: an A/B)")
+            description = "kinds of member: ours, legacy, ours+KEY=VALUE (zkgroups with a setting: an A/B); "
+                    + "KIND@OPTION[@OPTION...] adds JVM options to that kind's members (an A/B of a JVM option)")
     List<String> impls;
     @Option(names = "--reps", defaultValue = "4", description = "repetitions of every phase, per kind and size")
     int reps;

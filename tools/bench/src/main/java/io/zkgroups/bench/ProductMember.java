@@ -44,12 +44,15 @@ final class ProductMember {
 
     /**
      * A kind of member: {@code ours} (zkgroups), {@code legacy} (0.8.2.2), or {@code ours+KEY=VALUE[+KEY=VALUE]}: zkgroups
-     * with these properties set (an A/B of a setting in one run).
+     * with these properties set (an A/B of a setting in one run); {@code KIND@OPTION[@OPTION...]} adds JVM options to
+     * that kind's members (an A/B of a JVM option).
      */
-    record Kind(String label, boolean legacy, Map<String, String> properties) {
+    record Kind(String label, boolean legacy, Map<String, String> properties, List<String> jvmOptions) {
 
         static Kind parse(String text) {
-            String[] parts = text.split("\\+");
+            String[] kindAndOptions = text.split("@");
+            List<String> jvmOptions = List.of(kindAndOptions).subList(1, kindAndOptions.length);
+            String[] parts = kindAndOptions[0].split("\\+");
             if (!parts[0].equals("ours") && !(parts[0].equals("legacy") && parts.length == 1)) {
                 throw new IllegalArgumentException("not a kind of member: " + text
                         + " (ours, legacy, or ours+KEY=VALUE[+KEY=VALUE...])");
@@ -63,8 +66,8 @@ final class ProductMember {
                 properties.put(parts[i].substring(0, eq), parts[i].substring(eq + 1));
             }
             boolean legacy = parts[0].equals("legacy");
-            return new Kind(legacy ? "0.8.2.2" : parts.length == 1 ? "zkgroups" : "zkgroups " + properties, legacy,
-                    properties);
+            String label = legacy ? "0.8.2.2" : parts.length == 1 ? "zkgroups" : "zkgroups " + properties;
+            return new Kind(jvmOptions.isEmpty() ? label : label + " " + jvmOptions, legacy, properties, jvmOptions);
         }
     }
 
@@ -90,9 +93,11 @@ final class ProductMember {
             }
             ChildJvm.Builder builder = legacy
                     ? ChildJvm.builder(name, "io.zkgroups.legacy.LegacyConsumerMain").classpath(legacyClasspath)
-                            .jvmOptions(JVM_OPTIONS).args(List.of(file.toString(), "--topic", topic + "=1"))
+                            .jvmOptions(JVM_OPTIONS).jvmOptions(kind.jvmOptions())
+                            .args(List.of(file.toString(), "--topic", topic + "=1"))
                     : ChildJvm.builder(name, ProductConsumerMain.class.getName()).classpath(consumerClasspath)
-                            .jvmOptions(JVM_OPTIONS).jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=" + logLevel,
+                            .jvmOptions(JVM_OPTIONS).jvmOptions(kind.jvmOptions())
+                            .jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=" + logLevel,
                                     "-Dorg.slf4j.simpleLogger.showDateTime=true",
                                     "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"))
                             .args(List.of(file.toString(), topic));
