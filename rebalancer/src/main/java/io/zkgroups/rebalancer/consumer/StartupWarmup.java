@@ -11,8 +11,13 @@ import java.lang.management.ManagementFactory;
  * connects to ZooKeeper and joins, instead of after the join, between the claim and the first fetch (as Spring
  * Boot's {@code BackgroundPreinitializer} does for its own start). A class loads once per JVM, so nothing is done
  * twice; should a name be missing from another kafka-clients version, that class only loads later, as before.
+ * <p>
+ * The JVM system property {@code zkgroups.startup.warmup=false} turns it off (it runs before any consumer's
+ * properties are read): the start then is as without it, each class loaded where it is first needed.
  */
 final class StartupWarmup {
+
+    static final String ENABLED_PROPERTY = "zkgroups.startup.warmup";
 
     /** Initialized in this order: the fetch client needs them in it. */
     static final String[] KAFKA_PROTOCOL = {
@@ -23,6 +28,16 @@ final class StartupWarmup {
     };
 
     private StartupWarmup() {
+    }
+
+    /** Starts the warm-up unless {@value #ENABLED_PROPERTY} is false; the thread started, or null. */
+    static Thread startUnlessDisabled() {
+        try {
+            return "false".equalsIgnoreCase(System.getProperty(ENABLED_PROPERTY, "true").trim()) ? null : start();
+        } catch (RuntimeException | Error e) {
+            // a head start only (no thread to be had, a security manager): never why the consumer class fails to load
+            return null;
+        }
     }
 
     /** Starts the warm-up and returns at once. */

@@ -85,7 +85,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
 
     static {
         // what the fetch client will load runs on another core while this consumer starts
-        StartupWarmup.start();
+        StartupWarmup.startUnlessDisabled();
     }
 
     private final ZkConsumerConfig config;

@@ -25,4 +25,29 @@ class StartupWarmupTest {
         warmup.join(TimeUnit.MINUTES.toMillis(1));
         assertThat(warmup.isAlive()).isFalse();
     }
+
+    @Test
+    void theSystemPropertyTurnsItOff() {
+        assertThat(startWith("false")).isNull();
+        assertThat(startWith("true")).isNotNull();
+        assertThat(startWith(null)).as("on by default").isNotNull();
+    }
+
+    private static Thread startWith(String setting) {
+        String before = System.getProperty(StartupWarmup.ENABLED_PROPERTY);
+        set(setting);
+        try {
+            return StartupWarmup.startUnlessDisabled();
+        } finally {
+            set(before);
+        }
+    }
+
+    private static void set(String value) {
+        if (value == null) {
+            System.clearProperty(StartupWarmup.ENABLED_PROPERTY);
+        } else {
+            System.setProperty(StartupWarmup.ENABLED_PROPERTY, value);
+        }
+    }
 }
