@@ -27,6 +27,12 @@ final class ConsumerConfigReference {
         table(page, ConfigSection.LEGACY);
         page.append("\n## zkgroups' own keys\n\n");
         table(page, ConfigSection.ZKGROUPS);
+        page.append("\n## JVM system property\n\n")
+                .append("`zkgroups.startup.warmup` (default `true`): when the consumer class initializes, a short-lived ")
+                .append("daemon thread loads the platform MBean server and kafka-clients' protocol tables while the ")
+                .append("consumer starts, so that the first fetch does not wait for them ")
+                .append("([benchmarks.md](benchmarks.md#product-side-by-side-with-0822)). `false` turns it off. A JVM ")
+                .append("property, as it runs before any consumer's properties are read.\n");
         return page.toString();
     }
 
