@@ -190,6 +190,8 @@ public final class FetchLoop implements ConsumerRebalanceListener {
     private final Thread thread;
     /** Set once the loop takes no more requests. */
     private boolean closed;
+    /** What the loop stopped on, null for a stop asked for: the streams' readers are told (the loop's thread only). */
+    private Throwable failure;
     private long nextAutoCommitNanos;
     /** After a failed commit at the cap, the next one waits until then. */
     private long nextCapCommitNanos;
@@ -304,6 +306,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
         } catch (Throwable e) {
             LOG.error("[{}] the fetcher stops: {}", name, e.toString(), e);
             ready.completeExceptionally(e);
+            failure = e;
         } finally {
             close();
         }
@@ -486,7 +489,7 @@ public final class FetchLoop implements ConsumerRebalanceListener {
                     }
                 }
             }
-            feed.shutdown();
+            feed.shutdown(failure);
             ready.complete(null);
             stopped.complete(null);
         }

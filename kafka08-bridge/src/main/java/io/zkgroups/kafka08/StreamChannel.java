@@ -3,6 +3,7 @@ package io.zkgroups.kafka08;
 import io.zkgroups.rebalancer.consumer.HandOutFence;
 import io.zkgroups.rebalancer.group.OwnershipFence.HandOut;
 import io.zkgroups.registry.Time;
+import kafka.common.KafkaException;
 import kafka.consumer.ConsumerTimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -50,6 +51,8 @@ public final class StreamChannel {
     private HandOutLedger.Tenure currentTenure;
     private int index;
     private boolean done;
+    /** Why the fetcher stopped, set before the end is queued; null for a shutdown. */
+    private volatile Throwable failure;
 
     /**
      * @param capacityBytes bytes of chunks queued at most: a chunk goes in while the queue holds less than that
@@ -106,6 +109,16 @@ public final class StreamChannel {
 
     /** Ends the stream: whatever is still queued is dropped, then the reader sees the end. */
     public void shutdown() {
+        shutdown(null);
+    }
+
+    /**
+     * Ends the stream as {@link #shutdown()}; with a {@code failure} (the fetcher stopped on it) the reader's
+     * {@code hasNext} throws a {@link KafkaException} naming it, then and on every later call, instead of seeing an
+     * end the application could take for its own shutdown.
+     */
+    public void shutdown(Throwable failure) {
+        this.failure = failure;
         queue.clear();
         queuedBytes.set(0);
         queue.add(Chunk.SHUTDOWN);
@@ -118,10 +131,11 @@ public final class StreamChannel {
      * shut down.
      *
      * @throws ConsumerTimeoutException if no record came in time (the channel stays usable)
+     * @throws KafkaException           if the connector's fetcher stopped on a failure
      */
     public boolean hasNext() {
         if (done) {
-            return false;
+            return ended();
         }
         long deadline = timeoutMs < 0 ? Long.MAX_VALUE : time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (true) {
@@ -140,7 +154,7 @@ public final class StreamChannel {
             Chunk next = take(deadline);
             if (next == Chunk.SHUTDOWN) {
                 done = true;
-                return false;
+                return ended();
             }
             current = next;
             currentTenure = ledger.tenureOf(next.partition(), next.tenure());
@@ -166,6 +180,15 @@ public final class StreamChannel {
             }
             current = null; // revoked between hasNext() and now: none of this chunk goes out
         }
+    }
+
+    /** False: the stream has ended; unless the fetcher stopped on a failure, which is thrown. */
+    private boolean ended() {
+        Throwable cause = failure;
+        if (cause != null) {
+            throw new KafkaException("the consumer connector's fetcher stopped: " + cause, cause);
+        }
+        return false;
     }
 
     /** Waits for the fence to change, up to the reader's deadline; throws once that has passed. */

@@ -151,8 +151,8 @@ final class StreamFeed {
         return dropped;
     }
 
-    /** Ends every stream. */
-    void shutdown() {
-        channels.forEach(StreamChannel::shutdown);
+    /** Ends every stream; with a {@code failure} (else null) their readers are told of it: see StreamChannel. */
+    void shutdown(Throwable failure) {
+        channels.forEach(channel -> channel.shutdown(failure));
     }
 }

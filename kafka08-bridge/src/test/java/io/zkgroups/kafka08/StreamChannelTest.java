@@ -162,6 +162,27 @@ class StreamChannelTest {
     }
 
     @Test
+    void afterTheFetcherFailedEveryReaderIsToldWhy() throws Exception {
+        StreamChannel channel = channel(-1);
+        long g = ledger.assign(P0);
+        channel.offer(chunk(P0, g, 0, 1));
+        StreamChannel idle = channel(-1);
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(idle::hasNext);
+        OutOfMemoryError failure = new OutOfMemoryError("Java heap space");
+
+        channel.shutdown(failure);
+        idle.shutdown(failure);
+
+        assertThatThrownBy(channel::hasNext).as("not an end the application could take for its own shutdown")
+                .isInstanceOf(kafka.common.KafkaException.class).hasCause(failure).hasMessageContaining("Java heap space");
+        assertThatThrownBy(channel::hasNext).as("and on every later call").isInstanceOf(kafka.common.KafkaException.class);
+        assertThatThrownBy(channel::next).isInstanceOf(kafka.common.KafkaException.class);
+        assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).as("a reader blocked in hasNext")
+                .hasCauseInstanceOf(kafka.common.KafkaException.class);
+        assertThat(ledger.uncommitted()).as("nothing of the dropped chunk was handed out").isEmpty();
+    }
+
+    @Test
     void purgingDropsOnlyTheChunksOfTheGivenPartitions() {
         StreamChannel channel = channel(-1);
         long g0 = ledger.assign(P0);
