@@ -70,6 +70,11 @@ final class ClaimWriter {
                 });
     }
 
+    /** {@code parent}, an owner topic directory, was just listed: it exists, no claim needs to create it. */
+    void parentExists(String parent) {
+        knownParents.add(parent);
+    }
+
     /** Forgets the topic directories of {@code partitions} and creates them again. */
     void recreateParents(String group, Collection<TopicAndPartition> partitions) {
         partitions.stream().map(TopicAndPartition::topic).distinct()

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * One persistent recursive watch per owner topic directory ({@code /consumers/G/owners/T}), armed once per session
@@ -78,14 +79,17 @@ final class OwnerDirectoryWatch {
 
     private final Znodes znodes;
     private final WatchedOwners watched;
+    /** Hears of each directory listed: it exists. */
+    private final Consumer<String> listedDirectory;
     private final Map<String, Armed> armed = new ConcurrentHashMap<>();
     private volatile boolean unsupported;
     /** False while the group is too large for every member to hear every owner znode change ({@link #wanted}). */
     private volatile boolean wanted = true;
 
-    OwnerDirectoryWatch(Znodes znodes, WatchedOwners watched) {
+    OwnerDirectoryWatch(Znodes znodes, WatchedOwners watched, Consumer<String> listedDirectory) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
         this.watched = Objects.requireNonNull(watched, "watched cannot be null");
+        this.listedDirectory = Objects.requireNonNull(listedDirectory, "listedDirectory cannot be null");
     }
 
     /**
@@ -125,6 +129,7 @@ final class OwnerDirectoryWatch {
         }
         try {
             watched.listed(dir, znodes.children(dir), disconnection); // what exists already: the events tell the rest
+            listedDirectory.accept(dir);
         } catch (RuntimeException e) {
             LOG.debug("owner directory {} not listed: {}", dir, e.toString());
             return false;

@@ -58,7 +58,8 @@ public final class OwnerRegistry {
         this.layout = Objects.requireNonNull(layout, "layout cannot be null");
         this.writes = new SessionWrites(znodes);
         this.claimWriter = new ClaimWriter(znodes, writes, layout);
-        this.directoryWatch = new OwnerDirectoryWatch(znodes, watched);
+        // a directory listed for its watch exists: the first claim in it need not try to create it
+        this.directoryWatch = new OwnerDirectoryWatch(znodes, watched, claimWriter::parentExists);
     }
 
     /**

@@ -365,6 +365,26 @@ class OwnerRegistryIT {
     }
 
     @Test
+    void aFirstClaimInADirectoryItsWatchListedDoesNotCreateTheDirectory() throws Exception {
+        ZkRegistry other = ZkRegistry.of(zk.newClient());
+        ConsumerId first = join(other, "o24", "first");
+        other.owners().claim("o24", first, claims(first, 0)); // owners/T exists from now on
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ConsumerId me = join(registry, "o24", "me");
+        // as a member's claim does: which of them are held, from the directory's watch (armed and listed here)
+        assertThat(registry.owners().heldAmong("o24", claims(me, 1).keySet(), event -> { })).contains(java.util.Set.of());
+        long before = ConnectionRequests.of(zk.connectString(), client);
+
+        assertThat(registry.owners().releaseAndClaim("o24", me, List.of(), claims(me, 1), event -> { })).isEmpty();
+
+        // the claim's transaction and the read of the registration; a create of owners/T would be a third
+        assertThat(ConnectionRequests.of(zk.connectString(), client) - before).as("requests of the claim").isEqualTo(2);
+        assertThat(registry.owners().owner("o24", TopicAndPartition.of("T", 1))).get()
+                .extracting(PartitionOwner::value).isEqualTo("o24_me-0");
+    }
+
+    @Test
     void aDisconnectionEndsWhatThePersistentWatchVouchesFor() throws Exception {
         try (TcpProxy proxy = TcpProxy.start(new java.net.InetSocketAddress("127.0.0.1", zk.server().server().getPort()))) {
             CuratorFramework client = zk.server().adopt(org.apache.curator.framework.CuratorFrameworkFactory.builder()
