@@ -299,6 +299,72 @@ class ZkGroupConsumerIT {
         }
     }
 
+    @Test
+    void rebalanceNewsCutsAWaitingPollShortWithoutAWakeupTheApplicationDidNotAsk() throws Exception {
+        String group = "news" + GROUPS.incrementAndGet();
+        String topic = group + "-t";
+        broker.createTopic(topic, 4); // no records: every fetch of the owner waits for the whole poll slice
+        AtomicInteger revocations = new AtomicInteger();
+        AtomicInteger wakeups = new AtomicInteger();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.CompletableFuture<ZkGroupConsumer<String, String>> started = new java.util.concurrent.CompletableFuture<>();
+        Thread poller = new Thread(() -> {
+            Properties first = props(group);
+            first.setProperty("consumer.id", "a-owner"); // range gives it partitions 0 and 1, the joiner 2 and 3
+            try (ZkGroupConsumer<String, String> owner = new ZkGroupConsumer<>(first, new StringDeserializer(), new StringDeserializer())) {
+                owner.subscribe(List.of(topic), new org.apache.kafka.clients.consumer.ConsumerRebalanceListener() {
+                    @Override
+                    public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
+                        if (!partitions.isEmpty()) {
+                            revocations.incrementAndGet();
+                        }
+                    }
+
+                    @Override
+                    public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {
+                    }
+                });
+                started.complete(owner);
+                while (!stop.get()) {
+                    try {
+                        assertThat(owner.poll(Duration.ofSeconds(1))).isEmpty();
+                    } catch (org.apache.kafka.common.errors.WakeupException asked) {
+                        wakeups.incrementAndGet();
+                    }
+                }
+            } catch (Throwable e) {
+                started.completeExceptionally(e);
+                failures.add(e);
+            }
+        });
+        poller.start();
+        ZkGroupConsumer<String, String> owner = started.get(30, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(20)).until(() -> owner.groupHealth().map(h -> h.isStable() && h.owned().size() == 4).orElse(false));
+        for (int i = 1; i <= 5; i++) {
+            Properties second = props(group);
+            second.setProperty("consumer.id", "b-joiner");
+            try (ZkGroupConsumer<String, String> joiner = new ZkGroupConsumer<>(second, new StringDeserializer(), new StringDeserializer())) {
+                joiner.subscribe(List.of(topic));
+                await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    joiner.poll(Duration.ofMillis(20));
+                    return joiner.assignment().size() == 2;
+                });
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> owner.groupHealth().map(h -> h.isStable() && h.owned().size() == 4).orElse(false));
+            owner.wakeup();
+            int asked = i;
+            await().atMost(Duration.ofSeconds(10)).until(() -> wakeups.get() >= asked);
+        }
+        int revokedToJoiners = revocations.get();
+        stop.set(true);
+        poller.join(30_000);
+
+        assertThat(failures).isEmpty();
+        assertThat(revokedToJoiners).as("the owner gave up partitions to each joiner").isEqualTo(5);
+        assertThat(wakeups).as("every wakeup asked for was delivered once, and no other").hasValue(5);
+    }
+
     private static boolean stableWithNothing(ZkGroupConsumer<?, ?> consumer) {
         return consumer.groupHealth().map(h -> h.state() == io.zkgroups.rebalancer.group.MemberState.STABLE
                 && h.owned().isEmpty()).orElse(false);

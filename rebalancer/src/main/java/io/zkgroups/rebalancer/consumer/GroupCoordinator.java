@@ -110,7 +110,7 @@ final class GroupCoordinator {
             leave(leaveDeadline);
         }
         GroupMemberConfig memberConfig = config.memberConfig(consumerId, sub);
-        bridge = new RebalanceRelay(events, config.revokeTimeout(), metrics, time);
+        bridge = new RebalanceRelay(events, config.revokeTimeout(), fetcher::news, metrics, time);
         ZkGroupMember joining = new ZkGroupMember(curator, ZkLayout.root(), memberConfig, topicMetadata, bridge, time);
         bridge.attach(joining.fence());
         state.subscribe(sub, topics, pattern, listener, joining.fence());

@@ -56,6 +56,7 @@ final class PartitionFetcher<K, V> {
     private long nextEarlyRequestAt;
     private final KafkaReachability reachability;
     private final CapGate<K, V> gate;
+    private final FetchWait fetchWait = new FetchWait();
 
     PartitionFetcher(KafkaConsumer<K, V> consumer, SubscriptionState state, ZkConsumerConfig.ResetPolicy resetPolicy,
                      Duration lookupTimeout, boolean connectEarly, UncommittedCap cap, Time time) {
@@ -160,7 +161,7 @@ final class PartitionFetcher<K, V> {
         Map<TopicPartition, List<ConsumerRecord<K, V>>> released = gate.released();
         ConsumerRecords<K, V> records;
         try {
-            records = consumer.poll(released.isEmpty() ? timeout : Duration.ZERO);
+            records = pollUntilNews(released.isEmpty() ? timeout : Duration.ZERO);
         } catch (RuntimeException e) {
             // a wakeup from another thread, most often: nothing went out, so what was released is kept again (the
             // inner client's position is past it: it would never be fetched again)
@@ -179,6 +180,59 @@ final class PartitionFetcher<K, V> {
         }
         gate.stopAtCap();
         return out;
+    }
+
+    /**
+     * Any thread: the group has news for the poll thread (a rebalance event). If the poll thread waits in the fetch
+     * client's poll, that poll returns now: a revocation, which the member's release waits for, or the fetch of
+     * partitions just assigned, need not wait for the end of the poll slice.
+     */
+    void news() {
+        fetchWait.interrupt(consumer::wakeup);
+    }
+
+    /**
+     * The fetch client's poll, which {@link #news} may cut short: then it returns what it has, none if it threw the
+     * wakeup. The wakeup sent may still be pending in the client (the poll was past its last look at it) and would
+     * make its next call throw: a poll that may not wait takes it, or, if nothing was pending, fetches what it can
+     * without waiting; records it returns are handed out with the rest, or kept if the poll failed.
+     *
+     * @throws WakeupException if the application's wakeup met the poll first
+     */
+    private ConsumerRecords<K, V> pollUntilNews(Duration timeout) {
+        fetchWait.enter();
+        ConsumerRecords<K, V> records = ConsumerRecords.empty();
+        RuntimeException failure = null;
+        try {
+            records = consumer.poll(timeout);
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        if (fetchWait.leave()) {
+            if (failure instanceof WakeupException) {
+                failure = null; // ours; had the application's come too, the poll loop's own flag still says so
+            }
+            try {
+                records = WithheldRecords.merge(byPartition(records), consumer.poll(Duration.ZERO));
+            } catch (WakeupException taken) {
+                // what was pending
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (failure != null) {
+            gate.keepAgain(byPartition(records));
+            throw failure;
+        }
+        return records;
+    }
+
+    private static <K, V> Map<TopicPartition, List<ConsumerRecord<K, V>>> byPartition(ConsumerRecords<K, V> records) {
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> map = new HashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            map.put(tp, records.records(tp));
+        }
+        return map;
     }
 
     /** The fetched partitions at {@code zkgroups.max.uncommitted.records}: see {@link CapGate#atCap}. */

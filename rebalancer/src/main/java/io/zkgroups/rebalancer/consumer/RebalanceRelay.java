@@ -41,11 +41,15 @@ final class RebalanceRelay implements MembershipListener {
     private final Duration revokeTimeout;
     private final Time time;
     private final ConsumerMetrics metrics;
+    /** Tells the poll thread that an event is queued, cutting short its wait for a fetch. */
+    private final Runnable news;
     private volatile OwnershipFence fence;
     private volatile boolean pollThreadGone;
 
-    RebalanceRelay(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout, ConsumerMetrics metrics, Time time) {
+    RebalanceRelay(BlockingQueue<RebalanceEvent> events, Duration revokeTimeout, Runnable news, ConsumerMetrics metrics,
+                   Time time) {
         this.time = time;
+        this.news = news;
         this.events = events;
         this.revokeTimeout = revokeTimeout;
         this.metrics = metrics;
@@ -78,6 +82,7 @@ final class RebalanceRelay implements MembershipListener {
         CompletableFuture<Void> done = new CompletableFuture<>();
         Deadline deadline = Deadline.after(revokeTimeout, time);
         events.add(new RebalanceEvent.Revoke(KafkaPartitions.toKafka(partitions), done, deadline));
+        news.run();
         if (pollThreadGone) {
             done.complete(null); // pollThreadGone() ran meanwhile: its look at the events may have come before ours
         }
@@ -102,6 +107,7 @@ final class RebalanceRelay implements MembershipListener {
     @Override
     public void onLost(Set<TopicAndPartition> partitions) {
         events.add(new RebalanceEvent.Lose(KafkaPartitions.toKafka(partitions)));
+        news.run();
     }
 
     /** The event carries the grants the fence gave. */
@@ -110,5 +116,6 @@ final class RebalanceRelay implements MembershipListener {
         Map<TopicPartition, OwnershipFence.Grant> byKafkaPartition = new TreeMap<>(KafkaPartitions.ORDER);
         grants.forEach((tp, grant) -> byKafkaPartition.put(KafkaPartitions.toKafka(tp), grant));
         events.add(new RebalanceEvent.Assign(byKafkaPartition));
+        news.run();
     }
 }

@@ -18,7 +18,7 @@ class RebalanceRelayTest {
 
     private final BlockingDeque<RebalanceEvent> events = new LinkedBlockingDeque<>();
     /** A revoke timeout no test waits out: a revocation that returns was completed, not timed out. */
-    private final RebalanceRelay bridge = new RebalanceRelay(events, Duration.ofHours(1), null, Time.SYSTEM);
+    private final RebalanceRelay bridge = new RebalanceRelay(events, Duration.ofHours(1), () -> { }, null, Time.SYSTEM);
 
     @Test
     void aRevocationSentJustBeforeThePollThreadLeftCompletesWhenItLeaves() throws Exception {
