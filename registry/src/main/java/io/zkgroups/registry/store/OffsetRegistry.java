@@ -156,6 +156,8 @@ public final class OffsetRegistry {
     /** Last value known to be stored at each offset path: the skip-unchanged checkpoint. */
     private final Map<String, Long> checkpoint = new ConcurrentHashMap<>();
     private final Set<String> knownParents = ConcurrentHashMap.newKeySet();
+    /** Offset paths the last read found missing: a commit creates them without listing their directory first. */
+    private final Set<String> knownAbsent = ConcurrentHashMap.newKeySet();
 
     public OffsetRegistry(Znodes znodes, ZkLayout layout) {
         this.znodes = Objects.requireNonNull(znodes, "znodes cannot be null");
@@ -179,8 +181,11 @@ public final class OffsetRegistry {
             Znodes.Data data = found.get(path);
             if (data == null) {
                 checkpoint.remove(path);
+                knownAbsent.add(path);
                 return;
             }
+            knownAbsent.remove(path);
+            knownParents.add(Znodes.parentOf(path));
             try {
                 long offset = OffsetCodec.decode(data.bytes());
                 offsets.put(tp, offset);
@@ -280,14 +285,17 @@ public final class OffsetRegistry {
                     // a node appeared or vanished since we looked (another writer, a tool): look again, once
                     existing.removeAll(batch.keySet());
                     checkpoint.keySet().removeAll(batch.keySet());
+                    knownAbsent.removeAll(batch.keySet());
                     existing.addAll(prepare(group, batch.keySet()));
                     write.write(batch, existing);
                 }
             } catch (Exception e) {
                 checkpoint.keySet().removeAll(batch.keySet());
+                knownAbsent.removeAll(batch.keySet());
                 throw RegistryException.of("committing offsets under", layout.offsets(group), e);
             }
             checkpoint.putAll(batch);
+            knownAbsent.removeAll(batch.keySet());
             existing.addAll(batch.keySet());
         }
         return new CommitResult(changed.size(), offsets.size() - changed.size(), batches);
@@ -359,6 +367,7 @@ public final class OffsetRegistry {
     public void forget(String group) {
         String prefix = layout.offsets(group) + "/";
         checkpoint.keySet().removeIf(path -> path.startsWith(prefix));
+        knownAbsent.removeIf(path -> path.startsWith(prefix));
     }
 
     private List<CuratorOp> ops(Map<String, Long> batch, Set<String> existing) throws Exception {
@@ -374,7 +383,8 @@ public final class OffsetRegistry {
 
     /**
      * Makes sure the topic directories of {@code paths} exist and returns which of {@code paths} exist already.
-     * Known paths and directories come from the checkpoint; the rest from one pipelined listing of the topic
+     * Known paths and directories come from the checkpoint and the last reads (a path read missing, in a directory
+     * known to exist, is created without a look); the rest from one pipelined listing of the topic
      * directories (and of {@code /consumers/G/offsets}), not from one round trip per path, and missing
      * directories are created together in {@code multi()}s. Before the offsets themselves, a commit from a fresh
      * store thus costs one pipelined round of listings, one per topic and one of the group's offsets directory (plus,
@@ -392,10 +402,11 @@ public final class OffsetRegistry {
             }
             if (checkpoint.containsKey(path)) {
                 existing.add(path);
-            } else {
+            } else if (!knownAbsent.contains(path) || !knownParents.contains(dir)) {
                 unknownByDir.computeIfAbsent(dir, d -> new HashSet<>()).add(path);
                 toList.add(dir);
-            }
+            } // else missing when last read, in a directory that exists: created (a race with another writer is
+              // met by the write, which fails and looks again)
         }
         if (toList.isEmpty()) {
             return existing;
