@@ -29,7 +29,27 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class ProductConsumerMain {
 
+    /**
+     * JVM property: before it joins its group, the process joins another group ({@code <group>-rehearsal}) on the same
+     * topic once, until a record comes, and leaves it. Its join then runs with the consumer's code loaded and run
+     * once: what a join costs without a fresh JVM's first run of that code (an experiment, not a deployment).
+     */
+    static final String REHEARSE = "bench.rehearse";
+
     private ProductConsumerMain() {
+    }
+
+    private static void rehearse(Properties props, String topic) {
+        Properties other = new Properties();
+        other.putAll(props);
+        other.setProperty("group.id", props.getProperty("group.id") + "-rehearsal");
+        try (ZkGroupConsumer<byte[], byte[]> rehearsal =
+                     new ZkGroupConsumer<>(other, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            rehearsal.subscribe(List.of(topic));
+            while (rehearsal.poll(Duration.ofMillis(100)).isEmpty()) {
+                // the producer writes to every partition every interval: a record comes
+            }
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -37,6 +57,9 @@ public final class ProductConsumerMain {
         Properties props = new Properties();
         try (InputStream in = Files.newInputStream(Path.of(args[0]))) {
             props.load(in);
+        }
+        if (Boolean.getBoolean(REHEARSE)) {
+            rehearse(props, args[1]);
         }
         ZkGroupConsumer<byte[], byte[]> consumer =
                 new ZkGroupConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
