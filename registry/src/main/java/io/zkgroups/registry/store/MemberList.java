@@ -7,7 +7,6 @@ import io.zkgroups.registry.codec.DecodeException;
 import io.zkgroups.registry.codec.MemberRegistrationCodec;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.MemberRegistration;
-import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -25,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -206,15 +206,17 @@ public final class MemberList {
         long session = znodes.sessionId();
         heard.clear(); // before the listing: an event that comes while it is answered is kept, which is safe
         long disconnectionsNow = disconnections;
-        boolean underDirectoryWatch = watch != null && directoryWatched(ids, session);
-        if (underDirectoryWatch && knownUnderDirectory && session == knownSession
-                && disconnectionsNow == knownDisconnections) {
+        boolean armed = watch != null && directoryWanted() && directoryWatchSession == session;
+        if (armed && knownUnderDirectory && session == knownSession && disconnectionsNow == knownDisconnections) {
             MembershipJournal.Changes changes = journal.drain();
             if (!changes.needsListing()) {
                 return readFromEvents(changes, ids, assumedGone, assumedListing);
             }
         }
         journal.clear(); // before the listing: what comes while it is answered is applied to it again, which is safe
+        // not armed yet in this session: the watch goes out right before the listing, in the same round trip
+        CompletableFuture<KeeperException.Code> arming = watch != null && !armed && directoryWanted()
+                ? znodes.addRecursiveWatchAsync(ids, watcher) : null;
         Stat stat = new Stat();
         List<String> names;
         try {
@@ -222,6 +224,9 @@ public final class MemberList {
                     ? znodes.client().getChildren().storingStatIn(stat).forPath(ids)
                     : znodes.client().getChildren().storingStatIn(stat).usingWatcher(watch).forPath(ids);
         } catch (KeeperException.NoNodeException missing) {
+            if (arming != null) {
+                directoryArmed(arming, session);
+            }
             if (watch != null) {
                 znodes.existsWatch(ids, watch);
             }
@@ -232,6 +237,7 @@ public final class MemberList {
         } catch (Exception e) {
             throw RegistryException.of("listing", ids, e);
         }
+        boolean underDirectoryWatch = armed || arming != null && directoryArmed(arming, session);
         Set<String> current = new HashSet<>(names);
         Set<String> appeared = new HashSet<>(current);
         appeared.removeAll(known.keySet());
@@ -347,26 +353,23 @@ public final class MemberList {
         });
     }
 
+    /** Whether {@code ids} is to be under one persistent recursive watch: wanted, and the servers have them. */
+    private boolean directoryWanted() {
+        return watchDirectory && znodes.generation().hasPersistentWatches() && znodes.generation().hasMultiRead();
+    }
+
     /**
-     * Whether {@code ids} is under this list's persistent recursive watch in {@code session}, arming it if it is wanted
-     * and not armed yet (one request). Armed before the listing and the reads it covers, so nothing they see can change
-     * unheard. False where it is not wanted, the servers lack persistent watches, or arming failed.
+     * Whether the persistent watch sent just before the listing was armed (in {@code session}); armed before the
+     * listing and the reads it covers, so nothing they see can change unheard. If the server refused it, registrations
+     * are watched one by one from now on.
      */
-    private boolean directoryWatched(String ids, long session) {
-        if (!watchDirectory || !znodes.generation().hasPersistentWatches() || !znodes.generation().hasMultiRead()) {
-            return false;
-        }
-        if (directoryWatchSession == session) {
-            return true;
-        }
-        try {
-            znodes.client().watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watcher).forPath(ids);
+    private boolean directoryArmed(CompletableFuture<KeeperException.Code> arming, long session) {
+        if (znodes.awaitAnswer(arming) == KeeperException.Code.OK) {
             directoryWatchSession = session;
             return true;
-        } catch (Exception e) {
-            watchDirectory = false; // e.g. a server that refused addWatch: a data watch per registration instead
-            return false;
         }
+        watchDirectory = false; // e.g. a server that refused addWatch: a data watch per registration instead
+        return false;
     }
 
     /** The listing of {@link #known}: the one handed out before while it is unchanged. */

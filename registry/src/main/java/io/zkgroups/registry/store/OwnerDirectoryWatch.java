@@ -1,6 +1,5 @@
 package io.zkgroups.registry.store;
 
-import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -8,8 +7,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -79,7 +82,7 @@ final class OwnerDirectoryWatch {
 
     private final Znodes znodes;
     private final WatchedOwners watched;
-    /** Hears of each directory listed: it exists. */
+    /** Hears of each directory listed that exists. */
     private final Consumer<String> listedDirectory;
     private final Map<String, Armed> armed = new ConcurrentHashMap<>();
     private volatile boolean unsupported;
@@ -115,24 +118,30 @@ final class OwnerDirectoryWatch {
 
     private boolean arm(String dir, long session) {
         long disconnection = watched.lastDisconnection();
+        // the watch and the listing go out back to back, in one round trip: the watch is armed before the listing
+        CompletableFuture<KeeperException.Code> arming = znodes.addRecursiveWatchAsync(dir, watched);
+        Optional<List<String>> children;
         try {
-            znodes.client().watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(watched)
-                    .forPath(dir);
-        } catch (KeeperException.UnimplementedException olderServer) {
+            children = znodes.childrenIfExists(dir);
+        } catch (RuntimeException e) {
+            LOG.debug("owner directory {} not listed: {}", dir, e.toString());
+            return false;
+        }
+        KeeperException.Code answer = znodes.awaitAnswer(arming);
+        if (answer == KeeperException.Code.UNIMPLEMENTED) {
             LOG.warn("a ZooKeeper server refused addWatch (persistent watches are 3.6+; zkgroups.zookeeper.server.version"
                     + " says more than the servers do): owner znodes are read back to be watched from now on");
             unsupported = true;
             return false;
-        } catch (Exception e) {
-            LOG.debug("persistent watch on {} not armed (claims read back their owner znodes): {}", dir, e.toString());
+        }
+        if (answer != KeeperException.Code.OK) {
+            LOG.debug("persistent watch on {} not armed (claims read back their owner znodes): {}", dir, answer);
             return false;
         }
-        try {
-            watched.listed(dir, znodes.children(dir), disconnection); // what exists already: the events tell the rest
+        // what exists already: the events tell the rest
+        watched.listed(dir, children.orElse(Collections.<String>emptyList()), disconnection);
+        if (children.isPresent()) {
             listedDirectory.accept(dir);
-        } catch (RuntimeException e) {
-            LOG.debug("owner directory {} not listed: {}", dir, e.toString());
-            return false;
         }
         // armed on the session and connection we looked at, unless either changed while the request was out
         if (!inSession(session) || watched.lastDisconnection() != disconnection) {

@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
@@ -28,7 +29,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 
 /**
@@ -244,6 +249,53 @@ public final class Znodes {
 
     public List<String> children(String path) {
         return children(path, null);
+    }
+
+    /** Children of {@code path}; empty if {@code path} does not exist. */
+    public Optional<List<String>> childrenIfExists(String path) {
+        try {
+            return Optional.of(client.getChildren().forPath(path));
+        } catch (KeeperException.NoNodeException missing) {
+            return Optional.empty();
+        } catch (Exception e) {
+            throw RegistryException.of("listing", path, e);
+        }
+    }
+
+    /**
+     * Sends the addition of a persistent recursive {@code watcher} on {@code path} and returns at once, so that a
+     * read sent next goes in the same round trip (a session's requests are applied in order: the watch is armed
+     * before the read is answered). The result: OK, or the code ZooKeeper answered with.
+     */
+    public CompletableFuture<KeeperException.Code> addRecursiveWatchAsync(String path, Watcher watcher) {
+        CompletableFuture<KeeperException.Code> answer = new CompletableFuture<>();
+        try {
+            client.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE)
+                    .inBackground((c, event) -> answer.complete(KeeperException.Code.get(event.getResultCode())))
+                    .usingWatcher(watcher).forPath(path);
+        } catch (Exception e) {
+            answer.completeExceptionally(e);
+        }
+        return answer;
+    }
+
+    /**
+     * The answer of {@link #addRecursiveWatchAsync}, awaited after the read sent behind it was answered (so it came
+     * already, or is on its way through the client's event thread); any failure, or no answer within the
+     * connection's timeout, is a code other than OK.
+     */
+    public KeeperException.Code awaitAnswer(CompletableFuture<KeeperException.Code> answer) {
+        try {
+            return answer.get(client.getZookeeperClient().getConnectionTimeoutMs(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return KeeperException.Code.OPERATIONTIMEOUT;
+        } catch (ExecutionException e) {
+            return e.getCause() instanceof KeeperException ? ((KeeperException) e.getCause()).code()
+                    : KeeperException.Code.SYSTEMERROR;
+        } catch (TimeoutException e) {
+            return KeeperException.Code.OPERATIONTIMEOUT;
+        }
     }
 
     /** Arms {@code watcher} on the creation (or change) of {@code path}; returns whether it exists. */

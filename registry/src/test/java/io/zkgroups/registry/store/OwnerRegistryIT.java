@@ -385,6 +385,32 @@ class OwnerRegistryIT {
     }
 
     @Test
+    void aDirectoryWhoseListingFoundItMissingIsStillCreatedBeforeTheFirstClaim() throws Exception {
+        long listedFirst = firstClaimRequests("o25", true);
+        long notListed = firstClaimRequests("o26", false);
+
+        // the same creates of the directory, the claim and the read of the registration; without the listing first,
+        // the claim itself arms the directory's watch and lists it (two more requests)
+        assertThat(listedFirst).as("requests of a first claim after its directory was listed missing")
+                .isEqualTo(notListed - 2);
+    }
+
+    /** Requests of a member's first claim in a new group, after a look at the owner directory if {@code listFirst}. */
+    private static long firstClaimRequests(String group, boolean listFirst) throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        ConsumerId me = join(registry, group, "me");
+        if (listFirst) { // arms the directory's watch and lists it: it does not exist yet
+            assertThat(registry.owners().heldAmong(group, claims(me, 1).keySet(), event -> { })).contains(java.util.Set.of());
+        }
+        long before = ConnectionRequests.of(zk.connectString(), client);
+        assertThat(registry.owners().releaseAndClaim(group, me, List.of(), claims(me, 1), event -> { })).isEmpty();
+        long requests = ConnectionRequests.of(zk.connectString(), client) - before;
+        assertThat(registry.owners().owner(group, TopicAndPartition.of("T", 1))).isPresent();
+        return requests;
+    }
+
+    @Test
     void aDisconnectionEndsWhatThePersistentWatchVouchesFor() throws Exception {
         try (TcpProxy proxy = TcpProxy.start(new java.net.InetSocketAddress("127.0.0.1", zk.server().server().getPort()))) {
             CuratorFramework client = zk.server().adopt(org.apache.curator.framework.CuratorFrameworkFactory.builder()
