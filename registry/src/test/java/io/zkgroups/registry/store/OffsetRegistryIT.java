@@ -46,36 +46,36 @@ class OffsetRegistryIT {
     void anOffsetReadMissingBesideOneThatExistsIsCreatedByTheFirstCommitWithoutALook() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
-        ZkRegistry.of(zk.newClient()).offsets().commit("f10", Map.of(tp("T", 0), 4L)); // another member committed T-0
+        ZkRegistry.of(zk.newClient()).offsets().commit("f20", Map.of(tp("T", 0), 4L)); // another member committed T-0
         client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                .forPath("/consumers/f10/owners/T/1", "f10_a-0".getBytes(StandardCharsets.UTF_8));
+                .forPath("/consumers/f20/owners/T/1", "f20_a-0".getBytes(StandardCharsets.UTF_8));
         client.create().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                .forPath("/consumers/f10/owners/T/0", "f10_a-0".getBytes(StandardCharsets.UTF_8));
+                .forPath("/consumers/f20/owners/T/0", "f20_a-0".getBytes(StandardCharsets.UTF_8));
         OffsetRegistry store = registry.offsets();
         // as a member reads the committed offsets of what it was assigned: T-1 has none yet
-        assertThat(store.read("f10", List.of(tp("T", 0), tp("T", 1))).offsets()).containsOnlyKeys(tp("T", 0));
+        assertThat(store.read("f20", List.of(tp("T", 0), tp("T", 1))).offsets()).containsOnlyKeys(tp("T", 0));
         long before = io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client);
 
-        store.commitOwned("f10", Map.of(tp("T", 0), 9L, tp("T", 1), 7L), registry.znodes().sessionId());
+        store.commitOwned("f20", Map.of(tp("T", 0), 9L, tp("T", 1), 7L), registry.znodes().sessionId());
 
         assertThat(io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client) - before)
-                .as("the write alone: no listing of /consumers/f10/offsets/T first").isEqualTo(1);
-        assertThat(new String(client.getData().forPath("/consumers/f10/offsets/T/1"), StandardCharsets.US_ASCII)).isEqualTo("7");
-        assertThat(new String(client.getData().forPath("/consumers/f10/offsets/T/0"), StandardCharsets.US_ASCII)).isEqualTo("9");
+                .as("the write alone: no listing of /consumers/f20/offsets/T first").isEqualTo(1);
+        assertThat(new String(client.getData().forPath("/consumers/f20/offsets/T/1"), StandardCharsets.US_ASCII)).isEqualTo("7");
+        assertThat(new String(client.getData().forPath("/consumers/f20/offsets/T/0"), StandardCharsets.US_ASCII)).isEqualTo("9");
     }
 
     @Test
     void anOffsetReadMissingThatAnotherWriterCreatedMeanwhileIsStillWritten() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
-        ZkRegistry.of(zk.newClient()).offsets().commit("f11", Map.of(tp("T", 0), 4L));
+        ZkRegistry.of(zk.newClient()).offsets().commit("f21", Map.of(tp("T", 0), 4L));
         OffsetRegistry store = registry.offsets();
-        assertThat(store.read("f11", List.of(tp("T", 0), tp("T", 1))).offsets()).containsOnlyKeys(tp("T", 0));
-        ZkRegistry.of(zk.newClient()).offsets().commit("f11", Map.of(tp("T", 1), 2L)); // a tool, say
+        assertThat(store.read("f21", List.of(tp("T", 0), tp("T", 1))).offsets()).containsOnlyKeys(tp("T", 0));
+        ZkRegistry.of(zk.newClient()).offsets().commit("f21", Map.of(tp("T", 1), 2L)); // a tool, say
 
-        store.commit("f11", Map.of(tp("T", 1), 8L));
+        store.commit("f21", Map.of(tp("T", 1), 8L));
 
-        assertThat(new String(client.getData().forPath("/consumers/f11/offsets/T/1"), StandardCharsets.US_ASCII)).isEqualTo("8");
+        assertThat(new String(client.getData().forPath("/consumers/f21/offsets/T/1"), StandardCharsets.US_ASCII)).isEqualTo("8");
     }
 
     /**
