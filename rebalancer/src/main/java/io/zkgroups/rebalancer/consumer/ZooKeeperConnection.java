@@ -44,6 +44,7 @@ final class ZooKeeperConnection {
             throw new InterruptException(e);
         }
         config.zooKeeperServerGeneration().ifPresent(declared -> ServerCapabilities.declare(client, declared));
+        ServerCapabilities.learnAhead(client); // while the fetch client is built: the join needs it first
         return client;
     }
 

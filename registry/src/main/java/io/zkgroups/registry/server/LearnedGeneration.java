@@ -8,7 +8,8 @@ import java.util.concurrent.Callable;
  * rests on a server's silence ({@link ServerProbe.Finding#provisional()}) is kept until the first use after
  * {@link #FIRST_RECHECK}, then the servers are asked again, each time twice as late, up to {@link #LAST_RECHECK}. A
  * client that started while its servers were too busy to answer thus comes to use what they have once they do.
- * Thread-safe: one caller asks at a time; the others meanwhile get what is known.
+ * Thread-safe: one caller asks at a time; the others meanwhile get what is known, or, while nothing is known yet,
+ * wait for the first answer (a probe started ahead, {@link ServerCapabilities#learnAhead}, is not made twice).
  */
 final class LearnedGeneration {
 
@@ -31,6 +32,9 @@ final class LearnedGeneration {
     Learned get(long nowNanos, Callable<ServerProbe.Finding> probe) throws Exception {
         ServerGeneration known;
         synchronized (this) {
+            while (asking && generation == null) {
+                wait(); // the first probe is under way: its answer is this caller's too
+            }
             boolean due = generation == null || (holdsFor != null && !asking && nowNanos - recheckAtNanos >= 0);
             if (!due || (asking && generation != null)) {
                 return new Learned(generation, null);
@@ -44,6 +48,7 @@ final class LearnedGeneration {
         } catch (Exception e) {
             synchronized (this) {
                 asking = false;
+                notifyAll();
                 if (known == null) {
                     throw e;
                 }
@@ -53,6 +58,7 @@ final class LearnedGeneration {
         }
         synchronized (this) {
             asking = false;
+            notifyAll();
             generation = finding.generation();
             if (finding.provisional()) {
                 holdUntil(nowNanos);

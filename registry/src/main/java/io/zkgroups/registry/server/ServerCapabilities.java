@@ -64,6 +64,28 @@ public final class ServerCapabilities {
         return now.generation;
     }
 
+    /**
+     * Starts learning {@code client}'s generation on a short-lived daemon thread, unless one was declared: its first
+     * user (a member's join) then finds it learned, or waits for this probe instead of making its own. A probe that
+     * fails here is only logged at debug: the first user asks again and reports it.
+     */
+    public static void learnAhead(CuratorFramework client) {
+        synchronized (DECLARED) {
+            if (DECLARED.containsKey(client.getZookeeperClient())) {
+                return;
+            }
+        }
+        Thread probe = new Thread(() -> {
+            try {
+                of(client);
+            } catch (RuntimeException e) {
+                LOG.debug("learning the ZooKeeper servers' version ahead of use failed; asked again on use", e);
+            }
+        }, "zkgroups-zookeeper-probe");
+        probe.setDaemon(true);
+        probe.start();
+    }
+
     private static String consequences(ServerGeneration generation) {
         switch (generation) {
             case V3_4:

@@ -5,10 +5,20 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** When a client's servers are asked again: only after a finding that rests on silence, each time twice as late. */
 class LearnedGenerationTest {
@@ -36,6 +46,75 @@ class LearnedGenerationTest {
                 throw (Exception) next;
             }
             return (ServerProbe.Finding) next;
+        }
+    }
+
+    @Test
+    void aCallerWhileTheFirstProbeIsUnderWayWaitsForItsAnswerInsteadOfAskingAgain() throws Exception {
+        LearnedGeneration learned = new LearnedGeneration();
+        CountDownLatch probing = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        AtomicInteger probes = new AtomicInteger();
+        Callable<ServerProbe.Finding> slow = () -> {
+            probes.incrementAndGet();
+            probing.countDown();
+            answer.await();
+            return NEW;
+        };
+        ExecutorService ahead = Executors.newSingleThreadExecutor();
+        try {
+            Future<LearnedGeneration.Learned> first = ahead.submit(() -> learned.get(0, slow));
+            probing.await();
+            CompletableFuture<LearnedGeneration.Learned> second = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return learned.get(0, slow);
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            });
+            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !second.isDone());
+            answer.countDown();
+
+            assertThat(second.get(5, TimeUnit.SECONDS).generation).isEqualTo(ServerGeneration.V3_6_OR_LATER);
+            assertThat(first.get(5, TimeUnit.SECONDS).news).isEqualTo(NEW);
+            assertThat(probes).hasValue(1);
+        } finally {
+            ahead.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCallerWaitingOnAFirstProbeThatFailsAsksItself() throws Exception {
+        LearnedGeneration learned = new LearnedGeneration();
+        CountDownLatch probing = new CountDownLatch(1);
+        CountDownLatch fail = new CountDownLatch(1);
+        AtomicInteger probes = new AtomicInteger();
+        Callable<ServerProbe.Finding> failingFirst = () -> {
+            if (probes.incrementAndGet() == 1) {
+                probing.countDown();
+                fail.await();
+                throw new IOException("connection loss");
+            }
+            return NEW;
+        };
+        ExecutorService ahead = Executors.newSingleThreadExecutor();
+        try {
+            Future<LearnedGeneration.Learned> first = ahead.submit(() -> learned.get(0, failingFirst));
+            probing.await();
+            CompletableFuture<LearnedGeneration.Learned> second = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return learned.get(0, failingFirst);
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            });
+            fail.countDown();
+
+            assertThat(second.get(5, TimeUnit.SECONDS).generation).isEqualTo(ServerGeneration.V3_6_OR_LATER);
+            assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(IOException.class);
+            assertThat(probes).hasValue(2);
+        } finally {
+            ahead.shutdownNow();
         }
     }
 
