@@ -4,6 +4,7 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.testing.SteadyProducer;
 import io.zkgroups.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  * every partition owned by the thread the range assignment of the live members gives it), the server's own request
  * counters (every session but the observer's), and each member's records as they arrive on its stdout.
  *
- * <p>Per repetition and kind, in a new group: <b>burst</b> (N processes started at once; clock from the first
- * process start), <b>leave</b> (SIGTERM of one; clock from the signal), <b>join</b> (one fresh process; clock from
+ * <p>Per repetition, first the <b>floor</b> of its bursts: N JVMs with the same options that only connect to ZooKeeper
+ * ({@link ZooKeeperConnectMain}), started at once; clock from the first start to the last connected. Then per kind, in
+ * a new group: <b>burst</b> (N processes started at once; clock from the first process start; also less the floor), <b>leave</b> (SIGTERM of one; clock from the signal), <b>join</b> (one fresh process; clock from
  * its start, and from its registration), <b>kill</b> (SIGKILL of one; clock from the kill, so about a session
  * timeout). Each change follows a quiet observation of the steady group ({@code --quiet-ms}), which gives the
  * baselines: the requests the group makes anyway per second (pings, the broker), subtracted from a phase's count,
@@ -128,8 +131,10 @@ public final class ProductBench implements Callable<Integer> {
                         if (rep % 2 == 1) {
                             java.util.Collections.reverse(order); // alternate which kind goes first
                         }
+                        double floor = connectOnlyFloor(n, size.toString(), rep);
                         for (int k = 0; k < order.size(); k++) {
-                            runRepetition(order.get(k), kinds.indexOf(order.get(k)), size.toString(), n, p, topic, rep);
+                            runRepetition(order.get(k), kinds.indexOf(order.get(k)), size.toString(), n, p, topic, rep,
+                                    floor);
                         }
                     }
                 }
@@ -147,8 +152,48 @@ public final class ProductBench implements Callable<Integer> {
         return anomalies.isEmpty() ? 0 : 1;
     }
 
-    private void runRepetition(ProductMember.Kind kind, int kindIndex, String size, int n, int p, String topic, int rep)
-            throws Exception {
+    /**
+     * The floor of this repetition's bursts: n fresh JVMs with the members' options that only connect to ZooKeeper
+     * ({@link ZooKeeperConnectMain}), started at once; ms from the first start to the last connected.
+     */
+    private double connectOnlyFloor(int n, String size, int rep) throws Exception {
+        CountDownLatch connected = new CountDownLatch(n);
+        List<ChildJvm> jvms = new ArrayList<>();
+        long start = System.nanoTime();
+        long[] last = new long[1];
+        try {
+            for (int i = 0; i < n; i++) {
+                jvms.add(ChildJvm.builder("floor" + i, ZooKeeperConnectMain.class.getName())
+                        .classpath(consumerClasspath).jvmOptions(ProductMember.JVM_OPTIONS)
+                        .jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
+                        .args(List.of(zk.connectString())).discardStderr()
+                        .onLine(line -> {
+                            if (line.equals("CONNECTED")) {
+                                synchronized (last) {
+                                    last[0] = Math.max(last[0], System.nanoTime());
+                                }
+                                connected.countDown();
+                            }
+                            return false;
+                        }).start());
+            }
+            if (!connected.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                anomalies.add(size + " repetition " + (rep + 1) + ": " + connected.getCount() + " of " + n
+                        + " connect-only JVMs not connected within " + WAIT);
+                return Double.NaN;
+            }
+            synchronized (last) {
+                double floor = millis(last[0] - start);
+                System.out.printf("%s connect-only floor, repetition %d: %.0f ms%n", size, rep + 1, floor);
+                return floor;
+            }
+        } finally {
+            jvms.forEach(ChildJvm::kill);
+        }
+    }
+
+    private void runRepetition(ProductMember.Kind kind, int kindIndex, String size, int n, int p, String topic, int rep,
+                               double floor) throws Exception {
         String impl = kind.label();
         String group = "k" + kindIndex + "-" + size + "-r" + rep;
         System.out.printf("%s %s repetition %d%n", impl, size, rep + 1);
@@ -164,6 +209,9 @@ public final class ProductBench implements Callable<Integer> {
             }, 0);
             burst.put("start → first record, median of members (ms)",
                     median(live.values().stream().map(this::firstRecordMillis).toList()));
+            burst.put("connect-only floor (ms)", floor);
+            Double stable = burst.get("change → stable (ms)");
+            burst.put("change → stable − floor (ms)", stable == null ? Double.NaN : stable - floor);
             record(size, impl, rep, "burst", burst);
 
             // leave: SIGTERM of the first

@@ -29,11 +29,13 @@ final class ReaderProcess {
     private final Map<Integer, List<long[]>> ranges = new ConcurrentHashMap<>();
     private long cpuNanos = -1;
     private long peakKib = -1;
+    private final Path threadsFile;
 
     /** @param onDone told the partition of each {@code DONE} line, on arrival */
     ReaderProcess(String name, String classpath, List<String> jvmOptions, String mainClass, List<String> args, Path log,
                   IntConsumer onDone) {
         this.onDone = onDone;
+        this.threadsFile = log.resolveSibling(log.getFileName() + ".threads");
         this.jvm = ChildJvm.builder(name, mainClass).classpath(classpath).jvmOptions(jvmOptions).args(args)
                 .stderrTo(log).onLine(this::observe).start();
     }
@@ -65,16 +67,42 @@ final class ReaderProcess {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.UTF_8);
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from the 3rd on
-            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime: the 14th, 15th
-            cpuNanos = ticks * 1_000_000_000L / TICKS_PER_SECOND;
+            cpuNanos = cpuTicks(fields) * 1_000_000_000L / TICKS_PER_SECOND;
             for (String l : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.UTF_8)) {
                 if (l.startsWith("VmHWM:")) {
                     peakKib = Long.parseLong(l.replaceAll("[^0-9]", ""));
                 }
             }
+            writeThreadUsage(Path.of("/proc", Long.toString(pid), "task"));
         } catch (IOException | RuntimeException e) {
             // not Linux, or gone: reported as unknown
         }
+    }
+
+    private static long cpuTicks(String[] statFieldsFromThird) {
+        return Long.parseLong(statFieldsFromThird[11]) + Long.parseLong(statFieldsFromThird[12]); // utime, stime
+    }
+
+    /** CPU ms per thread name (numbers in names folded), largest first, beside the log: where the process's time went. */
+    private void writeThreadUsage(Path tasks) throws IOException {
+        Map<String, Long> byName = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> each = Files.list(tasks)) {
+            for (Path task : (Iterable<Path>) each::iterator) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"), StandardCharsets.UTF_8);
+                } catch (IOException gone) {
+                    continue;
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("(?<=[#-])[0-9]+|[0-9]+$", "N");
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                byName.merge(name, cpuTicks(fields) * 1000 / TICKS_PER_SECOND, Long::sum);
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> lines.add(e.getValue() + " ms " + e.getKey()));
+        Files.write(threadsFile, lines, StandardCharsets.UTF_8);
     }
 
     boolean isAlive() {
