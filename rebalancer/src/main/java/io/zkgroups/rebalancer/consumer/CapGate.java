@@ -93,7 +93,9 @@ final class CapGate<K, V> {
     /** After a fetch: the inner client stops fetching partitions at the cap or with records withheld. */
     void stopAtCap() {
         SortedSet<TopicPartition> stopping = atCap();
-        stopping.addAll(withheld.partitions());
+        if (!withheld.isEmpty()) {
+            stopping.addAll(withheld.partitions());
+        }
         stopping.removeAll(stopped);
         if (!stopping.isEmpty()) {
             consumer.pause(stopping);
@@ -197,14 +199,6 @@ final class CapGate<K, V> {
     }
 
     private SortedSet<TopicPartition> uncommitted(BiPredicate<Long, Long> test) {
-        SortedSet<TopicPartition> matching = new TreeSet<>(KafkaPartitions.ORDER);
-        if (cap.enabled()) {
-            state.positions().forEach((tp, position) -> {
-                if (test.test(state.uncommittedFrom(tp), position)) {
-                    matching.add(tp);
-                }
-            });
-        }
-        return matching;
+        return cap.enabled() ? state.fetchedWhere(test) : new TreeSet<>(KafkaPartitions.ORDER);
     }
 }

@@ -106,7 +106,7 @@ final class PartitionFetcher<K, V> {
 
     /** Fetches what the state says is fetched, no more: after partitions left it. */
     void follow() {
-        SortedSet<TopicPartition> fetched = state.fetched();
+        SortedSet<TopicPartition> fetched = state.fetchedView();
         consumer.assign(new ArrayList<>(fetched));
         gate.retain(fetched);
     }
@@ -148,8 +148,7 @@ final class PartitionFetcher<K, V> {
     /** Whether some fetched partition may hand out records now. */
     boolean canFetch() {
         OwnershipFence fence = state.fence();
-        SortedSet<TopicPartition> fetched = state.fetched();
-        return fence != null && !fetched.isEmpty() && !fence.deliverable(state.fetchedEpochs(fetched)).isEmpty();
+        return fence != null && state.anyDeliverable(fence);
     }
 
     /**
@@ -168,15 +167,18 @@ final class PartitionFetcher<K, V> {
             gate.keepAgain(released);
             throw e;
         }
-        SortedSet<TopicPartition> fetching = state.fetched();
-        fetching.removeAll(gate.stopped()); // not fetched while at the cap: no answer is due for them
+        SortedSet<TopicPartition> fetching = state.fetchedView();
+        if (!gate.stopped().isEmpty()) {
+            fetching = new TreeSet<>(fetching);
+            fetching.removeAll(gate.stopped()); // not fetched while at the cap: no answer is due for them
+        }
         reachability.observe(fetching);
         ConsumerRecords<K, V> out = gate.cut(deliverable(WithheldRecords.merge(released, records)));
         for (TopicPartition tp : out.partitions()) {
             learnPosition(tp);
         }
-        if (!state.unknownPositions().isEmpty()) {
-            resolvePositionsQuietly(state.fetched(), Deadline.after(Duration.ZERO, time));
+        if (state.anyUnknownPosition()) {
+            resolvePositionsQuietly(state.fetchedView(), Deadline.after(Duration.ZERO, time));
         }
         gate.stopAtCap();
         return out;

@@ -23,6 +23,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import java.util.regex.Pattern;
 
 /**
@@ -52,6 +53,8 @@ final class SubscriptionState {
     private static final class Assigned {
         final long epoch;
         final int stream;
+        /** The partition as the fence names it. */
+        final TopicAndPartition registryName;
         /** Why it is held, and when to look again; null while it is fetched. */
         Hold hold;
         /** The next offset to hand out; null while not known (an offset reset not done yet, or held). */
@@ -63,9 +66,10 @@ final class SubscriptionState {
         /** Whether {@link #committed} was written by this consumer in this tenure (not only read at the start). */
         boolean committedHere;
 
-        Assigned(long epoch, int stream) {
+        Assigned(TopicPartition tp, long epoch, int stream) {
             this.epoch = epoch;
             this.stream = stream;
+            this.registryName = KafkaPartitions.toRegistry(tp);
         }
     }
 
@@ -84,7 +88,11 @@ final class SubscriptionState {
     private final String memberName;
     private final String group;
     private final Time time;
+    /** Every assigned partition, in order; {@link #byPartition} is the same, for lookups on the poll path. */
     private final SortedMap<TopicPartition, Assigned> partitions = new TreeMap<>(KafkaPartitions.ORDER);
+    private final Map<TopicPartition, Assigned> byPartition = new HashMap<>();
+    /** {@link #fetched()} as of the last change of what is fetched; null once stale. */
+    private SortedSet<TopicPartition> fetchedView;
     private Set<String> topics = Collections.emptySet();
     private Pattern pattern;
     private Subscription registered;
@@ -158,23 +166,23 @@ final class SubscriptionState {
 
     /** {@code tp} is granted under {@code epoch} to {@code stream}, and fetched from {@code committed} (null: reset). */
     void fetch(TopicPartition tp, long epoch, int stream, Long committed) {
-        Assigned a = new Assigned(epoch, stream);
+        Assigned a = new Assigned(tp, epoch, stream);
         a.position = committed;
         a.committed = committed;
-        partitions.put(tp, a);
+        put(tp, a);
     }
 
     /** {@code tp} is granted under {@code epoch} to {@code stream}, but held: its committed offset cannot be read. */
     void hold(TopicPartition tp, long epoch, int stream, String reason) {
-        Assigned a = new Assigned(epoch, stream);
+        Assigned a = new Assigned(tp, epoch, stream);
         a.hold = new Hold(reason, FIRST_RETRY, time.nanoseconds());
-        partitions.put(tp, a);
+        put(tp, a);
         logHeld(tp, a.hold, null);
     }
 
     /** A held partition is still unreadable at its retry: look again later (twice as late, at most 30 s). */
     void stillUnreadable(TopicPartition tp, String reason) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         Hold before = a.hold;
         Duration doubled = before.delay.multipliedBy(2);
         a.hold = new Hold(reason, doubled.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : doubled, time.nanoseconds());
@@ -183,8 +191,9 @@ final class SubscriptionState {
 
     /** A held partition's committed offset could be read: it is fetched from {@code committed} (null: reset). */
     void readable(TopicPartition tp, Long committed) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         a.hold = null;
+        fetchedView = null;
         a.position = committed;
         a.committed = committed;
         log.info("the committed offset of {} is readable again: fetching it", tp);
@@ -195,9 +204,17 @@ final class SubscriptionState {
         boolean wasHeld = false;
         for (TopicPartition tp : gone) {
             Assigned a = partitions.remove(tp);
+            byPartition.remove(tp);
             wasHeld |= a != null && a.hold != null;
         }
+        fetchedView = null;
         return wasHeld;
+    }
+
+    private void put(TopicPartition tp, Assigned a) {
+        partitions.put(tp, a);
+        byPartition.put(tp, a);
+        fetchedView = null;
     }
 
     /** Every assigned partition, fetched or held. */
@@ -207,19 +224,37 @@ final class SubscriptionState {
         return Collections.unmodifiableSortedSet(assigned);
     }
 
-    /** The assigned partitions that are fetched. */
+    /** The assigned partitions that are fetched: a copy the caller may change. */
     SortedSet<TopicPartition> fetched() {
-        SortedSet<TopicPartition> fetched = new TreeSet<>(KafkaPartitions.ORDER);
-        partitions.forEach((tp, a) -> {
-            if (a.hold == null) {
-                fetched.add(tp);
+        return new TreeSet<>(fetchedView());
+    }
+
+    /** The assigned partitions that are fetched, unmodifiable: the same set until what is fetched changes. */
+    SortedSet<TopicPartition> fetchedView() {
+        if (fetchedView == null) {
+            SortedSet<TopicPartition> fetched = new TreeSet<>(KafkaPartitions.ORDER);
+            partitions.forEach((tp, a) -> {
+                if (a.hold == null) {
+                    fetched.add(tp);
+                }
+            });
+            fetchedView = Collections.unmodifiableSortedSet(fetched);
+        }
+        return fetchedView;
+    }
+
+    /** Whether the fence lets some fetched partition hand out records now: the poll's question before it fetches. */
+    boolean anyDeliverable(OwnershipFence fence) {
+        for (Assigned a : byPartition.values()) {
+            if (a.hold == null && fence.handOut(a.registryName, a.epoch) == OwnershipFence.HandOut.ALLOWED) {
+                return true;
             }
-        });
-        return fetched;
+        }
+        return false;
     }
 
     boolean isFetched(TopicPartition tp) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         return a != null && a.hold == null;
     }
 
@@ -232,13 +267,13 @@ final class SubscriptionState {
 
     /** The epoch of {@code tp}'s grant if it is assigned (fetched or held), else null. */
     Long epoch(TopicPartition tp) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         return a == null ? null : a.epoch;
     }
 
     /** The epoch of the grant {@code tp} is fetched under, 0 if it is not fetched. */
     long fetchedEpoch(TopicPartition tp) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         return a == null || a.hold != null ? 0 : a.epoch;
     }
 
@@ -246,9 +281,9 @@ final class SubscriptionState {
     Map<TopicAndPartition, Long> fetchedEpochs(Collection<TopicPartition> candidates) {
         Map<TopicAndPartition, Long> epochs = new HashMap<>();
         for (TopicPartition tp : candidates) {
-            Assigned a = partitions.get(tp);
+            Assigned a = byPartition.get(tp);
             if (a != null && a.hold == null) {
-                epochs.put(KafkaPartitions.toRegistry(tp), a.epoch);
+                epochs.put(a.registryName, a.epoch);
             }
         }
         return epochs;
@@ -258,7 +293,7 @@ final class SubscriptionState {
 
     /** The fetcher will hand out {@code tp} from {@code offset} next. Ignored unless {@code tp} is fetched. */
     void position(TopicPartition tp, long offset) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         if (a != null && a.hold == null) {
             a.position = offset;
         }
@@ -267,7 +302,7 @@ final class SubscriptionState {
     /** The fetcher must look up where {@code reset} start (seekToBeginning/End, auto.offset.reset). */
     void positionUnknown(Collection<TopicPartition> reset) {
         for (TopicPartition tp : reset) {
-            Assigned a = partitions.get(tp);
+            Assigned a = byPartition.get(tp);
             if (a != null) {
                 a.position = null;
             }
@@ -278,7 +313,7 @@ final class SubscriptionState {
     Map<TopicPartition, Long> positions(Collection<TopicPartition> candidates) {
         Map<TopicPartition, Long> positions = new HashMap<>();
         for (TopicPartition tp : candidates) {
-            Assigned a = partitions.get(tp);
+            Assigned a = byPartition.get(tp);
             if (a != null && a.hold == null && a.position != null) {
                 positions.put(tp, a.position);
             }
@@ -289,6 +324,30 @@ final class SubscriptionState {
     /** The known positions of every fetched partition. */
     Map<TopicPartition, Long> positions() {
         return positions(partitions.keySet());
+    }
+
+    /**
+     * The fetched partitions with a known position for which {@code test} accepts (where their uncommitted records
+     * begin, as {@link #uncommittedFrom}, their position).
+     */
+    SortedSet<TopicPartition> fetchedWhere(BiPredicate<Long, Long> test) {
+        SortedSet<TopicPartition> matching = new TreeSet<>(KafkaPartitions.ORDER);
+        partitions.forEach((tp, a) -> {
+            if (a.hold == null && a.position != null && test.test(uncommittedFrom(a), a.position)) {
+                matching.add(tp);
+            }
+        });
+        return matching;
+    }
+
+    /** Whether some fetched partition's position is not known now. */
+    boolean anyUnknownPosition() {
+        for (Assigned a : byPartition.values()) {
+            if (a.hold == null && a.position == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The fetched partitions whose position is not known now. */
@@ -304,13 +363,13 @@ final class SubscriptionState {
 
     /** The offset last committed of an assigned partition (or read at its start), null if none. */
     Long committed(TopicPartition tp) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         return a == null ? null : a.committed;
     }
 
     /** {@code offset} of {@code tp} was written. Ignored if {@code tp} left meanwhile. */
     void committed(TopicPartition tp, long offset) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         if (a != null) {
             a.committed = offset;
             a.committedHere = true;
@@ -319,7 +378,7 @@ final class SubscriptionState {
 
     /** Whether this consumer wrote a commit of {@code tp} in its current tenure. */
     boolean committedHere(TopicPartition tp) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         return a != null && a.committedHere;
     }
 
@@ -328,16 +387,17 @@ final class SubscriptionState {
      * first offset handed out in this tenure; null if neither is known or {@code tp} is not fetched.
      */
     Long uncommittedFrom(TopicPartition tp) {
-        Assigned a = partitions.get(tp);
-        if (a == null || a.hold != null) {
-            return null;
-        }
+        Assigned a = byPartition.get(tp);
+        return a == null || a.hold != null ? null : uncommittedFrom(a);
+    }
+
+    private static Long uncommittedFrom(Assigned a) {
         return a.committed != null ? a.committed : a.firstHandedOut;
     }
 
     /** Records of {@code tp} from {@code offset} go out: without a commit, the first such offset is remembered. */
     void handingOut(TopicPartition tp, long offset) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         if (a != null && a.hold == null && a.committed == null && a.firstHandedOut == null) {
             a.firstHandedOut = offset;
         }
@@ -367,7 +427,7 @@ final class SubscriptionState {
 
     /** The grant epoch of {@code tp} while it is held; -1 when it is not assigned here or is fetched. */
     long heldEpoch(TopicPartition tp) {
-        Assigned a = partitions.get(tp);
+        Assigned a = byPartition.get(tp);
         return a != null && a.hold != null ? a.epoch : -1;
     }
 

@@ -69,6 +69,10 @@ final class WithheldRecords<K, V> {
         return byPartition.containsKey(tp);
     }
 
+    boolean isEmpty() {
+        return byPartition.isEmpty();
+    }
+
     /** The partitions with records kept. */
     Set<TopicPartition> partitions() {
         Set<TopicPartition> partitions = new TreeSet<>(KafkaPartitions.ORDER);

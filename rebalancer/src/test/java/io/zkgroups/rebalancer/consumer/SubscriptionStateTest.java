@@ -11,9 +11,11 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.SortedSet;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 class SubscriptionStateTest {
@@ -118,6 +120,57 @@ class SubscriptionStateTest {
         assertThat(state.committed(A0)).isNull();
         state.committed(A0, 9); // a commit that finishes after the partition left remembers nothing
         assertThat(state.committed(A0)).isNull();
+    }
+
+    @Test
+    void theFetchedViewFollowsEveryChangeOfWhatIsFetchedAndCannotBeChangedByItsReader() {
+        state.fetch(A0, 1, 0, 5L);
+        SortedSet<TopicPartition> first = state.fetchedView();
+        assertThat(first).containsExactly(A0);
+        assertThat(state.fetchedView()).as("unchanged: the same view").isSameAs(first);
+        assertThatThrownBy(() -> first.add(B0)).isInstanceOf(UnsupportedOperationException.class);
+
+        state.hold(A1, 2, 0, "unreachable");
+        assertThat(state.fetchedView()).containsExactly(A0);
+        state.readable(A1, 3L);
+        assertThat(state.fetchedView()).containsExactly(A0, A1);
+        state.fetch(B0, 3, 0, null);
+        assertThat(state.fetchedView()).containsExactly(A0, A1, B0);
+        state.forget(Collections.singleton(A0));
+        assertThat(state.fetchedView()).containsExactly(A1, B0);
+
+        SortedSet<TopicPartition> copy = state.fetched();
+        copy.clear();
+        assertThat(state.fetchedView()).as("fetched() is the caller's copy").containsExactly(A1, B0);
+    }
+
+    @Test
+    void anUnknownPositionIsNoticedOnlyOfAFetchedPartition() {
+        state.fetch(A0, 1, 0, 5L);
+        state.hold(A1, 2, 0, "unreachable");
+        assertThat(state.anyUnknownPosition()).as("a held partition has no position to know").isFalse();
+
+        state.positionUnknown(Collections.singleton(A0));
+        assertThat(state.anyUnknownPosition()).isTrue();
+        state.position(A0, 8);
+        assertThat(state.anyUnknownPosition()).isFalse();
+    }
+
+    @Test
+    void fetchedPartitionsAreTestedFromWhereTheirUncommittedRecordsBeginToTheirPosition() {
+        state.fetch(A0, 1, 0, 100L);   // committed 100
+        state.fetch(A1, 1, 0, null);   // nothing committed: from the first offset handed out
+        state.fetch(B0, 1, 0, 7L);
+        state.hold(new TopicPartition("b", 1), 1, 0, "unreachable");
+        state.position(A0, 160);
+        state.handingOut(A1, 40);
+        state.position(A1, 90);
+
+        assertThat(state.fetchedWhere((from, position) -> position - from >= 50)).containsExactly(A0, A1);
+        assertThat(state.fetchedWhere((from, position) -> from == null)).as("each has a committed offset or a first hand-out")
+                .isEmpty();
+        state.positionUnknown(Collections.singleton(B0));
+        assertThat(state.fetchedWhere((from, position) -> true)).as("only known positions").containsExactly(A0, A1);
     }
 
     @Test
