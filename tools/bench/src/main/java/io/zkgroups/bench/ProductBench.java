@@ -4,7 +4,6 @@ import io.zkgroups.embedded.EmbeddedKafka;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.PartitionAssignor;
 import io.zkgroups.registry.model.ConsumerId;
-import io.zkgroups.testing.ChildJvm;
 import io.zkgroups.testing.SteadyProducer;
 import io.zkgroups.testing.TestZooKeeper;
 import org.apache.curator.framework.CuratorFramework;
@@ -18,12 +17,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -129,7 +128,7 @@ public final class ProductBench implements Callable<Integer> {
                     for (int rep = 0; rep < reps; rep++) {
                         List<ProductMember.Kind> order = new ArrayList<>(kinds);
                         if (rep % 2 == 1) {
-                            java.util.Collections.reverse(order); // alternate which kind goes first
+                            Collections.reverse(order); // alternate which kind goes first
                         }
                         double floor = connectOnlyFloor(n, size.toString(), rep);
                         for (int k = 0; k < order.size(); k++) {
@@ -152,44 +151,17 @@ public final class ProductBench implements Callable<Integer> {
         return anomalies.isEmpty() ? 0 : 1;
     }
 
-    /**
-     * The floor of this repetition's bursts: n fresh JVMs with the members' options that only connect to ZooKeeper
-     * ({@link ZooKeeperConnectMain}), started at once; ms from the first start to the last connected.
-     */
+    /** The floor of this repetition's bursts ({@link ConnectOnlyFloor}): n JVMs with the members' options. */
     private double connectOnlyFloor(int n, String size, int rep) throws Exception {
-        CountDownLatch connected = new CountDownLatch(n);
-        List<ChildJvm> jvms = new ArrayList<>();
-        long start = System.nanoTime();
-        long[] last = new long[1];
-        try {
-            for (int i = 0; i < n; i++) {
-                jvms.add(ChildJvm.builder("floor" + i, ZooKeeperConnectMain.class.getName())
-                        .classpath(consumerClasspath).jvmOptions(ProductMember.JVM_OPTIONS)
-                        .jvmOptions(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"))
-                        .args(List.of(zk.connectString())).discardStderr()
-                        .onLine(line -> {
-                            if (line.equals("CONNECTED")) {
-                                synchronized (last) {
-                                    last[0] = Math.max(last[0], System.nanoTime());
-                                }
-                                connected.countDown();
-                            }
-                            return false;
-                        }).start());
-            }
-            if (!connected.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                anomalies.add(size + " repetition " + (rep + 1) + ": " + connected.getCount() + " of " + n
-                        + " connect-only JVMs not connected within " + WAIT);
-                return Double.NaN;
-            }
-            synchronized (last) {
-                double floor = millis(last[0] - start);
-                System.out.printf("%s connect-only floor, repetition %d: %.0f ms%n", size, rep + 1, floor);
-                return floor;
-            }
-        } finally {
-            jvms.forEach(ChildJvm::kill);
+        List<String> options = new ArrayList<>(ProductMember.JVM_OPTIONS);
+        options.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        double floor = ConnectOnlyFloor.measure(Collections.nCopies(n, 1), consumerClasspath, options,
+                zk.connectString(), WAIT);
+        if (Double.isNaN(floor)) {
+            anomalies.add(size + " repetition " + (rep + 1) + ": the connect-only JVMs not connected within " + WAIT);
         }
+        System.out.printf("%s connect-only floor, repetition %d: %.0f ms%n", size, rep + 1, floor);
+        return floor;
     }
 
     private void runRepetition(ProductMember.Kind kind, int kindIndex, String size, int n, int p, String topic, int rep,

@@ -92,6 +92,7 @@ public final class ScaleBench {
                 String topic = "t" + size;
                 registry.topics().create(topic, TopicRegistration.v1(size.partitions(), List.of(0)));
                 for (int rep = 0; rep < options.reps; rep++) {
+                    bench.samples.add(bench.connectOnlyFloor(size));
                     for (Impl impl : List.copyOf(converging)) {
                         if (!bench.run(impl, size, topic, rep)) {
                             System.out.println("  " + impl + " did not converge at " + size + ": not run at larger sizes");
@@ -108,6 +109,26 @@ public final class ScaleBench {
             report.plot(options.plot);
         }
         System.exit(0);
+    }
+
+    /**
+     * The floor of the bursts at {@code size} ({@link ConnectOnlyFloor}): as many JVMs as a burst starts, with the
+     * hosts' options, each opening as many ZooKeeper sessions as it would host members.
+     */
+    private ScaleReport.Sample connectOnlyFloor(GroupSize size) throws InterruptedException {
+        List<Integer> sessions = new ArrayList<>();
+        for (int first = 1; first <= size.members(); first += options.membersPerJvm) {
+            sessions.add(Math.min(options.membersPerJvm, size.members() - first + 1));
+        }
+        List<String> jvmOptions = new ArrayList<>(ScaleHost.JVM_OPTIONS);
+        jvmOptions.add("-Xmx256m");
+        double floor = ConnectOnlyFloor.measure(sessions, null, jvmOptions, zk.connectString(), wait);
+        if (Double.isNaN(floor)) {
+            anomalies.add(size + ": the connect-only JVMs not connected within " + wait);
+        }
+        System.out.printf("  %s connect-only floor (%d JVMs): %.0f ms%n", size, sessions.size(), floor);
+        return new ScaleReport.Sample(ScaleReport.FLOOR, size, "floor: JVMs that only connect", floor, 0, 0, 0, 0, 0, 0,
+                ScaleReport.load(), -1);
     }
 
     /** One run of {@code impl} at {@code size}: burst, join, leave, kill -9. False if the burst did not converge. */

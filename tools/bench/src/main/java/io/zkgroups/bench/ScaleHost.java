@@ -26,7 +26,7 @@ final class ScaleHost {
      * JVM options of every host: small heap, C1 only, small stacks (hundreds of client threads); then those of
      * {@code BENCH_MEMBER_JVM_OPTS} (see {@link RebalanceProcess}).
      */
-    private static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
+    static final List<String> JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
 
     final List<String> names;

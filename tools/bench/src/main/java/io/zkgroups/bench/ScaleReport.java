@@ -85,9 +85,21 @@ final class ScaleReport {
         anomalies.forEach(a -> out.println("  " + a));
     }
 
+    /** The implementation name of the connect-only floor's samples. */
+    static final String FLOOR = "connect only";
+
     /** The figures the goals are stated in, where this run measured them. */
     private void goals(PrintStream out) {
         out.println();
+        samples.stream().map(s -> s.size().toString()).distinct().forEach(size -> {
+            Double floor = median(FLOOR, size, "floor");
+            Double ours = median("ours", size, "burst");
+            Double legacy = median("legacy", size, "burst");
+            if (floor != null && ours != null && legacy != null) {
+                out.printf(Locale.ROOT, "goal: %s burst above the floor, zkgroups ÷ 0.8.2.2 = (%s − %s) ÷ (%s − %s) = %.2f"
+                        + " (≤ 0.2)%n", size, fmt(ours), fmt(floor), fmt(legacy), fmt(floor), (ours - floor) / (legacy - floor));
+            }
+        });
         Double oursBurst = median("ours", "100x1000", "burst");
         Double legacyBurst = median("legacy", "100x1000", "burst");
         if (oursBurst != null && legacyBurst != null) {
