@@ -2,11 +2,11 @@ package io.zkgroups.registry.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.model.BrokerInfo;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -49,7 +49,7 @@ public final class BrokerInfoCodec {
         int version = lenient(usable, () -> Json.optionalInt(json, "version", WHAT).orElse(1), 1);
         int jmxPort = lenient(usable, () -> Json.optionalInt(json, "jmx_port", WHAT).orElse(-1), -1);
         Optional<String> rack = lenient(usable, () -> Json.optionalString(json, "rack", WHAT), Optional.empty());
-        List<BrokerInfo.Endpoint> endpoints = lenient(usable, () -> endpoints(json, protocolMap(json)), ImmutableList.of());
+        List<BrokerInfo.Endpoint> endpoints = lenient(usable, () -> endpoints(json, protocolMap(json)), Collections.emptyList());
         if (host == null && port < 0 && endpoints.isEmpty()) {
             throw new DecodeException(WHAT, "no \"host\"/\"port\" and no \"endpoints\"");
         }

@@ -2,10 +2,10 @@ package io.zkgroups.registry.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.model.PartitionState;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -34,7 +34,7 @@ public final class PartitionStateCodec {
         int controllerEpoch = Json.optionalInt(json, "controller_epoch", WHAT).orElse(-1);
         int leaderEpoch = Json.optionalInt(json, "leader_epoch", WHAT).orElse(-1);
         JsonNode isr = json.get("isr");
-        List<Integer> isrList = isr == null || isr.isNull() ? ImmutableList.of() : isrList(isr);
+        List<Integer> isrList = isr == null || isr.isNull() ? Collections.emptyList() : isrList(isr);
         return new PartitionState(controllerEpoch, leader, leaderEpoch, isrList);
     }
 

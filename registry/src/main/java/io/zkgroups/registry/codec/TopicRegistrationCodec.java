@@ -4,13 +4,14 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.TopicRegistration;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -161,11 +162,11 @@ public final class TopicRegistrationCodec {
         if (!node.isArray()) {
             throw new DecodeException(WHAT, name + " must be an array, got " + Json.describe(node));
         }
-        ImmutableList.Builder<Integer> values = ImmutableList.builderWithExpectedSize(node.size());
+        List<Integer> values = new ArrayList<>(node.size());
         for (JsonNode element : node) {
             values.add(Json.asInt(element, name, WHAT));
         }
-        return values.build(); // immutable already: the registration keeps it without a copy
+        return Collections.unmodifiableList(values);
     }
 
     static String intArray(List<Integer> values) {

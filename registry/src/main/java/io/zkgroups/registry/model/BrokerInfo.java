@@ -1,8 +1,9 @@
 package io.zkgroups.registry.model;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,7 +34,7 @@ public final class BrokerInfo {
      */
     public BrokerInfo(int id, String host, int port, int version, int jmxPort, String timestamp, List<Endpoint> endpoints, Optional<String> rack) {
         Objects.requireNonNull(timestamp, "timestamp cannot be null");
-        endpoints = ImmutableList.copyOf(endpoints);
+        endpoints = Immutable.list(endpoints);
         Objects.requireNonNull(rack, "rack cannot be null");
         this.id = id;
         this.host = host;
@@ -48,7 +49,7 @@ public final class BrokerInfo {
     /** A v1 registration as a 0.8.2.2 broker writes it. */
     public static BrokerInfo v1(int id, String host, int port, int jmxPort, long timestampMillis) {
         Objects.requireNonNull(host, "host cannot be null");
-        return new BrokerInfo(id, host, port, 1, jmxPort, Long.toString(timestampMillis), ImmutableList.of(), Optional.empty());
+        return new BrokerInfo(id, host, port, 1, jmxPort, Long.toString(timestampMillis), Collections.emptyList(), Optional.empty());
     }
 
     /** True when 0.8.2.2 consumers can fetch from this broker: a top-level PLAINTEXT host and port. */

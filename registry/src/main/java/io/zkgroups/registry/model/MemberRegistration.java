@@ -1,7 +1,6 @@
 package io.zkgroups.registry.model;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.collect.ImmutableMap;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -32,7 +31,7 @@ public final class MemberRegistration {
     }
 
     public static MemberRegistration of(Subscription subscription, long timestampMillis) {
-        return new MemberRegistration(subscription, Long.toString(timestampMillis), ImmutableMap.of());
+        return new MemberRegistration(subscription, Long.toString(timestampMillis), Collections.emptyMap());
     }
 
     public MemberRegistration withCapabilities(Map<String, String> newCapabilities) {

@@ -1,7 +1,7 @@
 package io.zkgroups.registry.model;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 
 import java.util.List;
 import java.util.Objects;
@@ -18,7 +18,7 @@ public final class PartitionState {
     private final List<Integer> isr;
 
     public PartitionState(int controllerEpoch, int leader, int leaderEpoch, List<Integer> isr) {
-        isr = ImmutableList.copyOf(isr);
+        isr = Immutable.list(isr);
         this.controllerEpoch = controllerEpoch;
         this.leader = leader;
         this.leaderEpoch = leaderEpoch;

@@ -1,10 +1,9 @@
 package io.zkgroups.registry.model;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableSortedMap;
+import io.zkgroups.registry.Immutable;
 
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,15 +23,15 @@ public final class TopicRegistration {
 
     public TopicRegistration(int version, SortedMap<Integer, List<Integer>> replicas, Optional<String> topicId) {
         Objects.requireNonNull(replicas, "replicas cannot be null");
-        // in the order of the given sorted map: linear, where a TreeMap would compare each key again
-        Map<Integer, List<Integer>> copy = new LinkedHashMap<>();
-        replicas.forEach((p, r) -> {
+        TreeMap<Integer, List<Integer>> copy = new TreeMap<>();
+        copy.putAll(replicas); // linear from a map in natural order: no key is compared again
+        copy.replaceAll((p, r) -> {
             if (p < 0) {
                 throw new IllegalArgumentException("partition must be >= 0, got " + p);
             }
-            copy.put(p, ImmutableList.copyOf(r));
+            return Immutable.list(r);
         });
-        replicas = ImmutableSortedMap.copyOf(copy);
+        replicas = Collections.unmodifiableSortedMap(copy);
         Objects.requireNonNull(topicId, "topicId cannot be null");
         this.version = version;
         this.replicas = replicas;
@@ -66,7 +65,7 @@ public final class TopicRegistration {
 
     /** Partition ids, ascending (what 0.8.2.2's {@code getPartitionsForTopics} returns). */
     public List<Integer> partitions() {
-        return ImmutableList.copyOf(replicas.keySet());
+        return Immutable.list(replicas.keySet());
     }
 
     public int partitionCount() {

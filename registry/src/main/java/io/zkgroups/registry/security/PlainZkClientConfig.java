@@ -1,6 +1,6 @@
 package io.zkgroups.registry.security;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import org.apache.zookeeper.client.ZKClientConfig;
 
 import java.util.List;
@@ -25,7 +25,7 @@ final class PlainZkClientConfig extends ZKClientConfig {
      * The System properties ZooKeeper 3.9's {@code ZKConfig} and {@code ZKClientConfig} copy, minus the TLS ones; the
      * FIPS switch is copied by the X509Util code but is not under the TLS prefix.
      */
-    static final List<String> COPIED = ImmutableList.of(JUTE_MAXBUFFER, KINIT_COMMAND, JGSS_NATIVE, ZkClientSecurity.FIPS_MODE,
+    static final List<String> COPIED = Immutable.listOf(JUTE_MAXBUFFER, KINIT_COMMAND, JGSS_NATIVE, ZkClientSecurity.FIPS_MODE,
             ZK_SASL_CLIENT_USERNAME, ZK_SASL_CLIENT_CANONICALIZE_HOSTNAME, LOGIN_CONTEXT_NAME_KEY,
             ENABLE_CLIENT_SASL_KEY, ZOOKEEPER_SERVER_REALM, DISABLE_AUTO_WATCH_RESET, ZOOKEEPER_CLIENT_CNXN_SOCKET,
             SECURE_CLIENT);

@@ -1,7 +1,6 @@
 package io.zkgroups.registry.security;
 
-import com.google.common.collect.ImmutableMap;
-import com.google.common.collect.ImmutableSet;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.ZkLayout;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.zookeeper.client.ZKClientConfig;
@@ -67,16 +66,16 @@ public final class ZkClientSecurity {
     public static final String FIPS_MODE = "zookeeper.fips-mode";
 
     /** ZooKeeper's own client SASL keys and its FIPS mode: passed on as they are. */
-    private static final Set<String> SASL_KEYS = ImmutableSet.of(
+    private static final Set<String> SASL_KEYS = Immutable.setOf(
             ZKClientConfig.ENABLE_CLIENT_SASL_KEY, ZKClientConfig.LOGIN_CONTEXT_NAME_KEY,
             ZKClientConfig.ZK_SASL_CLIENT_USERNAME, ZKClientConfig.ZK_SASL_CLIENT_CANONICALIZE_HOSTNAME,
             ZKClientConfig.ZOOKEEPER_SERVER_REALM, ZKClientConfig.ZOOKEEPER_SERVER_PRINCIPAL, FIPS_MODE);
 
-    private static final Set<String> BOOLEAN_KEYS = ImmutableSet.of(SSL_CLIENT_ENABLE, SET_ACL, FIPS_MODE, "zookeeper.ssl.crl.enable",
+    private static final Set<String> BOOLEAN_KEYS = Immutable.setOf(SSL_CLIENT_ENABLE, SET_ACL, FIPS_MODE, "zookeeper.ssl.crl.enable",
             "zookeeper.ssl.ocsp.enable", ZKClientConfig.ENABLE_CLIENT_SASL_KEY,
             ZKClientConfig.ZK_SASL_CLIENT_CANONICALIZE_HOSTNAME);
 
-    private static final ZkClientSecurity NONE = new ZkClientSecurity(ImmutableMap.of(), false, null);
+    private static final ZkClientSecurity NONE = new ZkClientSecurity(Collections.emptyMap(), false, null);
 
     /** ZooKeeper client properties, by ZooKeeper's names. */
     private final Map<String, String> zookeeperProperties;

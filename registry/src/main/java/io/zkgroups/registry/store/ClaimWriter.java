@@ -1,8 +1,6 @@
 package io.zkgroups.registry.store;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
-import com.google.common.collect.ImmutableSet;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
@@ -14,6 +12,7 @@ import org.apache.zookeeper.Watcher;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,7 +55,7 @@ final class ClaimWriter {
 
     /** Creates the topic directories of {@code partitions} that are not known to exist. */
     void ensureParents(String group, Collection<TopicAndPartition> partitions) {
-        ensureTopicParents(group, partitions.stream().map(TopicAndPartition::topic).distinct().collect(ImmutableList.toImmutableList()));
+        ensureTopicParents(group, partitions.stream().map(TopicAndPartition::topic).distinct().collect(Immutable.toList()));
     }
 
     /** Creates the owner directories of {@code topics} that are not known to exist. */
@@ -117,8 +116,9 @@ final class ClaimWriter {
             transactions.add(ops);
         }
         SessionWrites.Committed done = writes.deleteCommitRead(session, release, transactions,
-                readBack ? partitions.keySet() : ImmutableList.of(), watcher, claims.isEmpty() ? ImmutableList.of() : ImmutableList.of(registration));
-        Round round = new Round(session, registration, partitions, ImmutableMap.copyOf(claims), batches, done);
+                readBack ? partitions.keySet() : Collections.emptyList(), watcher,
+                claims.isEmpty() ? Collections.emptyList() : Collections.singletonList(registration));
+        Round round = new Round(session, registration, partitions, Immutable.map(claims), batches, done);
         if (readBack || round.claimed()) {
             return round;
         }
@@ -133,7 +133,7 @@ final class ClaimWriter {
      */
     Set<String> undo(Round round) {
         if (round.claimed()) {
-            return ImmutableSet.of();
+            return Collections.emptySet();
         }
         Map<String, Integer> created = new TreeMap<>();
         for (String path : round.created()) {

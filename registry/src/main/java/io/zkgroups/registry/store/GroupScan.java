@@ -1,7 +1,7 @@
 package io.zkgroups.registry.store;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkNames;
 import io.zkgroups.registry.codec.DecodeException;
@@ -12,6 +12,7 @@ import io.zkgroups.registry.model.TopicAndPartition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -87,7 +88,7 @@ public final class GroupScan {
 
         /** As below, no member publishing alarms. */
         public ScannedGroup(String group, List<ConsumerId> members, List<PartitionOwner> owners, Map<TopicAndPartition, StoredOffset> offsets, List<Unreadable> unreadable) {
-            this(group, members, owners, offsets, unreadable, ImmutableList.of());
+            this(group, members, owners, offsets, unreadable, Collections.emptyList());
         }
 
         /**
@@ -102,12 +103,12 @@ public final class GroupScan {
          */
         public ScannedGroup(String group, List<ConsumerId> members, List<PartitionOwner> owners, Map<TopicAndPartition, StoredOffset> offsets, List<Unreadable> unreadable,
                             List<ConsumerId> alarmed) {
-            alarmed = ImmutableList.copyOf(alarmed);
+            alarmed = Immutable.list(alarmed);
             this.alarmed = alarmed;
-            members = ImmutableList.copyOf(members);
-            owners = ImmutableList.copyOf(owners);
+            members = Immutable.list(members);
+            owners = Immutable.list(owners);
             offsets = java.util.Collections.unmodifiableMap(new TreeMap<>(offsets));
-            unreadable = ImmutableList.copyOf(unreadable);
+            unreadable = Immutable.list(unreadable);
             this.group = group;
             this.members = members;
             this.owners = owners;
@@ -186,7 +187,7 @@ public final class GroupScan {
 
     /** Every group under {@code /consumers} with a legal name, sorted. */
     public List<String> groups() {
-        return znodes.children(layout.consumers()).stream().filter(ZkNames::isValid).sorted().collect(ImmutableList.toImmutableList());
+        return znodes.children(layout.consumers()).stream().filter(ZkNames::isValid).sorted().collect(Immutable.toList());
     }
 
     /** Scans {@code groups}; a group that does not exist is returned empty. */
@@ -209,14 +210,14 @@ public final class GroupScan {
 
         Map<String, Builder> builders = new TreeMap<>();
         groups.forEach(g -> builders.put(g, new Builder(g)));
-        idsDirs.forEach((dir, group) -> listed.getOrDefault(dir, ImmutableList.of()).forEach(id -> {
+        idsDirs.forEach((dir, group) -> listed.getOrDefault(dir, Collections.emptyList()).forEach(id -> {
             try {
                 builders.get(group).members.add(new ConsumerId(id));
             } catch (IllegalArgumentException e) {
                 builders.get(group).unreadable.add(new Unreadable(dir + "/" + id, e.getMessage()));
             }
         }));
-        alarmsDirs.forEach((dir, group) -> listed.getOrDefault(dir, ImmutableList.of()).forEach(id -> {
+        alarmsDirs.forEach((dir, group) -> listed.getOrDefault(dir, Collections.emptyList()).forEach(id -> {
             Builder b = builders.get(group);
             if (b.members.stream().anyMatch(m -> m.value().equals(id))) { // a member gone leaves nothing of the group's
                 b.alarmed.add(new ConsumerId(id));
@@ -229,7 +230,7 @@ public final class GroupScan {
         Map<String, List<String>> partitions = znodes.childrenAll(topicDirs.keySet());
 
         Map<String, Leaf> leaves = new TreeMap<>();
-        topicDirs.forEach((dir, topicDir) -> partitions.getOrDefault(dir, ImmutableList.of()).forEach(child -> {
+        topicDirs.forEach((dir, topicDir) -> partitions.getOrDefault(dir, Collections.emptyList()).forEach(child -> {
             OptionalInt p = ZkLayout.parsePartition(child);
             if (!p.isPresent()) {
                 builders.get(topicDir.group).unreadable.add(new Unreadable(dir + "/" + child, "'" + child + "' is not a partition number"));
@@ -263,7 +264,7 @@ public final class GroupScan {
 
     private static void collectTopicDirs(Map<String, String> parents, Map<String, List<String>> listed, boolean offsets,
                                          Map<String, TopicDir> into, Map<String, Builder> builders) {
-        parents.forEach((dir, group) -> listed.getOrDefault(dir, ImmutableList.of()).forEach(topic -> {
+        parents.forEach((dir, group) -> listed.getOrDefault(dir, Collections.emptyList()).forEach(topic -> {
             if (ZkNames.isValid(topic)) {
                 into.put(dir + "/" + topic, new TopicDir(group, topic, offsets));
             } else {

@@ -1,8 +1,9 @@
 package io.zkgroups.registry.store;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,14 +17,14 @@ public final class Listing<T> {
     private final List<Unreadable> unreadable;
 
     public Listing(List<T> entries, List<Unreadable> unreadable) {
-        entries = ImmutableList.copyOf(entries);
-        unreadable = ImmutableList.copyOf(unreadable);
+        entries = Immutable.list(entries);
+        unreadable = Immutable.list(unreadable);
         this.entries = entries;
         this.unreadable = unreadable;
     }
 
     public static <T> Listing<T> empty() {
-        return new Listing<>(ImmutableList.of(), ImmutableList.of());
+        return new Listing<>(Collections.emptyList(), Collections.emptyList());
     }
 
     public boolean isClean() {

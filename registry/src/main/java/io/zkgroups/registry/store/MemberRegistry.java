@@ -1,6 +1,5 @@
 package io.zkgroups.registry.store;
 
-import com.google.common.collect.ImmutableList;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.Time;
 import io.zkgroups.registry.ZkLayout;
@@ -15,6 +14,7 @@ import org.apache.zookeeper.data.Stat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -135,7 +135,7 @@ public final class MemberRegistry {
 
     /** Sets the data of {@code session}'s registration at {@code path} if it still has {@code version}. */
     private boolean rewrite(long session, String path, byte[] data, int version) {
-        SessionWrites.Outcome outcome = writes.multi(session, ImmutableList.of(writes.setData(path, data, version)));
+        SessionWrites.Outcome outcome = writes.multi(session, Collections.singletonList(writes.setData(path, data, version)));
         if (outcome.ok() || outcome.code() == KeeperException.Code.BADVERSION
                 || outcome.code() == KeeperException.Code.NONODE || outcome.code() == KeeperException.Code.SESSIONEXPIRED) {
             return outcome.ok();
@@ -145,7 +145,7 @@ public final class MemberRegistry {
 
     /** Deletes {@code id}'s registration if this session holds it; true if it deleted something. */
     public boolean unregister(String group, ConsumerId id) {
-        return !writes.deleteOwnEphemerals(ImmutableList.of(layout.member(group, id))).isEmpty();
+        return !writes.deleteOwnEphemerals(Collections.singletonList(layout.member(group, id))).isEmpty();
     }
 
     /** Ids of the registered members, sorted like 0.8.2.2 (String order); arms {@code watcher} if given. */

@@ -1,9 +1,7 @@
 package io.zkgroups.registry.store;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.base.Supplier;
-import com.google.common.base.Suppliers;
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkNames;
@@ -18,6 +16,7 @@ import org.apache.zookeeper.OpResult;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,6 +28,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
@@ -54,7 +54,7 @@ public final class OffsetRegistry {
 
         public OffsetRead(Map<TopicAndPartition, Long> offsets, List<Unreadable> unreadable) {
             offsets = java.util.Collections.unmodifiableMap(new TreeMap<>(offsets));
-            unreadable = ImmutableList.copyOf(unreadable);
+            unreadable = Immutable.list(unreadable);
             this.offsets = offsets;
             this.unreadable = unreadable;
         }
@@ -241,7 +241,7 @@ public final class OffsetRegistry {
      */
     public CommitResult commitOwned(String group, Map<TopicAndPartition, Long> offsets, long session) {
         // offset path → owner path, built only once a batch goes out: most commits of many partitions change nothing
-        Supplier<Map<String, String>> ownerOf = Suppliers.memoize(() -> {
+        Supplier<Map<String, String>> ownerOf = memoize(() -> {
             Map<String, String> owners = new HashMap<>();
             offsets.keySet().forEach(tp -> owners.put(layout.offset(group, tp), layout.owner(group, tp)));
             return owners;
@@ -415,13 +415,13 @@ public final class OffsetRegistry {
         toList.add(offsetsDir);
         Map<String, List<String>> listed = znodes.childrenAll(toList);
         toList.remove(offsetsDir);
-        List<String> missing = toList.stream().filter(dir -> !listed.containsKey(dir)).collect(ImmutableList.toImmutableList());
+        List<String> missing = toList.stream().filter(dir -> !listed.containsKey(dir)).collect(Immutable.toList());
         if (!missing.isEmpty()) {
             createDirectories(offsetsDir, listed.containsKey(offsetsDir), missing);
         }
         knownParents.addAll(toList);
         unknownByDir.forEach((dir, unknown) -> {
-            for (String child : listed.getOrDefault(dir, ImmutableList.of())) {
+            for (String child : listed.getOrDefault(dir, Collections.emptyList())) {
                 String path = dir + "/" + child;
                 if (unknown.contains(path)) {
                     existing.add(path);
@@ -450,5 +450,20 @@ public final class OffsetRegistry {
                 throw RegistryException.of("creating offset directories under", offsetsDir, e);
             }
         }
+    }
+
+    /** {@code compute}'s value, computed on the first call only. */
+    private static <T> Supplier<T> memoize(Supplier<T> compute) {
+        return new Supplier<T>() {
+            private T value;
+
+            @Override
+            public synchronized T get() {
+                if (value == null) {
+                    value = compute.get();
+                }
+                return value;
+            }
+        };
     }
 }

@@ -1,8 +1,6 @@
 package io.zkgroups.registry.store;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
-import com.google.common.collect.ImmutableSet;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkNames;
@@ -72,7 +70,7 @@ public final class OwnerRegistry {
      *                                ZooKeeper fails
      */
     public void claim(String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
-        Map<TopicAndPartition, PartitionOwner> held = releaseAndClaim(group, member, ImmutableList.of(), claims, null);
+        Map<TopicAndPartition, PartitionOwner> held = releaseAndClaim(group, member, Collections.emptyList(), claims, null);
         if (!held.isEmpty()) {
             throw new ClaimConflictException(group, held);
         }
@@ -102,7 +100,7 @@ public final class OwnerRegistry {
         // a persistent watch on each claimed topic's directory: nothing claimed needs reading to be watched
         boolean covered = !claims.isEmpty() && directoryWatch.covers(session, topicDirs(group, claims.keySet()));
         long mark = watched.mark();
-        Map<String, Integer> releasable = ownNodes(group, release, ImmutableList.of(), session);
+        Map<String, Integer> releasable = ownNodes(group, release, Collections.emptyList(), session);
         Map<String, TopicAndPartition> claimPaths = pathsOf(group, claims.keySet());
         if (letGo != null) {
             claimPaths.keySet().forEach(path -> watched.awaitDeletion(path, letGo)); // before the read: no event is missed
@@ -111,9 +109,9 @@ public final class OwnerRegistry {
         ClaimWriter.Round round = claimWriter.send(session, group, member, releasable, claims, watched, !covered);
         if (!round.released()) {
             // a node we vouched for changed under us (or the session ended): read, then release what is still ours
-            releaseAnd(session, group, release, ImmutableMap.of(), ImmutableList.of());
+            releaseAnd(session, group, release, Collections.emptyMap(), Collections.emptyList());
         }
-        Map<TopicAndPartition, PartitionOwner> held = round.claimed() ? ImmutableMap.of() : round.heldByOthers();
+        Map<TopicAndPartition, PartitionOwner> held = round.claimed() ? Collections.emptyMap() : round.heldByOthers();
         claimPaths.forEach((path, tp) -> {
             if (!held.containsKey(tp)) {
                 watched.stopAwaiting(path); // only the holders' deletion is awaited (not that of an undone claim)
@@ -127,7 +125,7 @@ public final class OwnerRegistry {
                     .forEach(path -> watched.vouch(path, session, round.read(path).get().stat().getVersion(), mark));
         }
         if (round.claimed()) {
-            return ImmutableMap.of();
+            return Collections.emptyMap();
         }
         failUnlessRetryable(round, group, member);
         if (!held.isEmpty()) {
@@ -135,7 +133,7 @@ public final class OwnerRegistry {
         }
         // Nobody holds any of it: our own node from a lost reply, a missing parent, or holders that let go meanwhile.
         claimWithRetries(session, group, member, round.toRetry());
-        return ImmutableMap.of();
+        return Collections.emptyMap();
     }
 
     /**
@@ -147,7 +145,7 @@ public final class OwnerRegistry {
     public Optional<Set<TopicAndPartition>> heldAmong(String group, Collection<TopicAndPartition> partitions,
                                                       Watcher letGo) {
         if (partitions.isEmpty()) {
-            return Optional.of(ImmutableSet.of());
+            return Optional.of(Collections.emptySet());
         }
         long session = znodes.sessionId();
         if (!directoryWatch.covers(session, topicDirs(group, partitions))) {
@@ -195,7 +193,7 @@ public final class OwnerRegistry {
     private void claimWithRetries(long session, String group, ConsumerId member, Map<TopicAndPartition, ThreadId> claims) {
         Map<TopicAndPartition, ThreadId> toCreate = claims;
         for (int attempt = 0; attempt < MAX_CLAIM_ROUNDS && !toCreate.isEmpty(); attempt++) {
-            ClaimWriter.Round round = claimWriter.send(session, group, member, ImmutableMap.of(), toCreate, null);
+            ClaimWriter.Round round = claimWriter.send(session, group, member, Collections.emptyMap(), toCreate, null);
             if (round.claimed()) {
                 return;
             }
@@ -230,7 +228,7 @@ public final class OwnerRegistry {
 
     /** The owner directories of the topics of {@code partitions}. */
     private List<String> topicDirs(String group, Collection<TopicAndPartition> partitions) {
-        return partitions.stream().map(TopicAndPartition::topic).distinct().map(topic -> layout.owners(group, topic)).collect(ImmutableList.toImmutableList());
+        return partitions.stream().map(TopicAndPartition::topic).distinct().map(topic -> layout.owners(group, topic)).collect(Immutable.toList());
     }
 
     /** The owner znode path of each partition. */
@@ -245,7 +243,7 @@ public final class OwnerRegistry {
      * left alone (0.8.2.2 deletes by path without looking). Returns the partitions released.
      */
     public List<TopicAndPartition> release(String group, Collection<TopicAndPartition> partitions) {
-        return releaseAnd(znodes.sessionId(), group, partitions, ImmutableMap.of(), ImmutableList.of());
+        return releaseAnd(znodes.sessionId(), group, partitions, Collections.emptyMap(), Collections.emptyList());
     }
 
     /**
@@ -279,8 +277,8 @@ public final class OwnerRegistry {
         boolean sameSession = registeredSession == session;
         // In another session, the registration of registeredSession cannot be deleted: it is gone or going with it.
         return releaseAnd(session, group, partitions,
-                sameSession && registrationVouched ? ImmutableMap.of(registration, -1) : ImmutableMap.of(),
-                sameSession && !registrationVouched ? ImmutableList.of(registration) : ImmutableList.of());
+                sameSession && registrationVouched ? Collections.singletonMap(registration, -1) : Collections.emptyMap(),
+                sameSession && !registrationVouched ? Collections.singletonList(registration) : Collections.emptyList());
     }
 
     /**

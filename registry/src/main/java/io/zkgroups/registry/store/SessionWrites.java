@@ -1,8 +1,6 @@
 package io.zkgroups.registry.store;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
-import com.google.common.collect.ImmutableSet;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.RegistryException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
@@ -16,6 +14,7 @@ import org.apache.zookeeper.ZooKeeper;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -203,7 +202,7 @@ final class SessionWrites {
         }
     }
 
-    private static final Set<KeeperException.Code> NOT_OURS_ANY_MORE = ImmutableSet.of(KeeperException.Code.NONODE,
+    private static final Set<KeeperException.Code> NOT_OURS_ANY_MORE = Immutable.setOf(KeeperException.Code.NONODE,
             KeeperException.Code.BADVERSION, KeeperException.Code.SESSIONEXPIRED);
 
     private final Znodes znodes;
@@ -270,9 +269,10 @@ final class SessionWrites {
      */
     List<String> deleteAll(long session, Map<String, Integer> versions) {
         if (versions.isEmpty()) {
-            return ImmutableList.of();
+            return Collections.emptyList();
         }
-        Committed done = deleteCommitRead(session, versions, ImmutableList.of(), ImmutableList.of(), null, ImmutableList.of());
+        Committed done = deleteCommitRead(session, versions, Collections.emptyList(), Collections.emptyList(), null,
+                Collections.emptyList());
         List<String> deleted = new ArrayList<>(done.deletedPaths());
         if (!done.deleted()) {
             Set<String> left = new TreeSet<>(versions.keySet());
@@ -285,8 +285,10 @@ final class SessionWrites {
     /** Deletes each of {@code versions} in a request of its own, all sent at once; skips what is not ours any more. */
     private List<String> deleteOneByOne(long session, Map<String, Integer> versions) {
         List<String> paths = new ArrayList<>(versions.keySet());
-        List<List<Op>> requests = paths.stream().map(path -> ImmutableList.of(delete(path, versions.get(path)))).collect(ImmutableList.toImmutableList());
-        List<Outcome> outcomes = deleteCommitRead(session, ImmutableMap.of(), requests, ImmutableList.of(), null, ImmutableList.of()).transactions();
+        List<List<Op>> requests = paths.stream().map(path -> Collections.singletonList(delete(path, versions.get(path))))
+                .collect(Immutable.toList());
+        List<Outcome> outcomes = deleteCommitRead(session, Collections.emptyMap(), requests, Collections.emptyList(),
+                null, Collections.emptyList()).transactions();
         List<String> deleted = new ArrayList<>();
         for (int i = 0; i < paths.size(); i++) {
             Outcome outcome = outcomes.get(i);
@@ -302,7 +304,8 @@ final class SessionWrites {
 
     /** Sends {@code ops} as one {@code multi()} on the handle of {@code session} and waits for its outcome. */
     Outcome multi(long session, List<Op> ops) {
-        return deleteCommitRead(session, ImmutableMap.of(), ImmutableList.of(ops), ImmutableList.of(), null, ImmutableList.of()).transactions().get(0);
+        return deleteCommitRead(session, Collections.emptyMap(), Collections.singletonList(ops), Collections.emptyList(),
+                null, Collections.emptyList()).transactions().get(0);
     }
 
     /**
@@ -324,7 +327,7 @@ final class SessionWrites {
         Replies replies = new Replies(deleted.length + committed.length + watched.size() + unwatched.size());
         BackgroundCallback readCallback = replies.callback(Znodes.collectInto(read));
         Collection<String> described = !watched.isEmpty() ? watched : !deletes.isEmpty() ? deletes.keySet()
-                : ImmutableList.of("a transaction of session 0x" + Long.toHexString(session));
+                : Collections.singletonList("a transaction of session 0x" + Long.toHexString(session));
         try {
             ZooKeeper handle = handleOf(session);
             for (int i = 0; i < deleted.length; i++) {
@@ -353,7 +356,7 @@ final class SessionWrites {
             throw RegistryException.of("writing", Znodes.describe(described), e);
         }
         replies.await(described);
-        return new Committed(deleteBatches, ImmutableList.copyOf(deleted), ImmutableList.copyOf(committed), new TreeMap<>(read));
+        return new Committed(deleteBatches, Immutable.listOf(deleted), Immutable.listOf(committed), new TreeMap<>(read));
     }
 
     /** The client's ZooKeeper handle if it is still in {@code session}; null if it has moved on to another one. */

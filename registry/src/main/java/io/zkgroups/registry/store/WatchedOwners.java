@@ -1,9 +1,9 @@
 package io.zkgroups.registry.store;
 
-import com.google.common.collect.Maps;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -160,7 +160,7 @@ final class WatchedOwners implements Watcher {
         for (Iterator<Map.Entry<String, Watcher>> it = deletionWaiters.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Watcher> waiter = it.next();
             if (Znodes.parentOf(waiter.getKey()).equals(dir)) {
-                waiters.add(Maps.immutableEntry(waiter.getKey(), waiter.getValue()));
+                waiters.add(new AbstractMap.SimpleImmutableEntry<>(waiter));
                 it.remove();
             }
         }

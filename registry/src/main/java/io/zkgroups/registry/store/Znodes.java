@@ -1,8 +1,7 @@
 package io.zkgroups.registry.store;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
-import com.google.common.base.Strings;
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.RegistryException;
 import io.zkgroups.registry.server.ServerCapabilities;
 import io.zkgroups.registry.server.ServerGeneration;
@@ -23,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -241,7 +241,7 @@ public final class Znodes {
             if (watcher != null) {
                 existsWatch(path, watcher);
             }
-            return ImmutableList.of();
+            return Collections.emptyList();
         } catch (Exception e) {
             throw RegistryException.of("listing", path, e);
         }
@@ -358,10 +358,10 @@ public final class Znodes {
             return readAll(paths, null);
         }
         Map<String, Data> read = new HashMap<>(paths.size() * 2);
-        List<String> all = ImmutableList.copyOf(paths);
+        List<String> all = Immutable.list(paths);
         for (int from = 0; from < all.size(); from += MULTI_READ_BATCH) {
             List<String> batch = all.subList(from, Math.min(all.size(), from + MULTI_READ_BATCH));
-            List<Op> ops = batch.stream().map(path -> Op.getData(namespaced(path))).collect(ImmutableList.toImmutableList());
+            List<Op> ops = batch.stream().map(path -> Op.getData(namespaced(path))).collect(Immutable.toList());
             List<org.apache.zookeeper.OpResult> results;
             try {
                 results = org.apache.curator.RetryLoop.callWithRetry(client.getZookeeperClient(),
@@ -494,8 +494,9 @@ public final class Znodes {
                 return Optional.empty();
             }
             // getEphemerals is the one request the client does not chroot: add the chroot, and take it off the answers
-            String chroot = Strings.nullToEmpty(new org.apache.zookeeper.client.ConnectStringParser(
-                    client.getZookeeperClient().getCurrentConnectionString()).getChrootPath());
+            String chrootPath = new org.apache.zookeeper.client.ConnectStringParser(
+                    client.getZookeeperClient().getCurrentConnectionString()).getChrootPath();
+            String chroot = chrootPath == null ? "" : chrootPath;
             String root = chroot + namespaced("/");
             String strip = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
             List<String> paths = new ArrayList<>();
