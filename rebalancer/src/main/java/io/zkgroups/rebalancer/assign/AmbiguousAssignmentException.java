@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.assign;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.List;
@@ -18,8 +18,8 @@ public final class AmbiguousAssignmentException extends AssignmentRefusedExcepti
 
     AmbiguousAssignmentException(List<List<TopicAndPartition>> ambiguousTies, int threadCount) {
         super(message(ambiguousTies, threadCount));
-        this.ambiguousTies = ambiguousTies.stream().map(ImmutableList::copyOf)
-                .collect(ImmutableList.toImmutableList());
+        this.ambiguousTies = ambiguousTies.stream().map(Immutable::list)
+                .collect(Immutable.toList());
     }
 
     /** Each group of partitions whose texts share one hash code and whose owners depend on the unknown order. */

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.assign;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
@@ -71,7 +71,7 @@ public final class Assignment {
         return owners.entrySet().stream()
                 .filter(row -> row.getValue().equals(thread))
                 .map(Map.Entry::getKey)
-                .collect(ImmutableList.toImmutableList());
+                .collect(Immutable.toList());
     }
 
     public boolean isEmpty() {

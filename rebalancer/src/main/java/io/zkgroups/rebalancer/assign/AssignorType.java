@@ -1,7 +1,8 @@
 package io.zkgroups.rebalancer.assign;
 
-import com.google.common.collect.ImmutableMap;
+import io.zkgroups.registry.Immutable;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -24,17 +25,17 @@ public final class AssignorType {
         this.factory = Objects.requireNonNull(factory, "factory cannot be null");
         this.legacy = legacy;
         this.doc = Objects.requireNonNull(doc, "doc cannot be null");
-        this.capabilities = ImmutableMap.copyOf(capabilities);
+        this.capabilities = Immutable.map(capabilities);
     }
 
     /** An assignor of 0.8.2.2 itself: real 0.8.2.2 members of the group may run it too. */
     public static AssignorType legacy(String name, Supplier<PartitionAssignor> factory) {
-        return new AssignorType(name, factory, true, "", ImmutableMap.<String, String>of());
+        return new AssignorType(name, factory, true, "", Collections.<String, String>emptyMap());
     }
 
     /** One of zkgroups' own, documented in {@code doc} (a path such as {@code docs/sticky.md}). */
     public static AssignorType own(String name, Supplier<PartitionAssignor> factory, String doc) {
-        return new AssignorType(name, factory, false, doc, ImmutableMap.<String, String>of());
+        return new AssignorType(name, factory, false, doc, Collections.<String, String>emptyMap());
     }
 
     /**

@@ -1,9 +1,9 @@
 package io.zkgroups.rebalancer.assign;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
+import io.zkgroups.registry.Immutable;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +16,11 @@ import java.util.stream.Collectors;
  */
 public final class Assignors {
 
-    private static final List<AssignorType> BUILT_IN = ImmutableList.of(
+    private static final List<AssignorType> BUILT_IN = Immutable.listOf(
             AssignorType.legacy(PartitionAssignor.RANGE, RangeAssignor::new),
             AssignorType.legacy(PartitionAssignor.ROUND_ROBIN, RoundRobinAssignor::new),
             AssignorType.own(PartitionAssignor.STICKY, StickyAssignor::new, "docs/sticky.md")
-                    .advertising(ImmutableMap.of(StickyCapability.KEY, StickyCapability.VERSION)));
+                    .advertising(Collections.singletonMap(StickyCapability.KEY, StickyCapability.VERSION)));
 
     /** In registration order: the order of messages and help texts. */
     private static final Map<String, AssignorType> TYPES = new LinkedHashMap<>();
@@ -64,13 +64,13 @@ public final class Assignors {
     /** Every registered type, in registration order. */
     public static List<AssignorType> all() {
         synchronized (TYPES) {
-            return ImmutableList.copyOf(TYPES.values());
+            return Immutable.list(TYPES.values());
         }
     }
 
     /** The names, in registration order. */
     public static List<String> names() {
-        return all().stream().map(AssignorType::name).collect(ImmutableList.toImmutableList());
+        return all().stream().map(AssignorType::name).collect(Immutable.toList());
     }
 
     /** The type named {@code name} exactly (case-sensitive), or null. */

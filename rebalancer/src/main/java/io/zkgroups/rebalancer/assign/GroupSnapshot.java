@@ -1,21 +1,17 @@
 package io.zkgroups.rebalancer.assign;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableSortedMap;
-import com.google.common.collect.ImmutableSortedSet;
-import com.google.common.collect.Iterators;
-import com.google.common.collect.Maps;
-import com.google.common.collect.Ordering;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
@@ -33,9 +29,11 @@ import java.util.stream.IntStream;
  */
 public final class GroupSnapshot {
 
-    private final ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions;
+    private final NavigableMap<ConsumerId, Map<String, Integer>> subscriptions;
+    /** The keys of {@link #subscriptions}. */
+    private final SortedSet<ConsumerId> members;
     private final Map<String, Integer> partitionCounts;
-    private final ImmutableSortedSet<ConsumerId> stickyMembers;
+    private final SortedSet<ConsumerId> stickyMembers;
     /** {@link #subscribedTopics()}, computed once: every claim and every topic-by-topic assignment asks for it. */
     private volatile SortedSet<String> subscribedTopics;
 
@@ -55,10 +53,16 @@ public final class GroupSnapshot {
      */
     public GroupSnapshot(Map<ConsumerId, Map<String, Integer>> subscriptions, Map<String, Integer> partitionCounts,
                          Set<ConsumerId> stickyMembers) {
-        this.subscriptions = copySubscriptions(subscriptions);
-        this.partitionCounts = copyPartitionCounts(partitionCounts);
-        Objects.requireNonNull(stickyMembers, "sticky members cannot be null");
-        this.stickyMembers = ImmutableSortedSet.copyOf(stickyMembers);
+        this(copySubscriptions(subscriptions), copyPartitionCounts(partitionCounts), copyStickyMembers(stickyMembers));
+    }
+
+    /** Takes the copies as they are. */
+    private GroupSnapshot(NavigableMap<ConsumerId, Map<String, Integer>> subscriptions,
+                          Map<String, Integer> partitionCounts, SortedSet<ConsumerId> stickyMembers) {
+        this.subscriptions = subscriptions;
+        this.members = subscriptions.navigableKeySet();
+        this.partitionCounts = partitionCounts;
+        this.stickyMembers = stickyMembers;
     }
 
     /** A snapshot in which no member advertises the sticky assignor (every 0.8.2.2 member's case). */
@@ -68,7 +72,7 @@ public final class GroupSnapshot {
 
     /** The same snapshot with {@code members} as the members that advertise the sticky assignor. */
     public GroupSnapshot withStickyMembers(Set<ConsumerId> members) {
-        return new GroupSnapshot(subscriptions, partitionCounts, members);
+        return new GroupSnapshot(subscriptions, partitionCounts, copyStickyMembers(members));
     }
 
     /** True if the group has members and every one of them advertises the sticky assignor. */
@@ -106,7 +110,7 @@ public final class GroupSnapshot {
 
     /** All members, in String order. */
     public SortedSet<ConsumerId> members() {
-        return subscriptions.keySet();
+        return members;
     }
 
     /** Topic → stream count of {@code member}; empty if it subscribes to nothing or is not a member. */
@@ -138,18 +142,16 @@ public final class GroupSnapshot {
      */
     public List<ThreadId> threadsOf(String topic) {
         List<ThreadId> threads = new ArrayList<>(subscriptions.size());
-        ImmutableList<ConsumerId> members = subscriptions.keySet().asList();
-        ImmutableList<Map<String, Integer>> streamCounts = subscriptions.values().asList();
         Map<String, Integer> looked = null;
         int streams = 0;
-        for (int i = 0; i < members.size(); i++) {
-            Map<String, Integer> subscription = streamCounts.get(i);
+        for (Map.Entry<ConsumerId, Map<String, Integer>> entry : subscriptions.entrySet()) {
+            Map<String, Integer> subscription = entry.getValue();
             if (subscription != looked) { // members of one subscription often share one map: looked up once
                 streams = subscription.getOrDefault(topic, 0);
                 looked = subscription;
             }
             for (int n = 0; n < streams; n++) {
-                threads.add(members.get(i).thread(n));
+                threads.add(entry.getKey().thread(n));
             }
         }
         Collections.sort(threads);
@@ -164,7 +166,7 @@ public final class GroupSnapshot {
     /** The partitions of {@code topic} in ascending order; empty if the topic does not exist. */
     public List<TopicAndPartition> partitionsOf(String topic) {
         return IntStream.range(0, partitionCount(topic)).mapToObj(p -> new TopicAndPartition(topic, p))
-                .collect(ImmutableList.toImmutableList());
+                .collect(Immutable.toList());
     }
 
     @Override
@@ -178,7 +180,7 @@ public final class GroupSnapshot {
         GroupSnapshot that = (GroupSnapshot) other;
         // both sorted alike: compared in step, without a lookup per member
         return subscriptions.size() == that.subscriptions.size()
-                && Iterators.elementsEqual(subscriptions.entrySet().iterator(), that.subscriptions.entrySet().iterator())
+                && inStepEqual(subscriptions.entrySet().iterator(), that.subscriptions.entrySet().iterator())
                 && partitionCounts.equals(that.partitionCounts) && stickyMembers.equals(that.stickyMembers);
     }
 
@@ -193,52 +195,48 @@ public final class GroupSnapshot {
                 + ", stickyMembers=" + stickyMembers + "]";
     }
 
+    /** Whether both iterators hand out equal elements, in the same order, and as many. */
+    private static boolean inStepEqual(Iterator<?> one, Iterator<?> other) {
+        while (one.hasNext() && other.hasNext()) {
+            if (!one.next().equals(other.next())) {
+                return false;
+            }
+        }
+        return !one.hasNext() && !other.hasNext();
+    }
+
     /**
      * Sorted by member. Without a comparison of ids when {@code subscriptions} is a sorted map in their natural order
      * (as a member's rebalance builds it: ids share the group's prefix, so each comparison is costly, and there are
-     * thousands per snapshot of a large group), and without any copy when it is an immutable one whose stream counts
-     * are immutable sorted maps already (each is still checked).
+     * thousands per snapshot of a large group). Each distinct stream count map is checked and copied once, and
+     * members that shared one share its copy.
      */
-    private static ImmutableSortedMap<ConsumerId, Map<String, Integer>> copySubscriptions(
+    private static NavigableMap<ConsumerId, Map<String, Integer>> copySubscriptions(
             Map<ConsumerId, Map<String, Integer>> subscriptions) {
         Objects.requireNonNull(subscriptions, "subscriptions cannot be null");
-        if (inNaturalOrder(subscriptions)) {
-            SortedMap<ConsumerId, Map<String, Integer>> sorted = (SortedMap<ConsumerId, Map<String, Integer>>) subscriptions;
-            if (sorted instanceof ImmutableSortedMap
-                    && keptAsTheyAre((ImmutableSortedMap<ConsumerId, Map<String, Integer>>) sorted)) {
-                return (ImmutableSortedMap<ConsumerId, Map<String, Integer>>) sorted;
-            }
-            return ImmutableSortedMap.copyOfSorted(Maps.transformEntries(sorted, GroupSnapshot::copySubscription));
+        TreeMap<ConsumerId, Map<String, Integer>> copy;
+        if (subscriptions instanceof SortedMap && Immutable.inNaturalOrder((SortedMap<?, ?>) subscriptions)) {
+            copy = new TreeMap<>((SortedMap<ConsumerId, Map<String, Integer>>) subscriptions); // no comparison
+        } else {
+            copy = new TreeMap<>();
+            subscriptions.forEach((member, subscription) ->
+                    copy.put(Objects.requireNonNull(member, "subscriptions contain a null consumer id"), subscription));
         }
-        Map<ConsumerId, Map<String, Integer>> copy = new LinkedHashMap<>();
-        subscriptions.forEach((member, subscription) -> copy.put(member, copySubscription(member, subscription)));
-        return ImmutableSortedMap.copyOf(copy);
+        Map<Map<String, Integer>, Map<String, Integer>> copied = new IdentityHashMap<>();
+        copy.replaceAll((member, subscription) -> {
+            Map<String, Integer> counts = copied.get(subscription);
+            if (counts == null) {
+                counts = copySubscription(member, subscription);
+                copied.put(subscription, counts);
+            }
+            return counts;
+        });
+        return Collections.unmodifiableNavigableMap(copy);
     }
 
-    /** Whether every subscription is fine and immutable already, so that copying would change nothing. */
-    private static boolean keptAsTheyAre(ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions) {
-        ImmutableList<ConsumerId> members = subscriptions.keySet().asList();
-        ImmutableList<Map<String, Integer>> streamCounts = subscriptions.values().asList();
-        Map<String, Integer> checked = null;
-        for (int i = 0; i < members.size(); i++) {
-            Map<String, Integer> subscription = streamCounts.get(i);
-            if (subscription == checked) {
-                continue; // members of one subscription often share one map: checked once
-            }
-            if (copySubscription(members.get(i), subscription) != subscription) {
-                return false;
-            }
-            checked = subscription;
-        }
-        return true;
-    }
-
-    private static boolean inNaturalOrder(Map<?, ?> map) {
-        if (!(map instanceof SortedMap)) {
-            return false;
-        }
-        Comparator<?> comparator = ((SortedMap<?, ?>) map).comparator();
-        return comparator == null || comparator.equals(Ordering.natural());
+    private static SortedSet<ConsumerId> copyStickyMembers(Set<ConsumerId> stickyMembers) {
+        Objects.requireNonNull(stickyMembers, "sticky members cannot be null");
+        return Collections.unmodifiableSortedSet(new TreeSet<>(stickyMembers)); // from a sorted set: no comparison
     }
 
     private static Map<String, Integer> copySubscription(ConsumerId member, Map<String, Integer> subscription) {
@@ -272,10 +270,7 @@ public final class GroupSnapshot {
                         + minimum + ", got " + count);
             }
         }
-        if (counts instanceof ImmutableSortedMap && inNaturalOrder(counts)) {
-            return (ImmutableSortedMap<String, Integer>) counts; // immutable: shared, not copied
-        }
-        return ImmutableSortedMap.copyOf(counts);
+        return Immutable.sortedMap(counts);
     }
 
     private static String owner(ConsumerId member) {

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.assign;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 
 import java.util.List;
 
@@ -22,7 +22,7 @@ public final class IncompatibleSubscriptionException extends AssignmentRefusedEx
 
     IncompatibleSubscriptionException(List<String> problems) {
         super(message(problems));
-        this.problems = ImmutableList.copyOf(problems);
+        this.problems = Immutable.list(problems);
     }
 
     /** One line per member that breaks the rule, e.g. {@code member g_c2 does not subscribe to [B] ...}. */

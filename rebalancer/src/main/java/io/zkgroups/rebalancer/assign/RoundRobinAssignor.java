@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.assign;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
@@ -70,7 +70,7 @@ public final class RoundRobinAssignor implements PartitionAssignor {
         List<ThreadId> threads = group.threadsOf(topics.first());
         List<TopicAndPartition> partitions = RoundRobinOrder.sorted(
                 topics.stream().flatMap(topic -> group.partitionsOf(topic).stream())
-                        .collect(ImmutableList.toImmutableList()));
+                        .collect(Immutable.toList()));
         RoundRobinOrder.requireUnambiguous(partitions, threads.size());
 
         SortedMap<TopicAndPartition, ThreadId> owners = new TreeMap<>();

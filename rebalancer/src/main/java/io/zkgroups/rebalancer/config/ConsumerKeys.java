@@ -1,17 +1,19 @@
 package io.zkgroups.rebalancer.config;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
 import io.zkgroups.rebalancer.assign.Assignors;
 import io.zkgroups.rebalancer.offsets.OffsetStoreType;
 import io.zkgroups.rebalancer.offsets.OffsetStores;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.server.ServerGeneration;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static io.zkgroups.rebalancer.config.ConfigSection.LEGACY;
 import static io.zkgroups.rebalancer.config.ConfigSection.ZKGROUPS;
@@ -75,7 +77,7 @@ public final class ConsumerKeys {
     private static final String IGNORED = "Accepted for compatibility; no effect in zkgroups.";
 
     /** In the order of conf/consumer.properties; a derived default follows the keys it is derived from. */
-    private static final List<ConfigKey> KEYS = ImmutableList.of(
+    private static final List<ConfigKey> KEYS = Immutable.listOf(
             // the group
             ConfigKey.required(GROUP_ID, STRING, Validators.zkName(), LEGACY,
                     "Group id: the znodes live under /consumers/<group.id>. Letters, digits, '.', '_', '-'.")
@@ -171,13 +173,22 @@ public final class ConsumerKeys {
             ConfigKey.of(RESTART_AWAIT_MS, INT, "0", Validators.atLeast(0), ZKGROUPS,
                     "How long a consumer without a ticket in its hand-over file waits for one."));
 
-    private static final Map<String, ConfigKey> BY_NAME = KEYS.stream()
-            .collect(ImmutableMap.toImmutableMap(ConfigKey::name, k -> k));
+    private static final Map<String, ConfigKey> BY_NAME = index(KEYS.stream(), ConfigKey::name);
 
     /** Kafka's names that differ from the 0.8 name of the same setting, to that row. */
-    private static final Map<String, ConfigKey> BY_KAFKA_NAME = KEYS.stream()
-            .filter(k -> k.kafkaName().isPresent() && !k.kafkaName().get().equals(k.name()))
-            .collect(ImmutableMap.toImmutableMap(k -> k.kafkaName().get(), k -> k));
+    private static final Map<String, ConfigKey> BY_KAFKA_NAME = index(KEYS.stream()
+            .filter(k -> k.kafkaName().isPresent() && !k.kafkaName().get().equals(k.name())), k -> k.kafkaName().get());
+
+    /** {@code keys} by {@code name}, in their order; two keys of one name are a mistake. */
+    private static Map<String, ConfigKey> index(Stream<ConfigKey> keys, Function<ConfigKey, String> name) {
+        Map<String, ConfigKey> byName = new LinkedHashMap<>();
+        keys.forEach(key -> {
+            if (byName.put(name.apply(key), key) != null) {
+                throw new IllegalArgumentException("two keys named " + name.apply(key));
+            }
+        });
+        return Collections.unmodifiableMap(byName);
+    }
 
     private static final ConfigDef DEFINITION = define();
 

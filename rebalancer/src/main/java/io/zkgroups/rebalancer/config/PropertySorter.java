@@ -1,12 +1,12 @@
 package io.zkgroups.rebalancer.config;
 
-import com.google.common.collect.ImmutableMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,16 +24,20 @@ import java.util.function.Predicate;
 public final class PropertySorter {
 
     /** kafka-clients keys of Kafka's own group protocol that the ZooKeeper protocol has no equivalent of. */
-    private static final Map<String, String> WITHOUT_EQUIVALENT = ImmutableMap.<String, String>builder()
-            .put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "static membership is Kafka's group protocol; a restart "
-                    + "without a rebalance is zkgroups.restart.handover.file")
-            .put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "the group is coordinated through ZooKeeper")
-            .put(ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG, "the group is coordinated through ZooKeeper")
-            .put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "the ZooKeeper client pings every third of "
-                    + "zookeeper.session.timeout.ms")
-            .put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "a slow poll loop does not leave the group; a revocation "
-                    + "waits for the poll thread up to zkgroups.revoke.timeout.ms")
-            .build();
+    private static final Map<String, String> WITHOUT_EQUIVALENT;
+
+    static {
+        Map<String, String> without = new LinkedHashMap<>();
+        without.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "static membership is Kafka's group protocol; a restart "
+                + "without a rebalance is zkgroups.restart.handover.file");
+        without.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "the group is coordinated through ZooKeeper");
+        without.put(ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG, "the group is coordinated through ZooKeeper");
+        without.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "the ZooKeeper client pings every third of "
+                + "zookeeper.session.timeout.ms");
+        without.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "a slow poll loop does not leave the group; a "
+                + "revocation waits for the poll thread up to zkgroups.revoke.timeout.ms");
+        WITHOUT_EQUIVALENT = Collections.unmodifiableMap(without);
+    }
 
     private final Map<String, Object> consumer = new HashMap<>();
     private final Map<String, Object> security = new HashMap<>();

@@ -1,7 +1,5 @@
 package io.zkgroups.rebalancer.consumer;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableSet;
 import io.zkgroups.rebalancer.assign.AssignorType;
 import io.zkgroups.rebalancer.assign.Assignors;
 import io.zkgroups.rebalancer.config.ConfigKey;
@@ -10,6 +8,7 @@ import io.zkgroups.rebalancer.config.PropertySorter;
 import io.zkgroups.rebalancer.group.GroupMemberConfig;
 import io.zkgroups.rebalancer.offsets.OffsetStoreType;
 import io.zkgroups.rebalancer.offsets.OffsetStores;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.server.ServerGeneration;
@@ -122,10 +121,10 @@ public final class ZkConsumerConfig {
             }
         }
         this.values = Collections.unmodifiableMap(typed);
-        this.given = ImmutableSet.copyOf(sorted.consumerKeys().keySet());
+        this.given = Immutable.set(sorted.consumerKeys().keySet());
         this.clientProperties = sorted.clientKeys();
         this.zooKeeperSecurity = zooKeeperSecurity;
-        this.warnings = ImmutableList.copyOf(sorted.warnings());
+        this.warnings = Immutable.list(sorted.warnings());
         this.offsetsStorage = OffsetStores.find(string(ConsumerKeys.OFFSETS_STORAGE));
         this.resetPolicy = ResetPolicy.of(string(ConsumerKeys.AUTO_OFFSET_RESET));
         this.serverGeneration = Optional.ofNullable(ServerGeneration.ofSetting(string(ZOOKEEPER_SERVER_VERSION)));

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
@@ -94,7 +94,7 @@ final class GroupReads {
             member.log().warn("left out of the assignment, unreadable registrations: {}", view.malformed());
         }
         record.malformed(view.malformed());
-        unreadable.accept("topics", ImmutableList.copyOf(view.unreadableTopics().values()));
+        unreadable.accept("topics", Immutable.list(view.unreadableTopics().values()));
         return view;
     }
 }

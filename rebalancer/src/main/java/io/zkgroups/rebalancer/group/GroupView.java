@@ -1,13 +1,8 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableSortedMap;
-import com.google.common.collect.ImmutableSortedSet;
-import com.google.common.collect.Iterators;
-import com.google.common.collect.Maps;
-import com.google.common.collect.PeekingIterator;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.rebalancer.assign.StickyCapability;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.store.Member;
@@ -16,11 +11,13 @@ import io.zkgroups.registry.store.Unreadable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -36,12 +33,13 @@ final class GroupView {
     private final Map<String, Unreadable> unreadableTopics;
     private final GroupSnapshot snapshot;
 
-    GroupView(Map<ConsumerId, Member> members, List<Unreadable> malformed, Set<ConsumerId> refused,
+    /** {@code members}: unmodifiable, by id ({@link #byId}); kept as it is, so the views of one listing share it. */
+    GroupView(SortedMap<ConsumerId, Member> members, List<Unreadable> malformed, Set<ConsumerId> refused,
               List<String> topics, Map<String, Integer> partitionCounts, Map<String, Unreadable> unreadableTopics,
               GroupSnapshot snapshot) {
-        this.malformed = ImmutableList.copyOf(malformed);
+        this.malformed = Immutable.list(malformed);
         this.unreadableTopics = Collections.unmodifiableMap(new TreeMap<>(unreadableTopics));
-        this.members = ImmutableSortedMap.copyOf(members); // no copy when it is one already
+        this.members = members;
         this.refused = refused;
         this.topics = topics;
         this.partitionCounts = partitionCounts;
@@ -64,10 +62,8 @@ final class GroupView {
      * Members by id, sorted. Building it from {@code members} in id order (a member list read) takes linear time:
      * the sort only checks the order. A group of a thousand members is built on every rebalance by each of them.
      */
-    static ImmutableSortedMap<ConsumerId, Member> byId(Iterable<Member> members) {
-        Map<ConsumerId, Member> inOrder = new LinkedHashMap<>();
-        members.forEach(member -> inOrder.put(member.id(), member));
-        return ImmutableSortedMap.copyOf(inOrder);
+    static SortedMap<ConsumerId, Member> byId(Iterable<Member> members) {
+        return Immutable.sortedByKey(members, Member::id);
     }
 
     /** Expands every admitted member's subscription against {@code topics} (0.8.2.2 re-evaluates at read time). */
@@ -79,23 +75,25 @@ final class GroupView {
     }
 
     /** {@code member}'s topics with a stream count above 0, its subscription expanded against {@code topics}. */
-    static ImmutableSortedMap<String, Integer> expand(Member member, List<String> topics, boolean excludeInternal) {
-        Map<String, Integer> streams = new TreeMap<>();
+    static SortedMap<String, Integer> expand(Member member, List<String> topics, boolean excludeInternal) {
+        SortedMap<String, Integer> streams = new TreeMap<>();
         member.registration().subscription().topicStreams(topics, excludeInternal).forEach((topic, count) -> {
             if (count > 0) {
                 streams.put(topic, count);
             }
         });
-        return ImmutableSortedMap.copyOf(streams);
+        return Collections.unmodifiableSortedMap(streams); // built here: nobody else can change it
     }
 
     /** The members whose registration says they compute the sticky assignor (see {@link StickyCapability}). */
-    static Set<ConsumerId> advertisingSticky(ImmutableSortedMap<ConsumerId, Member> admitted) {
+    static Set<ConsumerId> advertisingSticky(SortedMap<ConsumerId, Member> admitted) {
         if (admitted.values().stream().noneMatch(GroupView::advertisesSticky)) {
-            return ImmutableSortedSet.of(); // every 0.8.2.2 member's case
+            return Collections.emptySortedSet(); // every 0.8.2.2 member's case
         }
-        // filtered in order, so the ids are not compared
-        return ImmutableSortedMap.copyOfSorted(Maps.filterValues(admitted, GroupView::advertisesSticky)).keySet();
+        // copied and filtered in order, so the ids are not compared
+        TreeMap<ConsumerId, Member> sticky = new TreeMap<>(admitted);
+        sticky.values().removeIf(member -> !advertisesSticky(member));
+        return Collections.unmodifiableSortedSet(sticky.navigableKeySet());
     }
 
     private static boolean advertisesSticky(Member member) {
@@ -106,7 +104,7 @@ final class GroupView {
      * The first {@code cap} members in registration order (czxid); everyone when {@code cap == 0}. {@code members}
      * come sorted by id, as a member list is read.
      */
-    static ImmutableSortedMap<ConsumerId, Member> admitted(List<Member> members, int cap) {
+    static SortedMap<ConsumerId, Member> admitted(List<Member> members, int cap) {
         if (cap == 0 || members.size() <= cap) {
             return byId(members);
         }
@@ -117,7 +115,7 @@ final class GroupView {
 
     static Set<ConsumerId> refused(List<Member> members, Map<ConsumerId, Member> admitted) {
         if (admitted.size() == members.size()) {
-            return ImmutableSortedSet.of();
+            return Collections.emptySortedSet();
         }
         Set<ConsumerId> refused = new TreeSet<>();
         members.stream().map(Member::id).filter(id -> !admitted.containsKey(id)).forEach(refused::add);
@@ -132,16 +130,22 @@ final class GroupView {
         }
         // both sorted by id: walked in step, without a lookup per member
         List<RebalanceCause> left = new ArrayList<>();
-        PeekingIterator<Member> was = Iterators.peekingIterator(before.members.values().iterator());
+        Iterator<Member> was = before.members.values().iterator();
+        Member next = nextOrNull(was); // the first of before's members not yet walked
         for (Member now : members.values()) {
-            if (was.hasNext() && was.peek() == now) { // a member list hands out the same member while it is unchanged
-                was.next();
+            if (next == now) { // a member list hands out the same member while it is unchanged
+                next = nextOrNull(was);
                 continue;
             }
-            while (was.hasNext() && was.peek().id().compareTo(now.id()) < 0) {
-                left.add(new RebalanceCause.MemberLeft(was.next().id()));
+            while (next != null && next.id().compareTo(now.id()) < 0) {
+                left.add(new RebalanceCause.MemberLeft(next.id()));
+                next = nextOrNull(was);
             }
-            Member old = was.hasNext() && was.peek().id().equals(now.id()) ? was.next() : null;
+            Member old = null;
+            if (next != null && next.id().equals(now.id())) {
+                old = next;
+                next = nextOrNull(was);
+            }
             if (old == null) {
                 causes.add(new RebalanceCause.MemberJoined(now.id()));
             } else if (!old.registration().subscription().equals(now.registration().subscription())) {
@@ -150,7 +154,10 @@ final class GroupView {
                 causes.add(new RebalanceCause.MemberJoined(now.id())); // left and came back between two looks
             }
         }
-        was.forEachRemaining(gone -> left.add(new RebalanceCause.MemberLeft(gone.id())));
+        if (next != null) {
+            left.add(new RebalanceCause.MemberLeft(next.id()));
+            was.forEachRemaining(gone -> left.add(new RebalanceCause.MemberLeft(gone.id())));
+        }
         causes.addAll(left);
         partitionCounts.forEach((topic, count) -> {
             Integer old = before.partitionCounts.get(topic);
@@ -164,6 +171,10 @@ final class GroupView {
                 .forEach(t -> causes.add(unreadableTopics.containsKey(t) ? new RebalanceCause.TopicUnreadable(t)
                         : new RebalanceCause.TopicDeleted(t)));
         return causes;
+    }
+
+    private static Member nextOrNull(Iterator<Member> members) {
+        return members.hasNext() ? members.next() : null;
     }
 
     /** Registered members with readable registrations, by id. */

@@ -1,6 +1,5 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableSortedMap;
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.store.Listing;
@@ -11,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 
 /**
  * What a rebalance attempt assigns from, built from a listing of the group's members: the admitted members'
@@ -27,8 +27,8 @@ final class GroupViewReader {
     /** What a view takes from its listing alone. */
     private static final class Admission {
         final Listing<Member> listing;
-        final ImmutableSortedMap<ConsumerId, Member> admitted;
-        final Map<ConsumerId, Member> members;
+        final SortedMap<ConsumerId, Member> admitted;
+        final SortedMap<ConsumerId, Member> members;
         final Set<ConsumerId> refused;
         final Set<ConsumerId> sticky;
         final boolean needsTopicList;
@@ -65,7 +65,7 @@ final class GroupViewReader {
         Admission admission = sameListing ? last : new Admission(listing, config);
         List<String> topics = admission.needsTopicList ? topicMetadata.topics(onChange)
                 : Collections.<String>emptyList();
-        ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions =
+        SortedMap<ConsumerId, Map<String, Integer>> subscriptions =
                 expansions.expand(admission.admitted, topics);
         TopicMetadata.TopicCounts topicCounts = topicMetadata.counts(
                 subscriptions.getOrDefault(config.consumerId(), Collections.<String, Integer>emptyMap()).keySet(),

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.store.Unreadable;
 import org.slf4j.Logger;
 
@@ -45,7 +45,7 @@ final class HealthPublisher {
 
     /** Replaces what {@code source} reported unreadable before; returns whether that changed anything. */
     boolean reportUnreadable(String source, List<Unreadable> unreadable) {
-        List<Unreadable> copy = ImmutableList.copyOf(unreadable);
+        List<Unreadable> copy = Immutable.list(unreadable);
         return copy.isEmpty() ? unreadableBySource.remove(source) != null
                 : !copy.equals(unreadableBySource.put(source, copy));
     }

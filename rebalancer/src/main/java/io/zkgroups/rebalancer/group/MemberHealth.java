@@ -1,10 +1,11 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,8 +31,8 @@ public final class MemberHealth {
                         List<RebalanceCause> lastCauses, Optional<String> lastError, int failedAttempts,
                         Optional<Instant> stableSince, List<Unreadable> malformedMembers, List<Unreadable> unreadable,
                         SortedSet<TopicAndPartition> awaitingRelease) {
-        this.malformedMembers = ImmutableList.copyOf(malformedMembers);
-        this.unreadable = ImmutableList.copyOf(unreadable);
+        this.malformedMembers = Immutable.list(malformedMembers);
+        this.unreadable = Immutable.list(unreadable);
         this.awaitingRelease = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(awaitingRelease));
         this.state = state;
         this.generation = generation;

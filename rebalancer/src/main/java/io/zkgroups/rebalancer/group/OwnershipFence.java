@@ -1,8 +1,8 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableSet;
 import io.zkgroups.rebalancer.offsets.CommitPermit;
 import io.zkgroups.rebalancer.offsets.FencedException;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
@@ -305,7 +305,7 @@ public final class OwnershipFence {
             throw new FencedException(refused);
         }
         long deadline = time.nanoseconds() + Math.max(0, lease.remainingNanos());
-        CommitPermit permit = new CommitPermit(session, deadline, ImmutableSet.copyOf(epochs.keySet()), this::finished, time);
+        CommitPermit permit = new CommitPermit(session, deadline, Immutable.set(epochs.keySet()), this::finished, time);
         inFlight.add(permit);
         return permit;
     }

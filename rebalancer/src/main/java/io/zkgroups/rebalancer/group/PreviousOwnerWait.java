@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableSet;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.ZkRegistry;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
@@ -185,7 +185,7 @@ final class PreviousOwnerWait {
 
         /** Starts waiting for {@code paths}, whose watches are armed already. */
         void await(Set<String> paths) {
-            awaited = ImmutableSet.copyOf(paths);
+            awaited = Immutable.set(paths);
             ownerWait = this;
             if (allGone()) {
                 lastOneGone.run();

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.Time;
 import io.zkgroups.registry.model.TopicAndPartition;
 import io.zkgroups.registry.store.Unreadable;
@@ -47,7 +47,7 @@ final class RebalanceRecord {
 
     /** An attempt succeeded: returns the new generation. */
     long succeeded() {
-        lastCauses = ImmutableList.copyOf(causesSinceSuccess);
+        lastCauses = Immutable.list(causesSinceSuccess);
         causesSinceSuccess.clear();
         generation++;
         failures = 0;

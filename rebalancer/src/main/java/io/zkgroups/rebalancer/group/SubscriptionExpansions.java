@@ -1,14 +1,15 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableSortedMap;
-import com.google.common.collect.Maps;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.store.Member;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Every admitted member's subscription expanded against the topics, kept from one view to the next by the member
@@ -31,8 +32,7 @@ final class SubscriptionExpansions {
     }
 
     /** Member → expanded subscription (see {@link GroupView#expand}), in {@code admitted}'s order, ids not compared. */
-    ImmutableSortedMap<ConsumerId, Map<String, Integer>> expand(ImmutableSortedMap<ConsumerId, Member> admitted,
-                                                                List<String> topics) {
+    SortedMap<ConsumerId, Map<String, Integer>> expand(SortedMap<ConsumerId, Member> admitted, List<String> topics) {
         boolean sameTopics = topics.equals(lastTopics);
         if (!sameTopics || distinct.size() > 2 * admitted.size()) { // expansions of other topics, or of many gone
             distinct = new HashMap<>();
@@ -49,7 +49,12 @@ final class SubscriptionExpansions {
         }
         last = now;
         lastTopics = topics;
-        return ImmutableSortedMap.copyOfSorted(Maps.transformValues(admitted, now::get));
+        TreeMap<ConsumerId, Object> expansions = new TreeMap<>(admitted); // a sorted map's copy compares no id
+        expansions.replaceAll((id, member) -> now.get(member));
+        @SuppressWarnings("unchecked") // every value is an expansion now
+        SortedMap<ConsumerId, Map<String, Integer>> byId =
+                (SortedMap<ConsumerId, Map<String, Integer>>) (SortedMap<?, ?>) expansions;
+        return Collections.unmodifiableSortedMap(byId);
     }
 
     /** How many subscriptions it has expanded so far (the others were kept): for tests. */

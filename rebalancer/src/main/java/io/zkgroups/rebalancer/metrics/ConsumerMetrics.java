@@ -1,6 +1,5 @@
 package io.zkgroups.rebalancer.metrics;
 
-import com.google.common.collect.ImmutableMap;
 import io.zkgroups.rebalancer.group.ZkGroupMember;
 import io.zkgroups.rebalancer.group.MemberHealth;
 import io.zkgroups.rebalancer.metrics.legacy.BrokerAddress;
@@ -29,6 +28,7 @@ import java.io.Closeable;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -93,12 +93,12 @@ public final class ConsumerMetrics implements Closeable {
                            Supplier<Map<MetricName, ? extends Metric>> fetcherMetrics,
                            IntFunction<Optional<BrokerAddress>> brokers, io.zkgroups.registry.Time time) {
         this.time = time;
-        this.tags = ImmutableMap.of("client-id", clientId);
+        this.tags = Collections.singletonMap("client-id", Objects.requireNonNull(clientId, "clientId cannot be null"));
         JmxReporter jmx = new JmxReporter();
         // the registry's own metric count would share its MBean name with the fetcher's
-        jmx.configure(ImmutableMap.of(JmxReporter.EXCLUDE_CONFIG, "kafka\\.consumer:type=kafka-metrics-count.*"));
+        jmx.configure(Collections.singletonMap(JmxReporter.EXCLUDE_CONFIG, "kafka\\.consumer:type=kafka-metrics-count.*"));
         this.registry = new Metrics(new MetricConfig(), Collections.singletonList(jmx), Time.SYSTEM,
-                new KafkaMetricsContext("kafka.consumer", ImmutableMap.of("client.id", clientId)));
+                new KafkaMetricsContext("kafka.consumer", Collections.singletonMap("client.id", clientId)));
 
         rebalances = registry.sensor("rebalance-latency");
         rebalances.add(coordinator("rebalance-latency-avg", "Average time of a rebalance, from a change in the group (or joining) until stable again, in ms"), new Avg());

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.offsets;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -84,13 +84,13 @@ public final class OffsetStores {
     /** Every registered type, in registration order. */
     public static List<OffsetStoreType> all() {
         synchronized (TYPES) {
-            return ImmutableList.copyOf(TYPES.values());
+            return Immutable.list(TYPES.values());
         }
     }
 
     /** The names as a sentence: {@code zookeeper or kafka}. */
     public static String namesJoined() {
-        List<String> names = all().stream().map(OffsetStoreType::name).collect(ImmutableList.toImmutableList());
+        List<String> names = all().stream().map(OffsetStoreType::name).collect(Immutable.toList());
         return names.size() < 2 ? String.join("", names)
                 : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
     }

@@ -1,6 +1,5 @@
 package io.zkgroups.rebalancer.assign;
 
-import com.google.common.collect.ImmutableSortedMap;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.ThreadId;
 import io.zkgroups.registry.model.TopicAndPartition;
@@ -11,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 
@@ -142,16 +142,19 @@ class GroupSnapshotTest {
     }
 
     @Test
-    void keepsSortedImmutableSubscriptionsAsTheyAreButStillChecksThem() {
-        ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions = ImmutableSortedMap.of(
-                C1, ImmutableSortedMap.of("A", 1, "B", 2), new ConsumerId("g_c2"), ImmutableSortedMap.of());
+    void copiesASharedSubscriptionOnceAndKeepsTheCopiesForOtherStickyMembers() {
+        Map<String, Integer> shared = new TreeMap<>(Map.of("A", 1, "B", 2));
+        TreeMap<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>(
+                Map.of(C1, shared, new ConsumerId("g_c2"), shared, new ConsumerId("g_c3"), new TreeMap<>()));
 
         GroupSnapshot snapshot = new GroupSnapshot(subscriptions, Map.of("A", 3));
+        shared.put("C", 1);
 
-        assertThat(snapshot.subscriptions()).isSameAs(subscriptions);
-        assertThat(snapshot.withStickyMembers(Set.of(C1)).subscriptions()).isSameAs(subscriptions);
+        assertThat(snapshot.subscriptionOf(C1)).isEqualTo(Map.of("A", 1, "B", 2))
+                .isSameAs(snapshot.subscriptionOf(new ConsumerId("g_c2")));
+        assertThat(snapshot.withStickyMembers(Set.of(C1)).subscriptions()).isSameAs(snapshot.subscriptions());
         assertThat(snapshot.subscribedTopics()).containsExactly("A", "B").isSameAs(snapshot.subscribedTopics());
-        assertThatThrownBy(() -> new GroupSnapshot(ImmutableSortedMap.of(C1, ImmutableSortedMap.of("A", 0)), Map.of()))
+        assertThatThrownBy(() -> new GroupSnapshot(new TreeMap<>(Map.of(C1, new TreeMap<>(Map.of("A", 0)))), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("member g_c1");
     }
 
@@ -167,11 +170,11 @@ class GroupSnapshotTest {
 
     @Test
     void membersSharingOneSubscriptionMapAreEachCounted() {
-        Map<String, Integer> one = ImmutableSortedMap.of("A", 1);
-        Map<String, Integer> two = ImmutableSortedMap.of("A", 2, "B", 1);
-        ImmutableSortedMap<ConsumerId, Map<String, Integer>> subscriptions = ImmutableSortedMap.of(
+        Map<String, Integer> one = Map.of("A", 1);
+        Map<String, Integer> two = Map.of("A", 2, "B", 1);
+        SortedMap<ConsumerId, Map<String, Integer>> subscriptions = new TreeMap<>(Map.of(
                 new ConsumerId("c1"), one, new ConsumerId("c2"), one, new ConsumerId("c3"), two,
-                new ConsumerId("c4"), one);
+                new ConsumerId("c4"), one));
 
         GroupSnapshot snapshot = new GroupSnapshot(subscriptions, Map.of("A", 6, "B", 1));
 

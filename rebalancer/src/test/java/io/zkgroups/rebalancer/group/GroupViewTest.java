@@ -8,9 +8,11 @@ import io.zkgroups.registry.store.Member;
 import io.zkgroups.registry.store.Unreadable;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GroupViewTest {
 
     private static GroupView view(Map<String, Integer> counts, Map<String, Unreadable> unreadableTopics) {
-        return new GroupView(Map.of(), List.of(), Set.of(), List.of(), counts, unreadableTopics,
+        return new GroupView(Collections.emptySortedMap(), List.of(), Set.of(), List.of(), counts, unreadableTopics,
                 new GroupSnapshot(Map.of(), counts));
     }
 
@@ -28,11 +30,9 @@ class GroupViewTest {
     }
 
     private static GroupView view(Member... members) {
-        Map<ConsumerId, Member> byId = new HashMap<>(); // in no particular order
-        for (Member member : members) {
-            byId.put(member.id(), member);
-        }
-        return new GroupView(byId, List.of(), Set.of(), List.of(), Map.of("t", 4), Map.of(),
+        List<Member> shuffled = new ArrayList<>(List.of(members)); // in no particular order
+        Collections.shuffle(shuffled, new Random(7));
+        return new GroupView(GroupView.byId(shuffled), List.of(), Set.of(), List.of(), Map.of("t", 4), Map.of(),
                 new GroupSnapshot(Map.of(), Map.of("t", 4)));
     }
 

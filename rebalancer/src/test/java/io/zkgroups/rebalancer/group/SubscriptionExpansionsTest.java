@@ -1,6 +1,5 @@
 package io.zkgroups.rebalancer.group;
 
-import com.google.common.collect.ImmutableSortedMap;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.model.MemberRegistration;
 import io.zkgroups.registry.model.Subscription;
@@ -9,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,7 +18,7 @@ class SubscriptionExpansionsTest {
         return new Member(new ConsumerId("g_" + name), MemberRegistration.of(subscription, 1L), 1, 7);
     }
 
-    private static ImmutableSortedMap<ConsumerId, Member> byId(Member... members) {
+    private static SortedMap<ConsumerId, Member> byId(Member... members) {
         return GroupView.byId(List.of(members));
     }
 

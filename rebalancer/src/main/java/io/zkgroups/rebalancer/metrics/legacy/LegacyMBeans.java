@@ -1,7 +1,6 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
-import com.google.common.collect.ImmutableMap;
-import com.google.common.collect.ImmutableSet;
+import io.zkgroups.registry.Immutable;
 import io.zkgroups.registry.model.TopicAndPartition;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -129,8 +128,8 @@ public final class LegacyMBeans implements Closeable {
         for (TopicAndPartition tp : partitions) {
             byTopic.merge(tp.topic(), 1, Integer::sum);
         }
-        ownedByTopic = ImmutableMap.copyOf(byTopic);
-        for (String topic : ImmutableSet.copyOf(topicGauges.keySet())) {
+        ownedByTopic = Immutable.map(byTopic);
+        for (String topic : Immutable.set(topicGauges.keySet())) {
             if (!byTopic.containsKey(topic)) {
                 registrations.unregister(topicGauges.remove(topic));
             }

@@ -1,6 +1,6 @@
 package io.zkgroups.rebalancer.metrics.legacy;
 
-import com.google.common.collect.ImmutableSet;
+import io.zkgroups.registry.Immutable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,7 +145,7 @@ final class MBeanRegistrations {
     /** Lets go of every MBean this consumer holds. */
     void unregisterAll() {
         synchronized (HELD) {
-            for (ObjectName name : ImmutableSet.copyOf(mine)) {
+            for (ObjectName name : Immutable.set(mine)) {
                 unregister(name);
             }
         }
