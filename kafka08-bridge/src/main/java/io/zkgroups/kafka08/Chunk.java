@@ -1,10 +1,11 @@
 package io.zkgroups.kafka08;
 
-import com.google.common.collect.ImmutableList;
+import io.zkgroups.registry.Immutable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import java.nio.ByteBuffer;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -27,11 +28,11 @@ public final class Chunk {
     static final int MESSAGE_OVERHEAD = 26;
 
     /** The last element a stream's queue ever gets: the connector shut down. */
-    public static final Chunk SHUTDOWN = new Chunk(new TopicPartition("(shutdown)", -1), 0, 0, ImmutableList.of());
+    public static final Chunk SHUTDOWN = new Chunk(new TopicPartition("(shutdown)", -1), 0, 0, Collections.emptyList());
 
     public Chunk(TopicPartition partition, long tenure, long epoch,
                  List<ConsumerRecord<ByteBuffer, ByteBuffer>> records) {
-        records = ImmutableList.copyOf(records);
+        records = Immutable.list(records);
         this.partition = partition;
         this.tenure = tenure;
         this.epoch = epoch;

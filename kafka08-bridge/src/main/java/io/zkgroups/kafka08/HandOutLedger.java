@@ -1,6 +1,6 @@
 package io.zkgroups.kafka08;
 
-import com.google.common.collect.ImmutableSet;
+import io.zkgroups.registry.Immutable;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.Collection;
@@ -131,6 +131,6 @@ public final class HandOutLedger {
 
     /** The owned partitions. */
     public synchronized java.util.Set<TopicPartition> partitions() {
-        return ImmutableSet.copyOf(owned.keySet());
+        return Immutable.set(owned.keySet());
     }
 }

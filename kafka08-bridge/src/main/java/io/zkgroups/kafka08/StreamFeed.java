@@ -1,8 +1,7 @@
 package io.zkgroups.kafka08;
 
-import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableSet;
 import io.zkgroups.rebalancer.consumer.HandOutFence;
+import io.zkgroups.registry.Immutable;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -14,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -87,7 +87,7 @@ final class StreamFeed {
                 continue;
             }
             if (!handOut) {
-                consumer.pause(ImmutableList.of(tp));
+                consumer.pause(Collections.singletonList(tp));
                 continue;
             }
             Chunk chunk = new Chunk(tp, tenure, epoch, list);
@@ -96,7 +96,7 @@ final class StreamFeed {
                 continue;
             }
             waiting.computeIfAbsent(channel, c -> new ArrayDeque<>()).add(chunk);
-            consumer.pause(ImmutableList.of(tp));
+            consumer.pause(Collections.singletonList(tp));
             pausedForRoom.add(tp);
             waitingForRoom = true;
         }
@@ -136,7 +136,7 @@ final class StreamFeed {
      * number of chunks dropped.
      */
     int drop(Collection<TopicPartition> partitions) {
-        Set<TopicPartition> gone = ImmutableSet.copyOf(partitions);
+        Set<TopicPartition> gone = Immutable.set(partitions);
         int dropped = 0;
         for (StreamChannel channel : channels) {
             dropped += channel.purge(chunk -> gone.contains(chunk.partition()));
