@@ -8,11 +8,7 @@ import java.util.Deque;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -61,26 +57,15 @@ class LearnedGenerationTest {
             answer.await();
             return NEW;
         };
-        ExecutorService ahead = Executors.newSingleThreadExecutor();
-        try {
-            Future<LearnedGeneration.Learned> first = ahead.submit(() -> learned.get(0, slow));
-            probing.await();
-            CompletableFuture<LearnedGeneration.Learned> second = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return learned.get(0, slow);
-                } catch (Exception e) {
-                    throw new CompletionException(e);
-                }
-            });
-            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !second.isDone());
-            answer.countDown();
+        CompletableFuture<LearnedGeneration.Learned> first = asking(learned, slow);
+        probing.await();
+        CompletableFuture<LearnedGeneration.Learned> second = asking(learned, slow);
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !second.isDone());
+        answer.countDown();
 
-            assertThat(second.get(5, TimeUnit.SECONDS).generation).isEqualTo(ServerGeneration.V3_6_OR_LATER);
-            assertThat(first.get(5, TimeUnit.SECONDS).news).isEqualTo(NEW);
-            assertThat(probes).hasValue(1);
-        } finally {
-            ahead.shutdownNow();
-        }
+        assertThat(second.get(5, TimeUnit.SECONDS).generation).isEqualTo(ServerGeneration.V3_6_OR_LATER);
+        assertThat(first.get(5, TimeUnit.SECONDS).news).isEqualTo(NEW);
+        assertThat(probes).hasValue(1);
     }
 
     @Test
@@ -97,25 +82,30 @@ class LearnedGenerationTest {
             }
             return NEW;
         };
-        ExecutorService ahead = Executors.newSingleThreadExecutor();
-        try {
-            Future<LearnedGeneration.Learned> first = ahead.submit(() -> learned.get(0, failingFirst));
-            probing.await();
-            CompletableFuture<LearnedGeneration.Learned> second = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return learned.get(0, failingFirst);
-                } catch (Exception e) {
-                    throw new CompletionException(e);
-                }
-            });
-            fail.countDown();
+        CompletableFuture<LearnedGeneration.Learned> first = asking(learned, failingFirst);
+        probing.await();
+        CompletableFuture<LearnedGeneration.Learned> second = asking(learned, failingFirst);
+        fail.countDown();
 
-            assertThat(second.get(5, TimeUnit.SECONDS).generation).isEqualTo(ServerGeneration.V3_6_OR_LATER);
-            assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(IOException.class);
-            assertThat(probes).hasValue(2);
-        } finally {
-            ahead.shutdownNow();
-        }
+        assertThat(second.get(5, TimeUnit.SECONDS).generation).isEqualTo(ServerGeneration.V3_6_OR_LATER);
+        assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(IOException.class);
+        assertThat(probes).hasValue(2);
+    }
+
+    /** Asks on a thread of its own, as a consumer's look-ahead and its member's join do. */
+    private static CompletableFuture<LearnedGeneration.Learned> asking(LearnedGeneration learned,
+                                                                       Callable<ServerProbe.Finding> probe) {
+        CompletableFuture<LearnedGeneration.Learned> answer = new CompletableFuture<>();
+        Thread asker = new Thread(() -> {
+            try {
+                answer.complete(learned.get(0, probe));
+            } catch (Exception e) {
+                answer.completeExceptionally(e);
+            }
+        });
+        asker.setDaemon(true);
+        asker.start();
+        return answer;
     }
 
     @Test
