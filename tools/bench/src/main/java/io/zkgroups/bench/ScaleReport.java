@@ -175,9 +175,11 @@ final class ScaleReport {
         return axis;
     }
 
-    private static double median(List<Sample> runs, ToDoubleFunction<Sample> value) {
+    /** The median of {@code value} over {@code runs}: of an even number, the mean of the two middle ones. */
+    static double median(List<Sample> runs, ToDoubleFunction<Sample> value) {
         double[] sorted = runs.stream().mapToDouble(value).sorted().toArray();
-        return sorted[(sorted.length - 1) / 2];
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     }
 
     private static String fmt(double v) {
