@@ -11,7 +11,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.LogContext;
 import org.slf4j.Logger;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -46,51 +45,13 @@ final class SubscriptionState {
 
     /** This consumer's log: every line starts with its id. */
     private final Logger log;
-    private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
-    private static final Duration MAX_RETRY = Duration.ofSeconds(30);
-
-    /** One assigned partition. */
-    private static final class Assigned {
-        final long epoch;
-        final int stream;
-        /** The partition as the fence names it. */
-        final TopicAndPartition registryName;
-        /** Why it is held, and when to look again; null while it is fetched. */
-        Hold hold;
-        /** The next offset to hand out; null while not known (an offset reset not done yet, or held). */
-        Long position;
-        /** The offset last committed, or read from the store at the start; null if none. */
-        Long committed;
-        /** Without a committed offset, the first offset handed out in this tenure; null until then. */
-        Long firstHandedOut;
-        /** Whether {@link #committed} was written by this consumer in this tenure (not only read at the start). */
-        boolean committedHere;
-
-        Assigned(TopicPartition tp, long epoch, int stream) {
-            this.epoch = epoch;
-            this.stream = stream;
-            this.registryName = KafkaPartitions.toRegistry(tp);
-        }
-    }
-
-    private static final class Hold {
-        final String reason;
-        final long retryAtNanos;
-        final Duration delay;
-
-        Hold(String reason, Duration delay, long nowNanos) {
-            this.reason = reason;
-            this.delay = delay;
-            this.retryAtNanos = nowNanos + delay.toNanos();
-        }
-    }
 
     private final String memberName;
     private final String group;
     private final Time time;
     /** Every assigned partition, in order; {@link #byPartition} is the same, for lookups on the poll path. */
-    private final SortedMap<TopicPartition, Assigned> partitions = new TreeMap<>(KafkaPartitions.ORDER);
-    private final Map<TopicPartition, Assigned> byPartition = new HashMap<>();
+    private final SortedMap<TopicPartition, AssignedPartition> partitions = new TreeMap<>(KafkaPartitions.ORDER);
+    private final Map<TopicPartition, AssignedPartition> byPartition = new HashMap<>();
     /** {@link #fetched()} as of the last change of what is fetched; null once stale. */
     private SortedSet<TopicPartition> fetchedView;
     private Set<String> topics = Collections.emptySet();
@@ -166,36 +127,32 @@ final class SubscriptionState {
 
     /** {@code tp} is granted under {@code epoch} to {@code stream}, and fetched from {@code committed} (null: reset). */
     void fetch(TopicPartition tp, long epoch, int stream, Long committed) {
-        Assigned a = new Assigned(tp, epoch, stream);
-        a.position = committed;
-        a.committed = committed;
+        AssignedPartition a = new AssignedPartition(tp, epoch, stream);
+        a.fetchFrom(committed);
         put(tp, a);
     }
 
     /** {@code tp} is granted under {@code epoch} to {@code stream}, but held: its committed offset cannot be read. */
     void hold(TopicPartition tp, long epoch, int stream, String reason) {
-        Assigned a = new Assigned(tp, epoch, stream);
-        a.hold = new Hold(reason, FIRST_RETRY, time.nanoseconds());
+        AssignedPartition a = new AssignedPartition(tp, epoch, stream);
+        a.hold = AssignedPartition.Hold.first(reason, time.nanoseconds());
         put(tp, a);
         logHeld(tp, a.hold, null);
     }
 
     /** A held partition is still unreadable at its retry: look again later (twice as late, at most 30 s). */
     void stillUnreadable(TopicPartition tp, String reason) {
-        Assigned a = byPartition.get(tp);
-        Hold before = a.hold;
-        Duration doubled = before.delay.multipliedBy(2);
-        a.hold = new Hold(reason, doubled.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : doubled, time.nanoseconds());
+        AssignedPartition a = byPartition.get(tp);
+        AssignedPartition.Hold before = a.hold;
+        a.hold = before.again(reason, time.nanoseconds());
         logHeld(tp, a.hold, before);
     }
 
     /** A held partition's committed offset could be read: it is fetched from {@code committed} (null: reset). */
     void readable(TopicPartition tp, Long committed) {
-        Assigned a = byPartition.get(tp);
-        a.hold = null;
+        AssignedPartition a = byPartition.get(tp);
+        a.fetchFrom(committed);
         fetchedView = null;
-        a.position = committed;
-        a.committed = committed;
         log.info("the committed offset of {} is readable again: fetching it", tp);
     }
 
@@ -203,15 +160,15 @@ final class SubscriptionState {
     boolean forget(Collection<TopicPartition> gone) {
         boolean wasHeld = false;
         for (TopicPartition tp : gone) {
-            Assigned a = partitions.remove(tp);
+            AssignedPartition a = partitions.remove(tp);
             byPartition.remove(tp);
-            wasHeld |= a != null && a.hold != null;
+            wasHeld |= a != null && a.isHeld();
         }
         fetchedView = null;
         return wasHeld;
     }
 
-    private void put(TopicPartition tp, Assigned a) {
+    private void put(TopicPartition tp, AssignedPartition a) {
         partitions.put(tp, a);
         byPartition.put(tp, a);
         fetchedView = null;
@@ -234,7 +191,7 @@ final class SubscriptionState {
         if (fetchedView == null) {
             SortedSet<TopicPartition> fetched = new TreeSet<>(KafkaPartitions.ORDER);
             partitions.forEach((tp, a) -> {
-                if (a.hold == null) {
+                if (a.isFetched()) {
                     fetched.add(tp);
                 }
             });
@@ -245,8 +202,8 @@ final class SubscriptionState {
 
     /** Whether the fence lets some fetched partition hand out records now: the poll's question before it fetches. */
     boolean anyDeliverable(OwnershipFence fence) {
-        for (Assigned a : byPartition.values()) {
-            if (a.hold == null && fence.handOut(a.registryName, a.epoch) == OwnershipFence.HandOut.ALLOWED) {
+        for (AssignedPartition a : byPartition.values()) {
+            if (a.isFetched() && fence.handOut(a.registryName, a.epoch) == OwnershipFence.HandOut.ALLOWED) {
                 return true;
             }
         }
@@ -254,8 +211,8 @@ final class SubscriptionState {
     }
 
     boolean isFetched(TopicPartition tp) {
-        Assigned a = byPartition.get(tp);
-        return a != null && a.hold == null;
+        AssignedPartition a = byPartition.get(tp);
+        return a != null && a.isFetched();
     }
 
     /** Each assigned partition's stream: the consumer thread {@code CID-k} of the registration it was given to. */
@@ -267,22 +224,22 @@ final class SubscriptionState {
 
     /** The epoch of {@code tp}'s grant if it is assigned (fetched or held), else null. */
     Long epoch(TopicPartition tp) {
-        Assigned a = byPartition.get(tp);
+        AssignedPartition a = byPartition.get(tp);
         return a == null ? null : a.epoch;
     }
 
     /** The epoch of the grant {@code tp} is fetched under, 0 if it is not fetched. */
     long fetchedEpoch(TopicPartition tp) {
-        Assigned a = byPartition.get(tp);
-        return a == null || a.hold != null ? 0 : a.epoch;
+        AssignedPartition a = byPartition.get(tp);
+        return a == null || a.isHeld() ? 0 : a.epoch;
     }
 
     /** Of {@code candidates}, the fetched ones with their grants' epochs, as the fence takes them. */
     Map<TopicAndPartition, Long> fetchedEpochs(Collection<TopicPartition> candidates) {
         Map<TopicAndPartition, Long> epochs = new HashMap<>();
         for (TopicPartition tp : candidates) {
-            Assigned a = byPartition.get(tp);
-            if (a != null && a.hold == null) {
+            AssignedPartition a = byPartition.get(tp);
+            if (a != null && a.isFetched()) {
                 epochs.put(a.registryName, a.epoch);
             }
         }
@@ -293,8 +250,8 @@ final class SubscriptionState {
 
     /** The fetcher will hand out {@code tp} from {@code offset} next. Ignored unless {@code tp} is fetched. */
     void position(TopicPartition tp, long offset) {
-        Assigned a = byPartition.get(tp);
-        if (a != null && a.hold == null) {
+        AssignedPartition a = byPartition.get(tp);
+        if (a != null && a.isFetched()) {
             a.position = offset;
         }
     }
@@ -302,7 +259,7 @@ final class SubscriptionState {
     /** The fetcher must look up where {@code reset} start (seekToBeginning/End, auto.offset.reset). */
     void positionUnknown(Collection<TopicPartition> reset) {
         for (TopicPartition tp : reset) {
-            Assigned a = byPartition.get(tp);
+            AssignedPartition a = byPartition.get(tp);
             if (a != null) {
                 a.position = null;
             }
@@ -313,8 +270,8 @@ final class SubscriptionState {
     Map<TopicPartition, Long> positions(Collection<TopicPartition> candidates) {
         Map<TopicPartition, Long> positions = new HashMap<>();
         for (TopicPartition tp : candidates) {
-            Assigned a = byPartition.get(tp);
-            if (a != null && a.hold == null && a.position != null) {
+            AssignedPartition a = byPartition.get(tp);
+            if (a != null && a.isFetched() && a.position != null) {
                 positions.put(tp, a.position);
             }
         }
@@ -333,7 +290,7 @@ final class SubscriptionState {
     SortedSet<TopicPartition> fetchedWhere(BiPredicate<Long, Long> test) {
         SortedSet<TopicPartition> matching = new TreeSet<>(KafkaPartitions.ORDER);
         partitions.forEach((tp, a) -> {
-            if (a.hold == null && a.position != null && test.test(uncommittedFrom(a), a.position)) {
+            if (a.isFetched() && a.position != null && test.test(a.uncommittedFrom(), a.position)) {
                 matching.add(tp);
             }
         });
@@ -342,8 +299,8 @@ final class SubscriptionState {
 
     /** Whether some fetched partition's position is not known now. */
     boolean anyUnknownPosition() {
-        for (Assigned a : byPartition.values()) {
-            if (a.hold == null && a.position == null) {
+        for (AssignedPartition a : byPartition.values()) {
+            if (a.isFetched() && a.position == null) {
                 return true;
             }
         }
@@ -354,7 +311,7 @@ final class SubscriptionState {
     SortedSet<TopicPartition> unknownPositions() {
         SortedSet<TopicPartition> unknown = new TreeSet<>(KafkaPartitions.ORDER);
         partitions.forEach((tp, a) -> {
-            if (a.hold == null && a.position == null) {
+            if (a.isFetched() && a.position == null) {
                 unknown.add(tp);
             }
         });
@@ -363,13 +320,13 @@ final class SubscriptionState {
 
     /** The offset last committed of an assigned partition (or read at its start), null if none. */
     Long committed(TopicPartition tp) {
-        Assigned a = byPartition.get(tp);
+        AssignedPartition a = byPartition.get(tp);
         return a == null ? null : a.committed;
     }
 
     /** {@code offset} of {@code tp} was written. Ignored if {@code tp} left meanwhile. */
     void committed(TopicPartition tp, long offset) {
-        Assigned a = byPartition.get(tp);
+        AssignedPartition a = byPartition.get(tp);
         if (a != null) {
             a.committed = offset;
             a.committedHere = true;
@@ -378,7 +335,7 @@ final class SubscriptionState {
 
     /** Whether this consumer wrote a commit of {@code tp} in its current tenure. */
     boolean committedHere(TopicPartition tp) {
-        Assigned a = byPartition.get(tp);
+        AssignedPartition a = byPartition.get(tp);
         return a != null && a.committedHere;
     }
 
@@ -387,18 +344,14 @@ final class SubscriptionState {
      * first offset handed out in this tenure; null if neither is known or {@code tp} is not fetched.
      */
     Long uncommittedFrom(TopicPartition tp) {
-        Assigned a = byPartition.get(tp);
-        return a == null || a.hold != null ? null : uncommittedFrom(a);
-    }
-
-    private static Long uncommittedFrom(Assigned a) {
-        return a.committed != null ? a.committed : a.firstHandedOut;
+        AssignedPartition a = byPartition.get(tp);
+        return a == null || a.isHeld() ? null : a.uncommittedFrom();
     }
 
     /** Records of {@code tp} from {@code offset} go out: without a commit, the first such offset is remembered. */
     void handingOut(TopicPartition tp, long offset) {
-        Assigned a = byPartition.get(tp);
-        if (a != null && a.hold == null && a.committed == null && a.firstHandedOut == null) {
+        AssignedPartition a = byPartition.get(tp);
+        if (a != null && a.isFetched() && a.committed == null && a.firstHandedOut == null) {
             a.firstHandedOut = offset;
         }
     }
@@ -407,7 +360,7 @@ final class SubscriptionState {
     Map<TopicPartition, Long> committedOfFetched() {
         Map<TopicPartition, Long> committed = new HashMap<>();
         partitions.forEach((tp, a) -> {
-            if (a.hold == null && a.committed != null) {
+            if (a.isFetched() && a.committed != null) {
                 committed.put(tp, a.committed);
             }
         });
@@ -417,8 +370,8 @@ final class SubscriptionState {
     // --- held partitions ---------------------------------------------------------------------------------------
 
     boolean anyHeld() {
-        for (Assigned a : partitions.values()) {
-            if (a.hold != null) {
+        for (AssignedPartition a : partitions.values()) {
+            if (a.isHeld()) {
                 return true;
             }
         }
@@ -427,8 +380,8 @@ final class SubscriptionState {
 
     /** The grant epoch of {@code tp} while it is held; -1 when it is not assigned here or is fetched. */
     long heldEpoch(TopicPartition tp) {
-        Assigned a = byPartition.get(tp);
-        return a != null && a.hold != null ? a.epoch : -1;
+        AssignedPartition a = byPartition.get(tp);
+        return a != null && a.isHeld() ? a.epoch : -1;
     }
 
     /** Held partitions whose retry is due. */
@@ -436,7 +389,7 @@ final class SubscriptionState {
         long now = time.nanoseconds();
         SortedSet<TopicPartition> due = new TreeSet<>(KafkaPartitions.ORDER);
         partitions.forEach((tp, a) -> {
-            if (a.hold != null && now - a.hold.retryAtNanos >= 0) {
+            if (a.isHeld() && now - a.hold.retryAtNanos >= 0) {
                 due.add(tp);
             }
         });
@@ -447,14 +400,14 @@ final class SubscriptionState {
     List<Unreadable> alarms() {
         List<Unreadable> alarms = new ArrayList<>();
         partitions.forEach((tp, a) -> {
-            if (a.hold != null) {
+            if (a.isHeld()) {
                 alarms.add(new Unreadable(ZkLayout.root().offset(group, KafkaPartitions.toRegistry(tp)), a.hold.reason));
             }
         });
         return alarms;
     }
 
-    private void logHeld(TopicPartition tp, Hold now, Hold before) {
+    private void logHeld(TopicPartition tp, AssignedPartition.Hold now, AssignedPartition.Hold before) {
         if (before == null || !before.reason.equals(now.reason)) {
             log.warn("holding {} (owned, not fetched, not committed) until its committed offset can be read: {}. "
                     + "Fix or delete that znode (then auto.offset.reset applies), e.g. with `zkgroups offsets reset`.", tp, now.reason);
