@@ -93,6 +93,9 @@ class HistoryCliIT {
             }
             await("the zkgroups member left").atMost(WAIT)
                     .until(() -> c.cli("health", "--group", g).code() == ExitCode.HEALTH_MEMBERS.code());
+            // as above: the leaving is recorded before the offsets move, or their events could come first
+            await("the recorder saw the zkgroups member leave").atMost(WAIT)
+                    .until(() -> occurrences(recorded.toString(StandardCharsets.UTF_8), "member-left") >= 2);
             CliCluster.Run reset = c.cli("offsets", "reset", "--group", g, "--all-topics", "--to-earliest", "--execute");
             assertThat(reset.code()).as(reset.toString()).isZero();
             CliCluster.Run migrate = c.cli("migrate", "execute", "--group", g);
@@ -187,5 +190,13 @@ class HistoryCliIT {
         p.setProperty("auto.commit.enable", "false");
         p.setProperty("zkgroups.metrics.legacy.mbeans", "false");
         return p;
+    }
+
+    private static int occurrences(String text, String word) {
+        int count = 0;
+        for (int at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length())) {
+            count++;
+        }
+        return count;
     }
 }
