@@ -1,12 +1,21 @@
 package io.zkgroups.rebalancer.consumer;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Loads, on a short-lived daemon thread, what a fresh consumer needs later on its way to the first record but that
- * needs nothing from it: the platform MBean server (the consumer's MBeans and its fetch client's) and kafka-clients'
+ * needs nothing from it: the platform MBean server (the consumer's MBeans and its fetch client's), kafka-clients'
  * protocol tables (every API's message classes, every error code and the request and response classes, which the
- * fetch client's first request and first answer load: a few hundred milliseconds in a fresh JVM). Started when
+ * fetch client's first request and first answer load: a few hundred milliseconds in a fresh JVM), and the classes of
+ * the member's first rebalance ({@value #STARTUP_CLASSES}: loaded, not initialized), which would otherwise load while
+ * the group waits for its claim. Started when
  * {@link ZkGroupConsumer} initializes, it runs on another core while the consumer parses its configuration,
  * connects to ZooKeeper and joins, instead of after the join, between the claim and the first fetch (as Spring
  * Boot's {@code BackgroundPreinitializer} does for its own start). A class loads once per JVM, so nothing is done
@@ -26,6 +35,9 @@ final class StartupWarmup {
             "org.apache.kafka.common.requests.AbstractRequest",
             "org.apache.kafka.common.requests.AbstractResponse",
     };
+
+    /** The classes of the way from the registration to the first record, one name per line; # starts a comment. */
+    static final String STARTUP_CLASSES = "startup-classes.txt";
 
     private StartupWarmup() {
     }
@@ -55,8 +67,33 @@ final class StartupWarmup {
             for (String name : KAFKA_PROTOCOL) {
                 Class.forName(name, true, loader);
             }
+            for (String name : startupClasses()) {
+                try {
+                    Class.forName(name, false, loader);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    // a class of another version of a library: it is not needed, or loads where it is
+                }
+            }
         } catch (Exception | LinkageError e) {
             // only an earlier start is lost: whoever needs the class loads it, and reports what fails
         }
+    }
+
+    /** The names in {@value #STARTUP_CLASSES}, in their order. */
+    static List<String> startupClasses() throws IOException {
+        List<String> names = new ArrayList<>();
+        InputStream in = StartupWarmup.class.getResourceAsStream(STARTUP_CLASSES);
+        if (in == null) {
+            return names;
+        }
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                String name = line.trim();
+                if (!name.isEmpty() && !name.startsWith("#")) {
+                    names.add(name);
+                }
+            }
+        }
+        return names;
     }
 }

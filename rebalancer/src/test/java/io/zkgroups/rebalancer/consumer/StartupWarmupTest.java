@@ -1,7 +1,10 @@
 package io.zkgroups.rebalancer.consumer;
 
+import io.zkgroups.registry.codec.MemberRegistrationCodec;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +17,19 @@ class StartupWarmupTest {
         ClassLoader loader = StartupWarmup.class.getClassLoader();
         for (String name : StartupWarmup.KAFKA_PROTOCOL) {
             assertThatCode(() -> Class.forName(name, false, loader)).as(name).doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    void everyClassOfTheFirstRebalanceItLoadsExistsOnceInTheList() throws IOException {
+        ClassLoader loader = StartupWarmup.class.getClassLoader();
+        List<String> names = StartupWarmup.startupClasses();
+
+        assertThat(names).as("the list is packaged beside the class").hasSizeGreaterThan(100).doesNotHaveDuplicates()
+                .contains(MemberRegistrationCodec.class.getName(), AssignedPartition.class.getName());
+        for (String name : names) {
+            assertThatCode(() -> Class.forName(name, false, loader)).as("%s: renamed or gone? update %s", name,
+                    StartupWarmup.STARTUP_CLASSES).doesNotThrowAnyException();
         }
     }
 
