@@ -64,6 +64,18 @@ final class GroupReads {
     }
 
     /**
+     * Before a fresh member registers: its topics' partition counts ({@link GroupViewReader#readTopicsAhead}). Only a
+     * head start: should it fail, the read after the registration asks again and reports what fails.
+     */
+    void readTopicsAhead() {
+        try {
+            viewReader.readTopicsAhead();
+        } catch (RuntimeException e) {
+            member.log().debug("the topics could not be read ahead of the registration: {}", e.toString());
+        }
+    }
+
+    /**
      * After an attempt that acted on a leave without reading the group ({@link MemberList#afterLeaveHeard}): the read
      * it skipped, which arms the listing's watch again, and another attempt if the group was not what it assumed.
      */

@@ -2,6 +2,7 @@ package io.zkgroups.rebalancer.group;
 
 import io.zkgroups.rebalancer.assign.GroupSnapshot;
 import io.zkgroups.registry.model.ConsumerId;
+import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.store.Listing;
 import io.zkgroups.registry.store.Member;
 
@@ -80,6 +81,17 @@ final class GroupViewReader {
         last = admission; // only with the view built from it
         built++;
         return lastView;
+    }
+
+    /**
+     * Reads the partition counts of the topics this member subscribes to by name (none for a pattern) ahead of its
+     * registration, while nobody waits for it yet: the read after the registration finds them kept under their
+     * watches ({@link TopicMetadata#counts}) instead of asking ZooKeeper while the group waits for the claim.
+     */
+    void readTopicsAhead() {
+        if (config.subscription() instanceof Subscription.Static) {
+            topicMetadata.counts(((Subscription.Static) config.subscription()).streamsPerTopic().keySet(), onChange);
+        }
     }
 
     /** How many views it has built so far (the others were given again): for tests. */

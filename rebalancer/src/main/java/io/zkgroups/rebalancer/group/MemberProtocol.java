@@ -192,6 +192,9 @@ final class MemberProtocol {
             exit.loseEverything();
             session.unregistered();
         }
+        if (fresh) {
+            reads.readTopicsAhead(); // while nobody waits for us: our registration starts everyone's rebalance
+        }
         session.join(attempt.session);
         ledger.releaseUntracked();
         if (fresh && !config.debounce().isZero()) {

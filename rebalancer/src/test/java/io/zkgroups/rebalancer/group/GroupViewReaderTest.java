@@ -64,6 +64,19 @@ class GroupViewReaderTest {
     }
 
     @Test
+    void aMemberSubscribedByNameReadsItsTopicsAheadOfItsRegistrationAndAPatternReadsNothing() {
+        FixedTopics topics = new FixedTopics(Map.of("t1", 4, "t2", 6), Map.of());
+        new GroupViewReader(config(Subscription.topics(Map.of("t1", 1, "t2", 2))), topics, ON_CHANGE).readTopicsAhead();
+        assertThat(topics.countsAsked).hasSize(1);
+        assertThat(topics.countsAsked.get(0)).containsExactlyInAnyOrder("t1", "t2");
+
+        FixedTopics none = new FixedTopics(Map.of("t1", 4), Map.of());
+        new GroupViewReader(config(Subscription.whitelist("t.*", 1)), none, ON_CHANGE).readTopicsAhead();
+        assertThat(none.countsAsked).as("a pattern's topics are known only from the topic list").isEmpty();
+        assertThat(none.topicListsRead).isZero();
+    }
+
+    @Test
     void staticSubscriptionsNeedNoTopicListAndOnlyTheOwnTopicsCounts() {
         Subscription own = Subscription.topics(Map.of("t1", 1));
         FixedTopics topics = new FixedTopics(Map.of("t1", 4, "t2", 6), Map.of());
