@@ -11,8 +11,8 @@
 #
 # Options (defaults): --sizes 10x100,100x1000,1000x10000 --impl ours,legacy --reps 3 --members-per-jvm 50
 #   --session-ms 6000 --debounce-ms 0 --strategy range --legacy-backoff-ms 2000 --legacy-retries 4 --wait-s 180
-#   --plot docs/scaling.png; --pad-names zero-pads member numbers so that the joiner sorts last (range then moves only
-#   the last members instead of nearly all)
+#   --plot tools/bench/target/scaling.png (docs/scaling.png: the docs' plot); --pad-names zero-pads member numbers so
+#   that the joiner sorts last (range then moves only the last members instead of nearly all)
 # 0.8.2.2 stops being run at larger sizes once a burst of it does not converge within --wait-s.
 # Set MVN_OPTS="-o" to build offline. Child logs: tools/bench/target/scale-logs/. Newest results: docs/benchmarks.md,
 # "Scaling".

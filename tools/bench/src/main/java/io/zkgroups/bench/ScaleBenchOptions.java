@@ -40,7 +40,7 @@ final class ScaleBenchOptions {
     int waitSeconds = 180;
 
     @Option(names = "--plot", paramLabel = "PNG", description = "Where the plot goes (default: ${DEFAULT-VALUE}).")
-    Path plot = Path.of("docs", "scaling.png");
+    Path plot = Path.of("tools", "bench", "target", "scaling.png");
 
     @Option(names = "--debounce-ms", description = "zkgroups members' rebalance debounce (default: ${DEFAULT-VALUE}).")
     long debounceMs = 0;
