@@ -188,9 +188,9 @@ class OffsetRegistryIT {
 
         assertThat(read.offsets()).isEqualTo(offsets);
         assertThat(read.unreadable()).isEmpty();
-        // 1,201 reads in three requests of at most 500 (the bound leaves room for a ping)
+        // 1,201 reads in three requests of at most 500 (the bound leaves room for two pings on a loaded machine)
         assertThat(io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client) - before)
-                .as("requests").isBetween(3L, 4L);
+                .as("requests").isBetween(3L, 5L);
     }
 
     @Test
