@@ -155,7 +155,6 @@ public final class OffsetRegistry {
     private final ZkLayout layout;
     /** Last value known to be stored at each offset path: the skip-unchanged checkpoint. */
     private final Map<String, Long> checkpoint = new ConcurrentHashMap<>();
-    private final Set<String> knownParents = ConcurrentHashMap.newKeySet();
     /** Offset paths the last read found missing: a commit creates them without listing their directory first. */
     private final Set<String> knownAbsent = ConcurrentHashMap.newKeySet();
 
@@ -185,7 +184,6 @@ public final class OffsetRegistry {
                 return;
             }
             knownAbsent.remove(path);
-            knownParents.add(Znodes.parentOf(path));
             try {
                 long offset = OffsetCodec.decode(data.bytes());
                 offsets.put(tp, offset);
@@ -383,13 +381,15 @@ public final class OffsetRegistry {
 
     /**
      * Makes sure the topic directories of {@code paths} exist and returns which of {@code paths} exist already.
-     * Known paths and directories come from the checkpoint and the last reads (a path read missing, in a directory
-     * known to exist, is created without a look); the rest from one pipelined listing of the topic
-     * directories (and of {@code /consumers/G/offsets}), not from one round trip per path, and missing
-     * directories are created together in {@code multi()}s. Before the offsets themselves, a commit from a fresh
-     * store thus costs one pipelined round of listings, one per topic and one of the group's offsets directory (plus,
-     * for a new group, its parent directories and one {@code multi()}), not an existence check per offset and a
-     * synchronous create per topic (each a transaction-log sync on the server, even when it fails with NodeExists).
+     * Known paths come from the checkpoint and the last reads: a path read missing is created without a look, even
+     * where its directory was not seen (the partitions of a group that has not committed yet: by the time their first
+     * owner commits, another member has usually created the directory; if not, the write fails and looks again, as
+     * it does when another writer raced it). The rest come from one pipelined listing of the topic directories (and
+     * of {@code /consumers/G/offsets}), not from one round trip per path, and missing directories are created together
+     * in {@code multi()}s. Before the offsets themselves, a commit of offsets never read thus costs one pipelined
+     * round of listings, one per topic and one of the group's offsets directory (plus, for a new group, its parent
+     * directories and one {@code multi()}), not an existence check per offset and a synchronous create per topic
+     * (each a transaction-log sync on the server, even when it fails with NodeExists).
      */
     private Set<String> prepare(String group, Collection<String> paths) {
         Set<String> existing = new HashSet<>();
@@ -397,16 +397,12 @@ public final class OffsetRegistry {
         Set<String> toList = new TreeSet<>();
         for (String path : paths) {
             String dir = Znodes.parentOf(path);
-            if (!knownParents.contains(dir)) {
-                toList.add(dir);
-            }
             if (checkpoint.containsKey(path)) {
-                existing.add(path);
-            } else if (!knownAbsent.contains(path) || !knownParents.contains(dir)) {
+                existing.add(path); // read or written: its directory existed then (a write that finds it gone looks again)
+            } else if (!knownAbsent.contains(path)) {
                 unknownByDir.computeIfAbsent(dir, d -> new HashSet<>()).add(path);
                 toList.add(dir);
-            } // else missing when last read, in a directory that exists: created (a race with another writer is
-              // met by the write, which fails and looks again)
+            } // else missing when last read: created without a look (see above)
         }
         if (toList.isEmpty()) {
             return existing;
@@ -419,7 +415,6 @@ public final class OffsetRegistry {
         if (!missing.isEmpty()) {
             createDirectories(offsetsDir, listed.containsKey(offsetsDir), missing);
         }
-        knownParents.addAll(toList);
         unknownByDir.forEach((dir, unknown) -> {
             for (String child : listed.getOrDefault(dir, Collections.emptyList())) {
                 String path = dir + "/" + child;

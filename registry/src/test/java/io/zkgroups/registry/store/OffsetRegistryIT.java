@@ -65,6 +65,41 @@ class OffsetRegistryIT {
     }
 
     @Test
+    void anOffsetReadMissingIsCreatedWithoutALookOnceAnotherMemberCreatedItsDirectory() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath("/consumers/f22/owners/T/1", "f22_a-0".getBytes(StandardCharsets.UTF_8));
+        OffsetRegistry store = registry.offsets();
+        // a group that never committed: the read finds neither T-1's offset nor its directory
+        assertThat(store.read("f22", List.of(tp("T", 1))).offsets()).isEmpty();
+        ZkRegistry.of(zk.newClient()).offsets().commit("f22", Map.of(tp("T", 0), 4L)); // another member, first
+        long before = io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client);
+
+        store.commitOwned("f22", Map.of(tp("T", 1), 7L), registry.znodes().sessionId());
+
+        assertThat(io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client) - before)
+                .as("the write alone: no listing of /consumers/f22/offsets/T first").isEqualTo(1);
+        assertThat(new String(client.getData().forPath("/consumers/f22/offsets/T/1"), StandardCharsets.US_ASCII)).isEqualTo("7");
+    }
+
+    @Test
+    void theFirstCommitOfAGroupCreatesTheDirectoriesOfOffsetsReadMissing() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath("/consumers/f23/owners/T/0", "f23_a-0".getBytes(StandardCharsets.UTF_8));
+        OffsetRegistry store = registry.offsets();
+        assertThat(store.read("f23", List.of(tp("T", 0), tp("U", 0))).offsets()).isEmpty();
+
+        store.commit("f23", Map.of(tp("U", 0), 3L));
+        store.commitOwned("f23", Map.of(tp("T", 0), 5L), registry.znodes().sessionId());
+
+        assertThat(ZkRegistry.of(zk.newClient()).offsets().readAll("f23").offsets())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 5L, tp("U", 0), 3L));
+    }
+
+    @Test
     void anOffsetReadMissingThatAnotherWriterCreatedMeanwhileIsStillWritten() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
