@@ -255,6 +255,11 @@ final class MemberProtocol {
         if (!stillHeld.isEmpty()) {
             // Rather than send a claim that must fail: who holds what is read for health and how long to wait.
             ledger.releaseLetGo();
+            // Previous owners often let go while our release was out (they rebalance too), and the server sent us those
+            // deletions before its reply: if the watch has applied them already, claim now instead of reading them.
+            stillHeld = registry.owners().heldAmong(group, stillHeld, wait).orElse(stillHeld);
+        }
+        if (!stillHeld.isEmpty()) {
             previousOwners.park(attempt.view, toClaim);
             return attempt.await(ClaimConflictException.notSent(group, registry.owners().owners(group, stillHeld, wait)),
                     attempt.view, wait);
