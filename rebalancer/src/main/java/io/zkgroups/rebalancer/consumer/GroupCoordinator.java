@@ -130,6 +130,15 @@ final class GroupCoordinator {
      * unregister.
      */
     void leave(Deadline deadline) {
+        leave(deadline, false);
+    }
+
+    /** {@link #leave}, for a consumer that closes its ZooKeeper client next: the member's watches end with it. */
+    void leaveBeforeClosing(Deadline deadline) {
+        leave(deadline, true);
+    }
+
+    private void leave(Deadline deadline, boolean clientClosing) {
         if (member == null) {
             return;
         }
@@ -142,7 +151,11 @@ final class GroupCoordinator {
         } finally {
             // a failing listener (or a wakeup) must not leave the member running after the consumer closed
             bridge.pollThreadGone();
-            member.close();
+            if (clientClosing) {
+                member.closeBeforeClient();
+            } else {
+                member.close();
+            }
             forgetMember();
         }
     }

@@ -713,7 +713,7 @@ public final class ZkGroupConsumer<K, V> implements Consumer<K, V> {
         lifecycle.close(() -> {
             cutover.leaveKafka(Duration.ofNanos(Math.max(0, deadline.remainingNanos())));
             if (!handOver || !restart.handOver(coordinator, consumerId, deadline)) {
-                coordinator.leave(deadline);
+                coordinator.leaveBeforeClosing(deadline);
             }
         }, curator, zooKeeperBound, deadline);
     }

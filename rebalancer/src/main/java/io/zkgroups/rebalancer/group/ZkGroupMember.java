@@ -321,6 +321,19 @@ public final class ZkGroupMember implements Closeable {
      */
     @Override
     public void close() {
+        leave(true);
+    }
+
+    /**
+     * {@link #close()} for an owner that closes the member's client right after (as {@code ZkGroupConsumer} does): the
+     * member's watches end with the client's session, so none is removed on the server first, requests the closing
+     * process would wait for.
+     */
+    public void closeBeforeClient() {
+        leave(false);
+    }
+
+    private void leave(boolean removeWatches) {
         MemberPhase previous = end(MemberPhase.LEAVING);
         if (previous == null) {
             return;
@@ -332,7 +345,7 @@ public final class ZkGroupMember implements Closeable {
                 return null;
             }, "leaving the group");
         }
-        stop(true);
+        stop(removeWatches);
     }
 
     /**
