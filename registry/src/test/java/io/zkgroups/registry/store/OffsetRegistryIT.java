@@ -26,6 +26,25 @@ class OffsetRegistryIT {
         return TopicAndPartition.of(topic, partition);
     }
 
+    /** The owner znode of {@code tp} in {@code group}, an ephemeral of {@code client}'s session, as a claim makes it. */
+    private static void own(CuratorFramework client, String group, TopicAndPartition tp) throws Exception {
+        client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath("/consumers/" + group + "/owners/" + tp.topic() + "/" + tp.partition(),
+                        (group + "_a-0").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The offset stored at {@code path}, as text. */
+    private static String offsetAt(CuratorFramework client, String path) throws Exception {
+        return new String(client.getData().forPath(path), StandardCharsets.US_ASCII);
+    }
+
+    /** Requests the server received on {@code client}'s connection while {@code commit} ran. */
+    private static long requestsOf(CuratorFramework client, Runnable commit) {
+        long before = io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client);
+        commit.run();
+        return io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client) - before;
+    }
+
     @Test
     void offsetsAreWrittenAsDecimalTextAndReadBack() throws Exception {
         CuratorFramework client = zk.newClient();
@@ -47,48 +66,40 @@ class OffsetRegistryIT {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
         ZkRegistry.of(zk.newClient()).offsets().commit("f20", Map.of(tp("T", 0), 4L)); // another member committed T-0
-        client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                .forPath("/consumers/f20/owners/T/1", "f20_a-0".getBytes(StandardCharsets.UTF_8));
-        client.create().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                .forPath("/consumers/f20/owners/T/0", "f20_a-0".getBytes(StandardCharsets.UTF_8));
+        own(client, "f20", tp("T", 1));
+        own(client, "f20", tp("T", 0));
         OffsetRegistry store = registry.offsets();
         // as a member reads the committed offsets of what it was assigned: T-1 has none yet
         assertThat(store.read("f20", List.of(tp("T", 0), tp("T", 1))).offsets()).containsOnlyKeys(tp("T", 0));
-        long before = io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client);
 
-        store.commitOwned("f20", Map.of(tp("T", 0), 9L, tp("T", 1), 7L), registry.znodes().sessionId());
-
-        assertThat(io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client) - before)
+        assertThat(requestsOf(client, () -> store.commitOwned("f20", Map.of(tp("T", 0), 9L, tp("T", 1), 7L),
+                registry.znodes().sessionId())))
                 .as("the write alone: no listing of /consumers/f20/offsets/T first").isEqualTo(1);
-        assertThat(new String(client.getData().forPath("/consumers/f20/offsets/T/1"), StandardCharsets.US_ASCII)).isEqualTo("7");
-        assertThat(new String(client.getData().forPath("/consumers/f20/offsets/T/0"), StandardCharsets.US_ASCII)).isEqualTo("9");
+        assertThat(offsetAt(client, "/consumers/f20/offsets/T/1")).isEqualTo("7");
+        assertThat(offsetAt(client, "/consumers/f20/offsets/T/0")).isEqualTo("9");
     }
 
     @Test
     void anOffsetReadMissingIsCreatedWithoutALookOnceAnotherMemberCreatedItsDirectory() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
-        client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                .forPath("/consumers/f22/owners/T/1", "f22_a-0".getBytes(StandardCharsets.UTF_8));
+        own(client, "f22", tp("T", 1));
         OffsetRegistry store = registry.offsets();
         // a group that never committed: the read finds neither T-1's offset nor its directory
         assertThat(store.read("f22", List.of(tp("T", 1))).offsets()).isEmpty();
         ZkRegistry.of(zk.newClient()).offsets().commit("f22", Map.of(tp("T", 0), 4L)); // another member, first
-        long before = io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client);
 
-        store.commitOwned("f22", Map.of(tp("T", 1), 7L), registry.znodes().sessionId());
-
-        assertThat(io.zkgroups.testing.ConnectionRequests.of(zk.connectString(), client) - before)
+        assertThat(requestsOf(client, () -> store.commitOwned("f22", Map.of(tp("T", 1), 7L),
+                registry.znodes().sessionId())))
                 .as("the write alone: no listing of /consumers/f22/offsets/T first").isEqualTo(1);
-        assertThat(new String(client.getData().forPath("/consumers/f22/offsets/T/1"), StandardCharsets.US_ASCII)).isEqualTo("7");
+        assertThat(offsetAt(client, "/consumers/f22/offsets/T/1")).isEqualTo("7");
     }
 
     @Test
     void theFirstCommitOfAGroupCreatesTheDirectoriesOfOffsetsReadMissing() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
-        client.create().creatingParentsIfNeeded().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                .forPath("/consumers/f23/owners/T/0", "f23_a-0".getBytes(StandardCharsets.UTF_8));
+        own(client, "f23", tp("T", 0));
         OffsetRegistry store = registry.offsets();
         assertThat(store.read("f23", List.of(tp("T", 0), tp("U", 0))).offsets()).isEmpty();
 
