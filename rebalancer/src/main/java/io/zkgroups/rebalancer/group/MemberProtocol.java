@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -254,19 +253,16 @@ final class MemberProtocol {
         Set<TopicAndPartition> stillHeld = registry.owners().heldAmong(group, toClaim.keySet(), wait)
                 .orElse(Collections.<TopicAndPartition>emptySet());
         if (!stillHeld.isEmpty()) {
-            // Rather than send a claim that must fail: who holds what is read (for health and how long to wait) in the
-            // round trip of the release, whose reply comes after the reads'.
-            Supplier<Map<TopicAndPartition, PartitionOwner>> holders = registry.owners().ownersLater(group, stillHeld, wait);
+            // Rather than send a claim that must fail: who holds what is read for health and how long to wait.
             ledger.releaseLetGo();
-            Map<TopicAndPartition, PartitionOwner> holding = holders.get();
             // Previous owners often let go while our release was out (they rebalance too), and the server sent us those
-            // deletions before its reply: if the watch has applied them already, claim now.
+            // deletions before its reply: if the watch has applied them already, claim now instead of reading them.
             stillHeld = registry.owners().heldAmong(group, stillHeld, wait).orElse(stillHeld);
-            if (!stillHeld.isEmpty()) {
-                holding.keySet().retainAll(stillHeld);
-                previousOwners.park(attempt.view, toClaim);
-                return attempt.await(ClaimConflictException.notSent(group, holding), attempt.view, wait);
-            }
+        }
+        if (!stillHeld.isEmpty()) {
+            previousOwners.park(attempt.view, toClaim);
+            return attempt.await(ClaimConflictException.notSent(group, registry.owners().owners(group, stillHeld, wait)),
+                    attempt.view, wait);
         }
         Map<TopicAndPartition, PartitionOwner> held;
         try {

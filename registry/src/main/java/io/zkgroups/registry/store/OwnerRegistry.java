@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 
 /**
  * Partition ownership under {@code /consumers/G/owners/T/P}: ephemeral nodes whose data is the owning thread id.
@@ -331,36 +330,23 @@ public final class OwnerRegistry {
      */
     public Map<TopicAndPartition, PartitionOwner> owners(String group, Collection<TopicAndPartition> partitions,
                                                          Watcher watcher) {
-        return ownersLater(group, partitions, watcher).get();
-    }
-
-    /**
-     * {@link #owners(String, Collection, Watcher)}, sent now and awaited when the returned supplier is asked (once,
-     * which the caller must do): a write it sends meanwhile on the same session is answered after these reads.
-     */
-    public Supplier<Map<TopicAndPartition, PartitionOwner>> ownersLater(String group,
-                                                                        Collection<TopicAndPartition> partitions,
-                                                                        Watcher watcher) {
         Map<String, TopicAndPartition> byPath = pathsOf(group, partitions);
         if (watcher != null) {
             byPath.keySet().forEach(path -> watched.awaitDeletion(path, watcher)); // before the read: no event is missed
         }
-        Supplier<Map<String, Znodes.Data>> reading = znodes.readAllLater(byPath.keySet(), watcher == null ? null : watched);
-        return () -> {
-            Map<String, Znodes.Data> read = reading.get();
-            Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
-            byPath.forEach((path, tp) -> {
-                Znodes.Data data = read.get(path);
-                if (data == null) {
-                    if (watcher != null) {
-                        watched.stopAwaiting(path);
-                    }
-                    return;
+        Map<TopicAndPartition, PartitionOwner> owners = new TreeMap<>();
+        Map<String, Znodes.Data> read = znodes.readAll(byPath.keySet(), watcher == null ? null : watched);
+        byPath.forEach((path, tp) -> {
+            Znodes.Data data = read.get(path);
+            if (data == null) {
+                if (watcher != null) {
+                    watched.stopAwaiting(path);
                 }
-                owners.put(tp, PartitionOwner.of(tp, data));
-            });
-            return owners;
-        };
+                return;
+            }
+            owners.put(tp, PartitionOwner.of(tp, data));
+        });
+        return owners;
     }
 
     /** The owner of one partition, if any. */

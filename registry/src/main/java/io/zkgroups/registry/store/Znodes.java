@@ -35,7 +35,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 
 /**
  * The few ZooKeeper primitives the stores share, with 0.8.2.2's semantics: parents are persistent with
@@ -386,20 +385,9 @@ public final class Znodes {
      * {@code watcher} (if given) is armed on each node that exists.
      */
     public Map<String, Data> readAll(Collection<String> paths, Watcher watcher) {
-        return readAllLater(paths, watcher).get();
-    }
-
-    /**
-     * {@link #readAll}, sent now and awaited when the returned supplier is asked (once): a request the caller sends
-     * meanwhile on the same session is answered after these reads, so both cost about one round trip.
-     */
-    public Supplier<Map<String, Data>> readAllLater(Collection<String> paths, Watcher watcher) {
         Map<String, Data> read = new ConcurrentHashMap<>();
-        Runnable replies = send(paths, (path, callback) -> sendRead(path, watcher, callback), collectInto(read));
-        return () -> {
-            replies.run();
-            return new TreeMap<>(read);
-        };
+        pipeline(paths, (path, callback) -> sendRead(path, watcher, callback), collectInto(read));
+        return new TreeMap<>(read);
     }
 
     /** An asynchronous read of {@code path}, arming {@code watcher} if given. */
@@ -449,13 +437,8 @@ public final class Znodes {
 
     /** Sends {@code request} for every path at once and waits for all replies; fails on any error but NONODE. */
     private void pipeline(Collection<String> paths, AsyncRequest request, BiConsumer<String, CuratorEvent> onReply) {
-        send(paths, request, onReply).run();
-    }
-
-    /** Sends {@code request} for every path at once; the returned task waits for all replies, as {@link #pipeline}. */
-    private Runnable send(Collection<String> paths, AsyncRequest request, BiConsumer<String, CuratorEvent> onReply) {
         if (paths.isEmpty()) {
-            return () -> { };
+            return;
         }
         Replies replies = new Replies(paths.size());
         BackgroundCallback callback = replies.callback(onReply);
@@ -466,7 +449,7 @@ public final class Znodes {
         } catch (Exception e) {
             throw RegistryException.of("reading", describe(paths), e);
         }
-        return () -> replies.await(paths);
+        replies.await(paths);
     }
 
     /** {@code path} as the ZooKeeper handle sees it: with the client's namespace (chroot), if any. */

@@ -77,26 +77,6 @@ class OwnerRegistryIT {
     }
 
     @Test
-    void holdersReadLaterAreAnsweredAheadOfAWriteSentMeanwhile() {
-        ZkRegistry holderSide = ZkRegistry.of(zk.newClient());
-        ConsumerId holder = join(holderSide, "o-later", "holder");
-        holderSide.owners().claim("o-later", holder, claims(holder, 1));
-        ZkRegistry mine = ZkRegistry.of(zk.newClient());
-        ConsumerId me = join(mine, "o-later", "me");
-        mine.owners().claim("o-later", me, claims(me, 0));
-
-        java.util.function.Supplier<Map<TopicAndPartition, PartitionOwner>> holders = mine.owners()
-                .ownersLater("o-later", List.of(TopicAndPartition.of("T", 0), TopicAndPartition.of("T", 1)), null);
-        mine.owners().release("o-later", List.of(TopicAndPartition.of("T", 0))); // a write on the same session meanwhile
-
-        Map<TopicAndPartition, PartitionOwner> held = holders.get();
-        assertThat(held.get(TopicAndPartition.of("T", 0)).value()).as("read before the release").isEqualTo("o-later_me-0");
-        assertThat(held.get(TopicAndPartition.of("T", 1)).value()).isEqualTo("o-later_holder-0");
-        assertThat(mine.owners().owners("o-later").entries()).extracting(PartitionOwner::partition)
-                .containsExactly(TopicAndPartition.of("T", 1));
-    }
-
-    @Test
     void claimingWhatThisSessionAlreadyOwnsIsIdempotent() {
         ZkRegistry registry = ZkRegistry.of(zk.newClient());
         ConsumerId me = join(registry, "o3", "c1");
