@@ -141,12 +141,23 @@ final class ProductMember {
         return false;
     }
 
-    /** Stamps a record handed out ({@code MSG} line) on arrival; no line is kept. */
+    /**
+     * Stamps a record handed out ({@code MSG} line) on arrival; no line is kept. A line that is not whole (a process
+     * killed while it wrote) is reported and skipped: the reading thread must outlive it, or this member's later
+     * records would go uncounted.
+     */
     private boolean take(String line) {
         if (line.startsWith("MSG ")) {
             long now = System.nanoTime();
             int partitionStart = line.indexOf(' ', 4) + 1;
-            int partition = Integer.parseInt(line, partitionStart, line.indexOf(' ', partitionStart), 10);
+            int partitionEnd = partitionStart == 0 ? -1 : line.indexOf(' ', partitionStart);
+            int partition;
+            try {
+                partition = Integer.parseInt(line, partitionStart, partitionEnd, 10);
+            } catch (RuntimeException notWhole) {
+                System.err.printf("%s: a record line that is not whole, not counted: \"%s\"%n", this, line);
+                return true;
+            }
             if (firstRecordAt == 0) {
                 firstRecordAt = now;
                 firstRecord.countDown();
