@@ -142,9 +142,9 @@ final class ProductMember {
     }
 
     /**
-     * Stamps a record handed out ({@code MSG} line) on arrival; no line is kept. A line that is not whole (a process
-     * killed while it wrote) is reported and skipped: the reading thread must outlive it, or this member's later
-     * records would go uncounted.
+     * Stamps a record handed out ({@code MSG} line) on arrival; no line is kept. A line that does not parse (seen once:
+     * one cut short and run into the next) is reported and skipped: the reading thread must outlive it, or this
+     * member's later records would go uncounted.
      */
     private boolean take(String line) {
         if (line.startsWith("MSG ")) {
