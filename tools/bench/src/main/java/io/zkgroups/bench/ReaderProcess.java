@@ -31,13 +31,16 @@ final class ReaderProcess {
     private long peakKib = -1;
     private final Path threadsFile;
 
-    /** @param onDone told the partition of each {@code DONE} line, on arrival */
+    /**
+     * @param onDone told the partition of each {@code DONE} line, on arrival
+     * @param onExit run once its stdout has ended: the process exited (or closed its stdout)
+     */
     ReaderProcess(String name, String classpath, List<String> jvmOptions, String mainClass, List<String> args, Path log,
-                  IntConsumer onDone) {
+                  IntConsumer onDone, Runnable onExit) {
         this.onDone = onDone;
         this.threadsFile = log.resolveSibling(log.getFileName() + ".threads");
         this.jvm = ChildJvm.builder(name, mainClass).classpath(classpath).jvmOptions(jvmOptions).args(args)
-                .stderrTo(log).onLine(this::observe).start();
+                .stderrTo(log).onLine(this::observe).onEnd(onExit).start();
     }
 
     private boolean observe(String line) {

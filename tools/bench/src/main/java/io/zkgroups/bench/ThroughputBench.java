@@ -29,6 +29,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
 /**
@@ -149,6 +150,8 @@ public final class ThroughputBench implements Callable<Integer> {
                 allDone.countDown();
             }
         };
+        // a reader runs until told to stop: one that exits first (a setting it refused, a crash) ends the wait
+        AtomicReference<String> exitedEarly = new AtomicReference<>();
         long started = System.nanoTime();
         List<ReaderProcess> members = new ArrayList<>();
         for (int i = 0; i < shape.members; i++) {
@@ -170,12 +173,23 @@ public final class ThroughputBench implements Callable<Integer> {
                         Integer.toString(i), Integer.toString(shape.members), end);
             }
             options.addAll(Arrays.asList(specAndOptions).subList(1, specAndOptions.length));
-            members.add(new ReaderProcess(group + "-" + i, classpath, options, main, args,
-                    logs.resolve(group + "-" + i + ".log"), onDone));
+            String name = group + "-" + i;
+            members.add(new ReaderProcess(name, classpath, options, main, args, logs.resolve(name + ".log"), onDone,
+                    () -> {
+                        if (allDone.getCount() > 0 && exitedEarly.compareAndSet(null, name)) {
+                            while (allDone.getCount() > 0) {
+                                allDone.countDown();
+                            }
+                        }
+                    }));
         }
-        boolean complete = allDone.await(READ_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+        boolean complete = allDone.await(READ_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS) && exitedEarly.get() == null;
         members.forEach(ReaderProcess::readUsage);
         members.forEach(m -> m.finish(EXIT_TIMEOUT));
+        if (exitedEarly.get() != null) {
+            throw new IllegalStateException(exitedEarly.get() + " exited before every partition was read to the end ("
+                    + done.size() + " of " + shape.partitions + "); its log: " + logs.resolve(exitedEarly.get() + ".log"));
+        }
         if (!complete) {
             throw new IllegalStateException(group + ": partitions read to the end: " + done.keySet() + " of "
                     + shape.partitions + " after " + READ_TIMEOUT + "; logs in " + logs);
