@@ -426,22 +426,31 @@ public final class OffsetRegistry {
         return existing;
     }
 
-    /** Creates the topic directories {@code dirs} below {@code offsetsDir} (persistent, empty data). */
+    /**
+     * Creates the topic directories {@code dirs} below {@code offsetsDir} (persistent, empty data), and
+     * {@code offsetsDir} with them if it is missing: one {@code multi()} (per {@link MultiBatches#MAX_OPS}), sent as the
+     * offsets' own writes are, so a new group's first commit runs no code path of its own. A chunk that fails (another
+     * member made one of them meanwhile, a missing group directory, the connection) is made znode by znode instead.
+     */
     private void createDirectories(String offsetsDir, boolean offsetsDirExists, List<String> dirs) {
+        List<String> all = new ArrayList<>(dirs.size() + 1);
         if (!offsetsDirExists) {
-            znodes.ensurePersistent(offsetsDir);
+            all.add(offsetsDir);
         }
-        for (int from = 0; from < dirs.size(); from += MultiBatches.MAX_OPS) {
-            List<String> chunk = dirs.subList(from, Math.min(dirs.size(), from + MultiBatches.MAX_OPS));
+        all.addAll(dirs);
+        SessionWrites writes = new SessionWrites(znodes);
+        for (int from = 0; from < all.size(); from += MultiBatches.MAX_OPS) {
+            List<String> chunk = all.subList(from, Math.min(all.size(), from + MultiBatches.MAX_OPS));
             try {
-                List<CuratorOp> ops = new ArrayList<>(chunk.size());
+                List<Op> ops = new ArrayList<>(chunk.size());
                 for (String dir : chunk) {
-                    ops.add(znodes.client().transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(dir, new byte[0]));
+                    ops.add(writes.createPersistent(dir, new byte[0]));
                 }
-                znodes.client().transaction().forOperations(ops);
-            } catch (KeeperException raced) {
-                chunk.forEach(znodes::ensurePersistent); // someone else created some of them meanwhile
-            } catch (Exception e) {
+                znodes.multiOnSession(znodes.sessionId(), ops);
+            } catch (KeeperException | RegistryException failed) {
+                // made meanwhile, their parents missing too, or no session now: Curator's retries and the parents
+                chunk.forEach(znodes::ensurePersistent);
+            } catch (InterruptedException e) {
                 throw RegistryException.of("creating offset directories under", offsetsDir, e);
             }
         }

@@ -111,6 +111,38 @@ class OffsetRegistryIT {
     }
 
     @Test
+    void aNewGroupsFirstCommitCreatesBothOffsetDirectoriesInOneRequest() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        own(client, "f24", tp("T", 0));
+        OffsetRegistry store = registry.offsets();
+        assertThat(store.read("f24", List.of(tp("T", 0))).offsets()).isEmpty();
+
+        assertThat(requestsOf(client, () -> store.commitOwned("f24", Map.of(tp("T", 0), 5L),
+                registry.znodes().sessionId())))
+                .as("the write that finds no directory, the listings of /consumers/f24/offsets and of its T, one "
+                        + "multi() creating both, the write again").isEqualTo(5);
+        assertThat(offsetAt(client, "/consumers/f24/offsets/T/0")).isEqualTo("5");
+    }
+
+    @Test
+    void aFirstCommitCreatesOnlyTheDirectoriesStillMissing() throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        own(client, "f25", tp("T", 0));
+        own(client, "f25", tp("U", 0));
+        OffsetRegistry store = registry.offsets();
+        assertThat(store.read("f25", List.of(tp("T", 0), tp("U", 0))).offsets()).isEmpty();
+        // another member committed first: /consumers/f25/offsets and its U exist, T does not
+        ZkRegistry.of(zk.newClient()).offsets().commit("f25", Map.of(tp("U", 1), 1L));
+
+        store.commitOwned("f25", Map.of(tp("T", 0), 5L, tp("U", 0), 6L), registry.znodes().sessionId());
+
+        assertThat(offsetAt(client, "/consumers/f25/offsets/T/0")).isEqualTo("5");
+        assertThat(offsetAt(client, "/consumers/f25/offsets/U/0")).isEqualTo("6");
+    }
+
+    @Test
     void anOffsetReadMissingThatAnotherWriterCreatedMeanwhileIsStillWritten() throws Exception {
         CuratorFramework client = zk.newClient();
         ZkRegistry registry = ZkRegistry.of(client);
