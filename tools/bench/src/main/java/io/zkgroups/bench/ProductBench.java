@@ -263,7 +263,11 @@ public final class ProductBench implements Callable<Integer> {
         figures.put("ZooKeeper requests", (endRequests - startRequests) - perNano * (end - start));
         figures.put("partition-s without delivery", deliveries.undeliveredSeconds(p, start, start + window));
         if (quiet > 0) {
-            figures.put("same, steady window before", deliveries.undeliveredSeconds(p, start - window, start));
+            // the noise floor of a window as long, from the quiet observation alone: a kill's window is longer than it,
+            // and reaching further back would count the previous phase's rebalance as noise
+            long baseline = Math.min(window, start - quietFrom);
+            figures.put("same, steady window before",
+                    deliveries.undeliveredSeconds(p, start - baseline, start) * window / (double) baseline);
         }
         return figures;
     }
