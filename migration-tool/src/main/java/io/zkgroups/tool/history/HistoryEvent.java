@@ -1,5 +1,7 @@
 package io.zkgroups.tool.history;
 
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -23,6 +25,12 @@ import java.util.List;
 public record HistoryEvent(String at, String type, String member, String host, String topic, Integer partition, String from,
                            Long before, Long after, Long durationMs, String detail, String attribution, String source,
                            List<io.zkgroups.tool.audit.AuditEntry.Change> changes) {
+
+    /**
+     * Oldest first, by the instant: as text, {@code at} would misorder a whole second, which ISO-8601 writes without
+     * its fraction ({@code …:18Z} sorts after {@code …:18.005Z}). Events of one instant keep their order.
+     */
+    public static final Comparator<HistoryEvent> CHRONOLOGICAL = Comparator.comparing(e -> Instant.parse(e.at()));
 
     public HistoryEvent {
         changes = changes == null ? List.of() : List.copyOf(changes);

@@ -8,7 +8,6 @@ import io.zkgroups.tool.io.Clients;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -49,7 +48,7 @@ public final class HistoryService {
                 events.add(e);
             }
         }
-        events.sort(Comparator.comparing(HistoryEvent::at));
+        events.sort(HistoryEvent.CHRONOLOGICAL);
         return since == null ? events : events.stream().filter(e -> !Instant.parse(e.at()).isBefore(since)).toList();
     }
 

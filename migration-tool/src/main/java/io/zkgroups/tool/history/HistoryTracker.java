@@ -153,7 +153,7 @@ public final class HistoryTracker {
             events.add(HistoryEvent.of(at, HistoryEvent.Type.COORDINATOR_CHANGED, SOURCE)
                     .detail(prev.phase() + " -> " + current.phase()));
         }
-        events.sort(Comparator.comparing(HistoryEvent::at));
+        events.sort(HistoryEvent.CHRONOLOGICAL);
         return events;
     }
 
