@@ -4,7 +4,10 @@ import io.zkgroups.bench.BenchOptionTypes.GroupSize;
 import io.zkgroups.bench.RebalanceBenchOptions.Impl;
 import io.zkgroups.registry.ZkLayout;
 import io.zkgroups.registry.ZkRegistry;
+import io.zkgroups.registry.codec.MemberRegistrationCodec;
 import io.zkgroups.registry.model.BrokerInfo;
+import io.zkgroups.registry.model.MemberRegistration;
+import io.zkgroups.registry.model.Subscription;
 import io.zkgroups.registry.model.TopicRegistration;
 import io.zkgroups.registry.model.ConsumerId;
 import io.zkgroups.registry.store.Znodes;
@@ -93,6 +96,7 @@ public final class ScaleBench {
                 registry.topics().create(topic, TopicRegistration.v1(size.partitions(), List.of(0)));
                 for (int rep = 0; rep < options.reps; rep++) {
                     bench.samples.add(bench.connectOnlyFloor(size));
+                    bench.samples.addAll(bench.hearOnlyFloor(size, topic, rep));
                     for (Impl impl : List.copyOf(converging)) {
                         if (!bench.run(impl, size, topic, rep)) {
                             System.out.println("  " + impl + " did not converge at " + size + ": not run at larger sizes");
@@ -116,19 +120,54 @@ public final class ScaleBench {
      * hosts' options, each opening as many ZooKeeper sessions as it would host members.
      */
     private ScaleReport.Sample connectOnlyFloor(GroupSize size) throws InterruptedException {
-        List<Integer> sessions = new ArrayList<>();
-        for (int first = 1; first <= size.members(); first += options.membersPerJvm) {
-            sessions.add(Math.min(options.membersPerJvm, size.members() - first + 1));
-        }
-        List<String> jvmOptions = new ArrayList<>(ScaleHost.JVM_OPTIONS);
-        jvmOptions.add("-Xmx256m");
-        double floor = ConnectOnlyFloor.measure(sessions, null, jvmOptions, zk.connectString(), wait);
+        List<Integer> sessions = floorSessions(size);
+        double floor = ConnectOnlyFloor.measure(sessions, null, floorJvmOptions(), zk.connectString(), wait);
         if (Double.isNaN(floor)) {
             anomalies.add(size + ": the connect-only JVMs not connected within " + wait);
         }
         System.out.printf("  %s connect-only floor (%d JVMs): %.0f ms%n", size, sessions.size(), floor);
         return new ScaleReport.Sample(ScaleReport.FLOOR, size, "floor: JVMs that only connect", floor, 0, 0, 0, 0, 0, 0,
                 ScaleReport.load(), -1);
+    }
+
+    /**
+     * The floors of a join and a leave at {@code size} ({@link HearOnlyFloor}): as many JVMs and sessions as the
+     * group's members, which only hear a registration come (and read it) and go, {@value #HEARD_CHANGES} times each.
+     */
+    private List<ScaleReport.Sample> hearOnlyFloor(GroupSize size, String topic, int rep) throws Exception {
+        byte[] registration = MemberRegistrationCodec.encode(
+                MemberRegistration.of(Subscription.topics(Map.of(topic, 1)), System.currentTimeMillis()));
+        String ids = ZkLayout.root().memberIds("hear-only-" + size + "-r" + rep);
+        HearOnlyFloor.Result floor = HearOnlyFloor.measure(floorSessions(size), floorJvmOptions(), client,
+                zk.connectString(), ids, registration, HEARD_CHANGES, wait);
+        if (Double.isNaN(floor.joinMillis()) || Double.isNaN(floor.leaveMillis())) {
+            anomalies.add(size + ": the hear-only JVMs did not connect or hear every change within " + wait);
+        }
+        System.out.printf("  %s hear-only floor: a join read by every session %.0f ms, a leave heard %.0f ms%n", size,
+                floor.joinMillis(), floor.leaveMillis());
+        return List.of(
+                new ScaleReport.Sample(ScaleReport.HEAR_FLOOR, size, "floor: every session reads a join",
+                        floor.joinMillis(), 0, 0, 0, 0, 0, 0, ScaleReport.load(), -1),
+                new ScaleReport.Sample(ScaleReport.HEAR_FLOOR, size, "floor: every session hears a leave",
+                        floor.leaveMillis(), 0, 0, 0, 0, 0, 0, ScaleReport.load(), -1));
+    }
+
+    /** Changes timed per repetition by the hear-only floor (the median is reported). */
+    private static final int HEARD_CHANGES = 5;
+
+    /** Sessions per JVM of the floors: the members' hosts, as a burst launches them. */
+    private List<Integer> floorSessions(GroupSize size) {
+        List<Integer> sessions = new ArrayList<>();
+        for (int first = 1; first <= size.members(); first += options.membersPerJvm) {
+            sessions.add(Math.min(options.membersPerJvm, size.members() - first + 1));
+        }
+        return sessions;
+    }
+
+    private static List<String> floorJvmOptions() {
+        List<String> jvmOptions = new ArrayList<>(ScaleHost.JVM_OPTIONS);
+        jvmOptions.add("-Xmx256m");
+        return jvmOptions;
     }
 
     /** One run of {@code impl} at {@code size}: burst, join, leave, kill -9. False if the burst did not converge. */

@@ -87,6 +87,8 @@ final class ScaleReport {
 
     /** The implementation name of the connect-only floor's samples. */
     static final String FLOOR = "connect only";
+    /** The implementation name of the hear-only floor's samples (a join read, a leave heard, by every session). */
+    static final String HEAR_FLOOR = "hear only";
 
     /** The figures the goals are stated in, where this run measured them. */
     private void goals(PrintStream out) {
@@ -105,11 +107,17 @@ final class ScaleReport {
         if (oursBurst != null && legacyBurst != null) {
             out.printf(Locale.ROOT, "goal: 100 × 1000 burst, zkgroups ÷ 0.8.2.2 = %.3f (≤ 0.2)%n", oursBurst / legacyBurst);
         }
-        Double bigBurst = median("ours", "1000x10000", "burst");
+        List<Sample> bigBursts = runs("ours", "1000x10000", "burst");
+        if (!bigBursts.isEmpty()) {
+            out.printf(Locale.ROOT, "goal: 1000 × 10000 burst stable %s ms after the last registration (≤ 20000), %s ms"
+                    + " from the first process start%n", fmt(median(bigBursts, s -> s.millis() - s.lastRegistrationMillis())),
+                    fmt(median(bigBursts, Sample::millis)));
+        }
         Double bigJoin = median("ours", "1000x10000", "join");
-        if (bigBurst != null) {
-            out.printf(Locale.ROOT, "goal: 1000 × 10000 burst %s ms (≤ 60000), join %s ms (≤ 2000)%n", fmt(bigBurst),
-                    bigJoin == null ? "–" : fmt(bigJoin));
+        Double heardJoin = median(HEAR_FLOOR, "1000x10000", "floor: every session reads a join");
+        if (bigJoin != null) {
+            out.printf(Locale.ROOT, "goal: 1000 × 10000 join %s ms (≤ 1000); every session only reading it: %s ms%n",
+                    fmt(bigJoin), heardJoin == null ? "–" : fmt(heardJoin));
         }
         Double join100 = medianRequests("ours", 100, "join");
         Double join1000 = medianRequests("ours", 1000, "join");
@@ -119,9 +127,13 @@ final class ScaleReport {
     }
 
     private Double median(String impl, String size, String scenarioPrefix) {
-        List<Sample> runs = samples.stream().filter(s -> s.impl().equals(impl) && s.size().toString().equals(size)
-                && s.scenario().startsWith(scenarioPrefix)).toList();
+        List<Sample> runs = runs(impl, size, scenarioPrefix);
         return runs.isEmpty() ? null : median(runs, Sample::millis);
+    }
+
+    private List<Sample> runs(String impl, String size, String scenarioPrefix) {
+        return samples.stream().filter(s -> s.impl().equals(impl) && s.size().toString().equals(size)
+                && s.scenario().startsWith(scenarioPrefix)).toList();
     }
 
     private Double medianRequests(String impl, int members, String scenarioPrefix) {
