@@ -200,6 +200,7 @@ public final class ScaleBench {
             hostOf.put(joiner.names.get(0), joiner);
             hosts.add(joiner);
             Window join;
+            System.out.printf("    %s join from %s%n", group, java.time.Instant.now());
             if (legacy) {
                 String joinerId = ConsumerId.ofOverride(group, joiner.names.get(0)).value();
                 RebalanceProcess.await(() -> observer.registeredAt(joinerId) != 0, wait);
@@ -214,9 +215,13 @@ public final class ScaleBench {
             if (end > 0) {
                 String scenario = options.padNames ? "join (sorting last)" : "join";
                 samples.add(join.close(impl, size, scenario, legacy ? join.start : joiner.startingAt, end, hosts));
+                if (!legacy) {
+                    printJoinersShare(joiner, hostOf, live);
+                }
             }
 
             String leaving = hosts.get(0).names.get(0);
+            System.out.printf("    %s leave from %s%n", group, java.time.Instant.now());
             Window leave = new Window(hosts);
             hosts.get(0).leave(leaving);
             live.remove(leaving);
@@ -244,6 +249,15 @@ public final class ScaleBench {
         }
         System.out.printf("  %s %s run %d done (load %.2f)%n", impl, size, rep + 1, ScaleReport.load());
         return true;
+    }
+
+    /** Whether the joiner itself or a member already in the group was the last to be stable after a join. */
+    private static void printJoinersShare(ScaleHost joiner, Map<String, ScaleHost> hostOf, Set<String> live) {
+        String name = joiner.names.get(0);
+        long others = live.stream().filter(m -> !m.equals(name)).mapToLong(m -> hostOf.get(m).status.get(m).nanos())
+                .max().orElse(joiner.startingAt);
+        System.out.printf("    join: the joiner stable %.0f ms after its start, the last of the others %.0f ms%n",
+                (joiner.status.get(name).nanos() - joiner.startingAt) / 1e6, (others - joiner.startingAt) / 1e6);
     }
 
     private ScaleHost launch(boolean legacy, String group, String topic, int first, int count, int width,
