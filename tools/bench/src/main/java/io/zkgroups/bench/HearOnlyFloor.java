@@ -4,12 +4,14 @@ import io.zkgroups.testing.ChildJvm;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The floor of a join and of a leave: as many fresh JVMs as the group's members live in, with the same options, whose
@@ -22,8 +24,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class HearOnlyFloor {
 
-    /** Medians in ms; NaN where the JVMs did not connect, or a change was not heard, within the wait. */
-    record Result(double joinMillis, double leaveMillis) {
+    /**
+     * Medians: the ms to the last session, the JVMs' CPU ms for the change; NaN where the JVMs did not connect, or a
+     * change was not heard, within the wait.
+     */
+    record Result(double joinMillis, double joinCpuMillis, double leaveMillis, double leaveCpuMillis) {
     }
 
     private final Map<String, List<Long>> reports = new HashMap<>();
@@ -51,23 +56,39 @@ final class HearOnlyFloor {
             }
             int jvmCount = sessionsPerJvm.size();
             if (!floor.await(() -> floor.connected == jvmCount, wait)) {
-                return new Result(Double.NaN, Double.NaN);
+                return new Result(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
             }
             List<Double> joins = new ArrayList<>();
+            List<Double> joinCpu = new ArrayList<>();
             List<Double> leaves = new ArrayList<>();
+            List<Double> leaveCpu = new ArrayList<>();
             for (int i = 0; i < changes; i++) {
                 String path = directory + "/hear-only-floor-" + i;
+                long cpu = cpuMillis(jvms);
                 long start = System.nanoTime();
                 client.create().withMode(CreateMode.EPHEMERAL).forPath(path, data);
                 joins.add(floor.lastReport("READ " + path, jvmCount, start, wait));
+                long cpuAfterJoin = cpuMillis(jvms);
+                joinCpu.add((double) (cpuAfterJoin - cpu));
                 start = System.nanoTime();
                 client.delete().forPath(path);
                 leaves.add(floor.lastReport("GONE " + path, jvmCount, start, wait));
+                leaveCpu.add((double) (cpuMillis(jvms) - cpuAfterJoin));
             }
-            return new Result(ProductBench.median(joins), ProductBench.median(leaves));
+            return new Result(ProductBench.median(joins), ProductBench.median(joinCpu), ProductBench.median(leaves),
+                    ProductBench.median(leaveCpu));
         } finally {
             jvms.forEach(ChildJvm::kill);
         }
+    }
+
+    /** CPU ms of all {@code jvms} so far (10 ms ticks each). */
+    private static long cpuMillis(List<ChildJvm> jvms) throws IOException {
+        long sum = 0;
+        for (ChildJvm jvm : jvms) {
+            sum += ProcStat.cpuMillis(jvm.pid());
+        }
+        return sum;
     }
 
     /** ms from {@code start} to the last of {@code jvms} reports of {@code what}; NaN if they did not come in time. */
@@ -80,8 +101,7 @@ final class HearOnlyFloor {
         }
     }
 
-    private synchronized boolean await(java.util.function.BooleanSupplier done, Duration wait)
-            throws InterruptedException {
+    private synchronized boolean await(BooleanSupplier done, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         while (!done.getAsBoolean()) {
             long left = deadline - System.nanoTime();

@@ -20,9 +20,6 @@ import java.util.function.IntConsumer;
  */
 final class ReaderProcess {
 
-    /** Clock ticks per second of /proc/PID/stat (USER_HZ: 100 on Linux, whatever the kernel's HZ). */
-    private static final long TICKS_PER_SECOND = 100;
-
     private final ChildJvm jvm;
     private final IntConsumer onDone;
     private volatile long firstNanos = Long.MAX_VALUE;
@@ -68,9 +65,7 @@ final class ReaderProcess {
     void readUsage() {
         long pid = jvm.pid();
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.UTF_8);
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from the 3rd on
-            cpuNanos = cpuTicks(fields) * 1_000_000_000L / TICKS_PER_SECOND;
+            cpuNanos = ProcStat.cpuMillis(pid) * 1_000_000L;
             for (String l : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.UTF_8)) {
                 if (l.startsWith("VmHWM:")) {
                     peakKib = Long.parseLong(l.replaceAll("[^0-9]", ""));
@@ -80,10 +75,6 @@ final class ReaderProcess {
         } catch (IOException | RuntimeException e) {
             // not Linux, or gone: reported as unknown
         }
-    }
-
-    private static long cpuTicks(String[] statFieldsFromThird) {
-        return Long.parseLong(statFieldsFromThird[11]) + Long.parseLong(statFieldsFromThird[12]); // utime, stime
     }
 
     /** CPU ms per thread name (numbers in names folded), largest first, beside the log: where the process's time went. */
@@ -98,8 +89,7 @@ final class ReaderProcess {
                     continue;
                 }
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("(?<=[#-])[0-9]+|[0-9]+$", "N");
-                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                byName.merge(name, cpuTicks(fields) * 1000 / TICKS_PER_SECOND, Long::sum);
+                byName.merge(name, ProcStat.cpuMillis(stat), Long::sum);
             }
         }
         List<String> lines = new ArrayList<>();

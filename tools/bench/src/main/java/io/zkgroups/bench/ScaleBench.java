@@ -143,13 +143,14 @@ public final class ScaleBench {
         if (Double.isNaN(floor.joinMillis()) || Double.isNaN(floor.leaveMillis())) {
             anomalies.add(size + ": the hear-only JVMs did not connect or hear every change within " + wait);
         }
-        System.out.printf("  %s hear-only floor: a join read by every session %.0f ms, a leave heard %.0f ms%n", size,
-                floor.joinMillis(), floor.leaveMillis());
+        System.out.printf("  %s hear-only floor: a join read by every session %.0f ms (%.0f CPU ms), a leave heard %.0f ms"
+                + " (%.0f CPU ms)%n", size, floor.joinMillis(), floor.joinCpuMillis(), floor.leaveMillis(),
+                floor.leaveCpuMillis());
         return List.of(
                 new ScaleReport.Sample(ScaleReport.HEAR_FLOOR, size, "floor: every session reads a join",
-                        floor.joinMillis(), 0, 0, 0, 0, 0, 0, ScaleReport.load(), -1),
+                        floor.joinMillis(), 0, 0, 0, 0, 0, Math.round(floor.joinCpuMillis()), ScaleReport.load(), -1),
                 new ScaleReport.Sample(ScaleReport.HEAR_FLOOR, size, "floor: every session hears a leave",
-                        floor.leaveMillis(), 0, 0, 0, 0, 0, 0, ScaleReport.load(), -1));
+                        floor.leaveMillis(), 0, 0, 0, 0, 0, Math.round(floor.leaveCpuMillis()), ScaleReport.load(), -1));
     }
 
     /** Changes timed per repetition by the hear-only floor (the median is reported). */

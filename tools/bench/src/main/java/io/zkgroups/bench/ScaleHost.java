@@ -3,7 +3,6 @@ package io.zkgroups.bench;
 import io.zkgroups.testing.ChildJvm;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,15 +98,10 @@ final class ScaleHost {
         send((legacy ? "shutdown " : "leave ") + name);
     }
 
-    /**
-     * CPU time the JVM has used so far, all threads, from {@code /proc/PID/stat} (utime + stime, in clock ticks of
-     * 10 ms); the last value read once the process is gone.
-     */
+    /** CPU ms the JVM has used so far, all threads ({@link ProcStat}); the last value read once the process is gone. */
     long cpuMillis() {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(jvm.pid()), "stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            lastCpuMillis = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10; // fields 14 and 15 of proc(5)
+            lastCpuMillis = ProcStat.cpuMillis(jvm.pid());
         } catch (IOException | RuntimeException gone) {
             // exited: keep the last value
         }
