@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -101,16 +100,8 @@ final class HearOnlyFloor {
         }
     }
 
-    private synchronized boolean await(BooleanSupplier done, Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (!done.getAsBoolean()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
-        return true;
+    private boolean await(BooleanSupplier done, Duration wait) throws InterruptedException {
+        return RebalanceProcess.await(this, done, wait); // parse() notifies
     }
 
     /** A line of a JVM: {@code CONNECTED}, or {@code READ|GONE <path> <nanoTime>}. */

@@ -140,14 +140,22 @@ final class RebalanceProcess implements AutoCloseable {
 
     /** Waits on {@link #MONITOR} until {@code condition} holds; false on timeout. */
     static boolean await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        return await(MONITOR, condition, timeout);
+    }
+
+    /**
+     * Waits on {@code monitor} until {@code condition} holds, checked under its lock (whoever changes what it reads
+     * calls {@code notifyAll} on it); false on timeout.
+     */
+    static boolean await(Object monitor, BooleanSupplier condition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (MONITOR) {
+        synchronized (monitor) {
             while (!condition.getAsBoolean()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
                 }
-                TimeUnit.NANOSECONDS.timedWait(MONITOR, left);
+                TimeUnit.NANOSECONDS.timedWait(monitor, left);
             }
             return true;
         }
