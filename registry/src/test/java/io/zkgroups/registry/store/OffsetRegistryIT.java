@@ -33,6 +33,23 @@ class OffsetRegistryIT {
                         (group + "_a-0").getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A member's side of the store: its client, its offsets on that client, its session (its owner znodes'). */
+    private record Owner(CuratorFramework client, OffsetRegistry store, long session) {
+        void commitOwned(String group, Map<TopicAndPartition, Long> offsets) {
+            store.commitOwned(group, offsets, session);
+        }
+    }
+
+    /** A member of {@code group} on a session of its own, owning {@code owned} as its claims made them. */
+    private static Owner owner(String group, TopicAndPartition... owned) throws Exception {
+        CuratorFramework client = zk.newClient();
+        ZkRegistry registry = ZkRegistry.of(client);
+        for (TopicAndPartition tp : owned) {
+            own(client, group, tp);
+        }
+        return new Owner(client, registry.offsets(), registry.znodes().sessionId());
+    }
+
     /** The offset stored at {@code path}, as text. */
     private static String offsetAt(CuratorFramework client, String path) throws Exception {
         return new String(client.getData().forPath(path), StandardCharsets.US_ASCII);
@@ -63,17 +80,14 @@ class OffsetRegistryIT {
 
     @Test
     void anOffsetReadMissingBesideOneThatExistsIsCreatedByTheFirstCommitWithoutALook() throws Exception {
-        CuratorFramework client = zk.newClient();
-        ZkRegistry registry = ZkRegistry.of(client);
+        Owner owner = owner("f20", tp("T", 1), tp("T", 0));
+        CuratorFramework client = owner.client();
+        OffsetRegistry store = owner.store();
         ZkRegistry.of(zk.newClient()).offsets().commit("f20", Map.of(tp("T", 0), 4L)); // another member committed T-0
-        own(client, "f20", tp("T", 1));
-        own(client, "f20", tp("T", 0));
-        OffsetRegistry store = registry.offsets();
         // as a member reads the committed offsets of what it was assigned: T-1 has none yet
         assertThat(store.read("f20", List.of(tp("T", 0), tp("T", 1))).offsets()).containsOnlyKeys(tp("T", 0));
 
-        assertThat(requestsOf(client, () -> store.commitOwned("f20", Map.of(tp("T", 0), 9L, tp("T", 1), 7L),
-                registry.znodes().sessionId())))
+        assertThat(requestsOf(client, () -> owner.commitOwned("f20", Map.of(tp("T", 0), 9L, tp("T", 1), 7L))))
                 .as("the write alone: no listing of /consumers/f20/offsets/T first").isEqualTo(1);
         assertThat(offsetAt(client, "/consumers/f20/offsets/T/1")).isEqualTo("7");
         assertThat(offsetAt(client, "/consumers/f20/offsets/T/0")).isEqualTo("9");
@@ -81,30 +95,27 @@ class OffsetRegistryIT {
 
     @Test
     void anOffsetReadMissingIsCreatedWithoutALookOnceAnotherMemberCreatedItsDirectory() throws Exception {
-        CuratorFramework client = zk.newClient();
-        ZkRegistry registry = ZkRegistry.of(client);
-        own(client, "f22", tp("T", 1));
-        OffsetRegistry store = registry.offsets();
+        Owner owner = owner("f22", tp("T", 1));
+        CuratorFramework client = owner.client();
+        OffsetRegistry store = owner.store();
         // a group that never committed: the read finds neither T-1's offset nor its directory
         assertThat(store.read("f22", List.of(tp("T", 1))).offsets()).isEmpty();
         ZkRegistry.of(zk.newClient()).offsets().commit("f22", Map.of(tp("T", 0), 4L)); // another member, first
 
-        assertThat(requestsOf(client, () -> store.commitOwned("f22", Map.of(tp("T", 1), 7L),
-                registry.znodes().sessionId())))
+        assertThat(requestsOf(client, () -> owner.commitOwned("f22", Map.of(tp("T", 1), 7L))))
                 .as("the write alone: no listing of /consumers/f22/offsets/T first").isEqualTo(1);
         assertThat(offsetAt(client, "/consumers/f22/offsets/T/1")).isEqualTo("7");
     }
 
     @Test
     void theFirstCommitOfAGroupCreatesTheDirectoriesOfOffsetsReadMissing() throws Exception {
-        CuratorFramework client = zk.newClient();
-        ZkRegistry registry = ZkRegistry.of(client);
-        own(client, "f23", tp("T", 0));
-        OffsetRegistry store = registry.offsets();
+        Owner owner = owner("f23", tp("T", 0));
+        CuratorFramework client = owner.client();
+        OffsetRegistry store = owner.store();
         assertThat(store.read("f23", List.of(tp("T", 0), tp("U", 0))).offsets()).isEmpty();
 
         store.commit("f23", Map.of(tp("U", 0), 3L));
-        store.commitOwned("f23", Map.of(tp("T", 0), 5L), registry.znodes().sessionId());
+        owner.commitOwned("f23", Map.of(tp("T", 0), 5L));
 
         assertThat(ZkRegistry.of(zk.newClient()).offsets().readAll("f23").offsets())
                 .containsExactlyInAnyOrderEntriesOf(Map.of(tp("T", 0), 5L, tp("U", 0), 3L));
@@ -112,14 +123,12 @@ class OffsetRegistryIT {
 
     @Test
     void aNewGroupsFirstCommitCreatesBothOffsetDirectoriesInOneRequest() throws Exception {
-        CuratorFramework client = zk.newClient();
-        ZkRegistry registry = ZkRegistry.of(client);
-        own(client, "f24", tp("T", 0));
-        OffsetRegistry store = registry.offsets();
+        Owner owner = owner("f24", tp("T", 0));
+        CuratorFramework client = owner.client();
+        OffsetRegistry store = owner.store();
         assertThat(store.read("f24", List.of(tp("T", 0))).offsets()).isEmpty();
 
-        assertThat(requestsOf(client, () -> store.commitOwned("f24", Map.of(tp("T", 0), 5L),
-                registry.znodes().sessionId())))
+        assertThat(requestsOf(client, () -> owner.commitOwned("f24", Map.of(tp("T", 0), 5L))))
                 .as("the write that finds no directory, the listings of /consumers/f24/offsets and of its T, one "
                         + "multi() creating both, the write again").isEqualTo(5);
         assertThat(offsetAt(client, "/consumers/f24/offsets/T/0")).isEqualTo("5");
@@ -127,16 +136,14 @@ class OffsetRegistryIT {
 
     @Test
     void aFirstCommitCreatesOnlyTheDirectoriesStillMissing() throws Exception {
-        CuratorFramework client = zk.newClient();
-        ZkRegistry registry = ZkRegistry.of(client);
-        own(client, "f25", tp("T", 0));
-        own(client, "f25", tp("U", 0));
-        OffsetRegistry store = registry.offsets();
+        Owner owner = owner("f25", tp("T", 0), tp("U", 0));
+        CuratorFramework client = owner.client();
+        OffsetRegistry store = owner.store();
         assertThat(store.read("f25", List.of(tp("T", 0), tp("U", 0))).offsets()).isEmpty();
         // another member committed first: /consumers/f25/offsets and its U exist, T does not
         ZkRegistry.of(zk.newClient()).offsets().commit("f25", Map.of(tp("U", 1), 1L));
 
-        store.commitOwned("f25", Map.of(tp("T", 0), 5L, tp("U", 0), 6L), registry.znodes().sessionId());
+        owner.commitOwned("f25", Map.of(tp("T", 0), 5L, tp("U", 0), 6L));
 
         assertThat(offsetAt(client, "/consumers/f25/offsets/T/0")).isEqualTo("5");
         assertThat(offsetAt(client, "/consumers/f25/offsets/U/0")).isEqualTo("6");
